@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `npm test`: builds and runs every test — native Catch2 suite (plain and ASan+UBSan),
+# the installed-package consumer, the WASM package under Node, and the page in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+
+jobs=$(nproc)
+step() { printf '\n==> %s\n' "$*"; }
+
+step "native build and ctest"
+cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/native -j "$jobs"
+ctest --test-dir build/native --output-on-failure -j "$jobs"
+
+step "native ctest under AddressSanitizer + UndefinedBehaviorSanitizer"
+CC=clang-14 CXX=clang++-14 cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOSENC_SANITIZE=ON >/dev/null
+cmake --build build/asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/asan --output-on-failure -j "$jobs" -E '^consumer\.'
+
+if [[ -f wasm/CMakeLists.txt ]]; then
+  step "WASM package (SIMD and scalar binaries)"
+  bash scripts/build-wasm.sh
+  step "Node tests of the package"
+  node --test tests/js/
+fi
+
+if compgen -G "tests/web/*.test.mjs" >/dev/null; then
+  step "browser tests (Chromium)"
+  node --test tests/web/
+fi
