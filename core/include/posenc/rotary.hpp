@@ -1,0 +1,135 @@
+// posenc/rotary.hpp — rotary position embedding (RoPE, RoFormer): a cos/sin cache and the
+// in-place / out-of-place rotation of a float32 tensor [tokens][heads][head_dim].
+//
+// DESIGN §2: each pair (a, b) of a head row at position p is rotated by p·θ_i,
+//     R(α) = [[cos α, −sin α], [sin α, cos α]],   (a', b') = f · R(p·θ_i) · (a, b),
+// where f is the attention factor of the scaling (HF transformers multiplies cos and sin
+// by `attention_scaling`; f = 1 without yarn/longrope). Two layouts of the same maths:
+//   half        — pairs (x[i], x[i + r/2])   (GPT-NeoX, HF `rotate_half`)
+//   interleaved — pairs (x[2i], x[2i + 1])   (RoFormer, GPT-J, Meta's complex form)
+// Only the first r = rotary_dim dims rotate (partial rotary); dims ≥ r are never touched.
+// Every cos/sin comes from one place (core/src/detail/angles.hpp): the angle p·θ_i is
+// formed and reduced mod 2π in double, then rounded once to float32 (DESIGN §4).
+#pragma once
+
+#include "posenc/frequencies.hpp"
+#include "posenc/tensor.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace posenc {
+
+enum class rope_layout { half, interleaved };
+
+// "half" | "interleaved"; anything else throws posenc::invalid_argument naming `layout`.
+rope_layout parse_rope_layout(std::string_view name);
+std::string_view to_string(rope_layout layout) noexcept;
+
+// What a rotator is made of. Frequencies are a pure function of these (fixed at construction).
+struct rope_config {
+  int head_dim = 0;        // elements per head row, in [2, max_dim]
+  int rotary_dim = 0;      // even, in [2, head_dim]; 0 means head_dim
+  double base = 10000.0;   // finite, > 1
+  rope_layout layout = rope_layout::half;
+  posenc::scaling scaling = {};
+};
+
+enum class direction { forward, inverse };
+
+// Largest |position| (and |start + tokens − 1|, |delta|) accepted: positions are exact in
+// double up to here, so the angle p·θ is still one correctly rounded product.
+inline constexpr std::int64_t max_position = std::int64_t{1} << 53;
+
+// θ (inverse_frequencies(rotary_dim, base, scaling)), the attention factor, and float32
+// cos/sin rows for the positions [first, first + count). Immutable after construction, so
+// one cache may be shared by concurrent calls.
+class rotary_cache {
+public:
+  // Valid ranges: config as documented on rope_config; count in [0, 2^31) with
+  // count·rotary_dim/2 fitting size_t; first and first + count − 1 within ±max_position.
+  // Throws posenc::invalid_argument (naming head_dim, rotary_dim, base, scaling.<field>,
+  // first or count) or posenc::length_error (table size overflow).
+  // Table error: every cos/sin within 0.5 ulp(float) + 1e−9 of float64 truth (≤ 3e−7 for
+  // |p| ≤ 2^24, DESIGN §4).
+  explicit rotary_cache(const rope_config& config, std::int64_t first = 0,
+                        std::int64_t count = 0);
+
+  int head_dim() const noexcept { return head_dim_; }
+  int rotary_dim() const noexcept { return rotary_dim_; }
+  rope_layout layout() const noexcept { return layout_; }
+  double attention_factor() const noexcept { return attention_factor_; }
+  std::span<const double> inv_freq() const noexcept { return inv_freq_; }
+  std::int64_t first() const noexcept { return first_; }
+  std::int64_t count() const noexcept { return count_; }
+
+  // Row-major [count][rotary_dim/2]: cos_table()[k·r/2 + i] = cos((first + k)·θ_i), raw
+  // (not multiplied by the attention factor).
+  std::span<const float> cos_table() const noexcept { return cos_; }
+  std::span<const float> sin_table() const noexcept { return sin_; }
+
+  // True when `position` has a cached row.
+  bool cached(std::int64_t position) const noexcept {
+    return position >= first_ && position - first_ < count_;
+  }
+
+  // cos_out[i] = cos(position·θ_i), sin_out[i] = sin(position·θ_i), i < rotary_dim/2: the
+  // cached row, or the same function evaluated on the fly (bit-identical either way).
+  // position within ±max_position (else invalid_argument naming `position`); outputs hold
+  // rotary_dim/2 floats each. Error as for the table.
+  void row(std::int64_t position, float* cos_out, float* sin_out) const;
+
+private:
+  int head_dim_ = 0;
+  int rotary_dim_ = 0;
+  rope_layout layout_ = rope_layout::half;
+  double attention_factor_ = 1.0;
+  std::vector<double> inv_freq_;
+  std::int64_t first_ = 0;
+  std::int64_t count_ = 0;
+  std::vector<float> cos_;
+  std::vector<float> sin_;
+};
+
+// ── Application ────────────────────────────────────────────────────────────────────────
+// Common contract of every rope_apply / rope_apply_qk overload:
+//  - x (or in/out) is a view [tokens][heads][dim] with any non-negative strides; it must
+//    pass check_view (elements inside `size`, rows not overlapping), and dim == head_dim.
+//    Out of place, `out` must have the same tokens/heads/dim as `in`, and the two views
+//    must either be the very same view or not share memory; pass-through dims are copied.
+//  - Token t sits at positions[t] (any int32: KV offsets, negatives, repeats; the span
+//    length must equal tokens) or at start + t (start and start + tokens − 1 within
+//    ±max_position). Positions outside the cache are computed on the fly, never refused.
+//  - forward: each pair becomes f·R(p·θ_i)·pair (f = attention factor);
+//    inverse: R(−p·θ_i)·pair / f, which undoes forward to float rounding (≤ 1e−6 rel).
+//  - Max error per rotated element vs float64 rotation of the same input by the exact angle:
+//    ≤ 4e−7·f·(|a| + |b|) for |p| ≤ 2^24 (cos/sin error 3e−7 plus 2 float roundings).
+// Invalid arguments throw posenc::invalid_argument / length_error naming the argument
+// (x, in, out, q, k, positions, start, x.dim, …) before anything is written.
+void rope_apply(const rotary_cache& cache, tensor_view x,
+                std::span<const std::int32_t> positions, direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start,
+                direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
+                std::span<const std::int32_t> positions, direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
+                std::int64_t start, direction dir = direction::forward);
+
+// Grouped-query attention: rotates q and k (both forward, in place) with one cos/sin row per
+// token shared by both. q and k must have equal token counts; head counts may differ.
+// Same result as two separate rope_apply calls (bit-identical).
+void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
+                   std::span<const std::int32_t> positions);
+void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
+                   std::int64_t start);
+
+// Re-rotates cached keys by `delta` positions, in place: keys rotated at p become keys
+// rotated at p + delta (R(a)R(b) = R(a + b)). A pure rotation: the angle delta·θ_i is formed
+// and reduced in double and rounded once; no attention factor. |delta| ≤ max_position.
+// Max error vs rotating at p + delta directly: ≤ 2e−6 relative for |p + delta| ≤ 2^24;
+// norms are kept to float rounding (1000 repeated shifts drift < 1e−5 relative).
+void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta);
+
+} // namespace posenc
