@@ -1,12 +1,248 @@
-// core/src/frequencies.cpp — the frequency ladder (DESIGN §2). Scaling variants follow.
+// core/src/frequencies.cpp — the frequency ladder (DESIGN §2) and HF transformers' five
+// context-extension variants of it.
+//
+// Every variant mirrors one function of HF's `modeling_rope_utils.py` (transformers v5, the
+// `rope_parameters` version), branch for branch and default for default; the only intended
+// difference is precision: HF evaluates the ladder in float32, posenc in double.
+// Validation is stricter than HF's `_validate_*_rope_parameters`, which mostly log a warning
+// and carry on: what HF warns about (factor < 1, high_freq_factor ≤ low_freq_factor, wrong
+// short/long_factor lengths, attention_factor < 0, beta_fast < beta_slow) throws here.
 #include "posenc/frequencies.hpp"
 
 #include "posenc/detail/check.hpp"
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <numbers>
+#include <string>
 
 namespace posenc {
+namespace {
+
+using detail::fail_argument;
+
+constexpr double kPi = std::numbers::pi;
+
+// ---- validation -------------------------------------------------------------------------
+
+void check_at_least(const char* name, double value, double lo) {
+  if (!std::isfinite(value) || value < lo)
+    fail_argument(name, " must be a finite number >= ", lo, ", got ", value);
+}
+
+void check_above(const char* name, double value, double lo) {
+  if (!std::isfinite(value) || !(value > lo))
+    fail_argument(name, " must be a finite number > ", lo, ", got ", value);
+}
+
+void check_length(const char* name, int value) {
+  detail::check_range(name, value, 1, INT_MAX);
+}
+
+// A key HF requires for `type` (KeyError in HF's `_check_received_keys`).
+template <class T>
+void require_key(const std::optional<T>& value, const char* name, scaling_type type) {
+  if (!value)
+    fail_argument(name, " is required for scaling.type '", std::string(to_string(type)), "'");
+}
+
+// HF `standardize_rope_params`: llama3/yarn/longrope fall back to max_position_embeddings.
+int original_length(const scaling& s) {
+  if (s.original_max_position_embeddings) return *s.original_max_position_embeddings;
+  if (s.max_position_embeddings) return *s.max_position_embeddings;
+  fail_argument("scaling.original_max_position_embeddings (or scaling.max_position_embeddings)"
+                " is required for scaling.type '", std::string(to_string(s.type)), "'");
+}
+
+// yarn/longrope: `if factor is None: factor = max_position_embeddings / original`.
+double factor_or_ratio(const scaling& s, int original) {
+  if (s.factor) return *s.factor;
+  if (!s.max_position_embeddings)
+    fail_argument("scaling.factor (or scaling.max_position_embeddings) is required for "
+                  "scaling.type '", std::string(to_string(s.type)), "'");
+  return static_cast<double>(*s.max_position_embeddings) / original;
+}
+
+void check_factors(const char* name, const std::vector<double>& values, int dim) {
+  if (values.size() != static_cast<std::size_t>(dim / 2))
+    fail_argument(name, " must hold dim/2 = ", dim / 2, " values, got ", values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!std::isfinite(values[i]) || !(values[i] > 0.0))
+      fail_argument(name, "[", i, "] must be a finite number > 0, got ", values[i]);
+}
+
+// Every field the type reads, before any arithmetic (so no NaN ever reaches the ladder).
+void validate(int dim, const scaling& s) {
+  if (s.type == scaling_type::none) return;  // HF's default type reads no rope_scaling key
+  if (s.factor) check_at_least("scaling.factor", *s.factor, 1.0);
+  if (s.original_max_position_embeddings)
+    check_length("scaling.original_max_position_embeddings", *s.original_max_position_embeddings);
+  if (s.max_position_embeddings)
+    check_length("scaling.max_position_embeddings", *s.max_position_embeddings);
+  if (s.seq_len) check_length("scaling.seq_len", *s.seq_len);
+  if (s.attention_factor) check_above("scaling.attention_factor", *s.attention_factor, 0.0);
+  switch (s.type) {
+    case scaling_type::none: return;  // unreachable, handled above
+    case scaling_type::linear: require_key(s.factor, "scaling.factor", s.type); return;
+    case scaling_type::dynamic:
+      // HF raises ZeroDivisionError in dim / (dim − 2) for dim = 2.
+      detail::check_even("dim", dim, 4, max_dim);
+      require_key(s.factor, "scaling.factor", s.type);
+      require_key(s.max_position_embeddings, "scaling.max_position_embeddings", s.type);
+      return;
+    case scaling_type::yarn:
+      check_at_least("scaling.beta_fast", s.beta_fast, 0.0);
+      check_at_least("scaling.beta_slow", s.beta_slow, 0.0);
+      if (s.mscale) check_at_least("scaling.mscale", *s.mscale, 0.0);
+      if (s.mscale_all_dim) check_at_least("scaling.mscale_all_dim", *s.mscale_all_dim, 0.0);
+      return;
+    case scaling_type::llama3:
+      require_key(s.factor, "scaling.factor", s.type);
+      check_above("scaling.low_freq_factor", s.low_freq_factor, 0.0);
+      check_above("scaling.high_freq_factor", s.high_freq_factor, s.low_freq_factor);
+      return;
+    case scaling_type::longrope:
+      check_factors("scaling.short_factor", s.short_factor, dim);
+      check_factors("scaling.long_factor", s.long_factor, dim);
+      return;
+  }
+}
+
+// ---- the variants -----------------------------------------------------------------------
+
+// DESIGN §2, HF `_compute_default_rope_parameters`: θ_i = b^(−y), y = i/(d/2).
+// Rounding y to double costs up to ln(b)·2⁻⁵⁴ relative in θ (measured: 7 ulp at b = 10⁶ for
+// pow(b, −y), 16 ulp for exp(−y·ln b)), so y is split as y_hi + y_lo (y_lo exact by fma) and
+// b^(−y) = pow(b, −y_hi)·(1 − y_lo·ln b): the correction is < 2⁻⁵³·ln b, so its own error
+// is negligible and θ_i stays within 1 ulp (pow's error) of b^(−2i/d).
+double ladder_term(double base, double log_base, int i, int half) {
+  const double h = half;
+  const double y_hi = i / h;
+  const double y_lo = std::fma(-y_hi, h, static_cast<double>(i)) / h;
+  const double p = std::pow(base, -y_hi);
+  return std::fma(p, -y_lo * log_base, p);
+}
+
+std::vector<double> default_ladder(int dim, double base) {
+  std::vector<double> inv(static_cast<std::size_t>(dim / 2));
+  const double log_base = std::log(base);
+  for (int i = 0; i < dim / 2; ++i)
+    inv[static_cast<std::size_t>(i)] = ladder_term(base, log_base, i, dim / 2);
+  return inv;
+}
+
+// HF `_compute_linear_scaling_rope_parameters`: position interpolation, inv_freq /= factor.
+frequencies linear(int dim, double base, const scaling& s) {
+  frequencies out{default_ladder(dim, base), 1.0};
+  for (double& v : out.inv_freq) v /= *s.factor;
+  return out;
+}
+
+// HF `_compute_dynamic_ntk_parameters`: seq_len = max(seq_len, M) (M when unset), then
+// base' = base·((factor·seq_len/M) − (factor − 1))^(d/(d−2)).
+frequencies dynamic(int dim, double base, const scaling& s) {
+  const double m = *s.max_position_embeddings;
+  const double len = std::max(static_cast<double>(s.seq_len.value_or(0)), m);
+  const double factor = *s.factor;
+  const double scaled = base * std::pow(factor * len / m - (factor - 1.0),
+                                        static_cast<double>(dim) / (dim - 2));
+  return {default_ladder(dim, scaled), 1.0};
+}
+
+// HF `_compute_yarn_parameters` → `get_mscale`: 1 for scale ≤ 1, else 0.1·m·ln(scale) + 1.
+double yarn_mscale(double scale, double m = 1.0) {
+  return scale <= 1.0 ? 1.0 : 0.1 * m * std::log(scale) + 1.0;
+}
+
+// HF yarn `find_correction_dim`: the dimension index whose wavelength fits `rotations`
+// turns into `length` positions, d·ln(L/(2π·rot)) / (2·ln b).
+double yarn_correction_dim(double rotations, int dim, double base, double length) {
+  return dim * std::log(length / (rotations * 2.0 * kPi)) / (2.0 * std::log(base));
+}
+
+// HF yarn: the attention factor — given, else the mscale ratio when both mscale and
+// mscale_all_dim are truthy (non-zero), else get_mscale(factor).
+double yarn_attention(const scaling& s, double factor) {
+  if (s.attention_factor) return *s.attention_factor;
+  const double m = s.mscale.value_or(0.0), m_all = s.mscale_all_dim.value_or(0.0);
+  if (m != 0.0 && m_all != 0.0) return yarn_mscale(factor, m) / yarn_mscale(factor, m_all);
+  return yarn_mscale(factor);
+}
+
+// HF `_compute_yarn_parameters`: θ_i/factor (interpolation) for low dims' long wavelengths,
+// θ_i (extrapolation) for high-frequency dims, a linear ramp between dims low … high.
+frequencies yarn(int dim, double base, const scaling& s) {
+  const int original = original_length(s);
+  const double factor = factor_or_ratio(s, original);
+  // HF: `beta_fast = get("beta_fast") or 32`, `beta_slow = get("beta_slow") or 1`.
+  const double beta_fast = s.beta_fast != 0.0 ? s.beta_fast : 32.0;
+  const double beta_slow = s.beta_slow != 0.0 ? s.beta_slow : 1.0;
+  if (beta_fast < beta_slow)
+    fail_argument("scaling.beta_fast must be >= scaling.beta_slow, got beta_fast = ", beta_fast,
+                  " and beta_slow = ", beta_slow);
+  // find_correction_range: floor/ceil when truncate, then clamp to [0, dim − 1].
+  double low = yarn_correction_dim(beta_fast, dim, base, original);
+  double high = yarn_correction_dim(beta_slow, dim, base, original);
+  if (s.truncate) low = std::floor(low), high = std::ceil(high);
+  low = std::max(low, 0.0);
+  high = std::min(high, static_cast<double>(dim - 1));
+  if (low == high) high += 0.001;  // HF linear_ramp_factor: "Prevent singularity"
+  frequencies out{default_ladder(dim, base), yarn_attention(s, factor)};
+  for (std::size_t i = 0; i < out.inv_freq.size(); ++i) {
+    const double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
+    const double extrapolation = 1.0 - ramp;  // HF inv_freq_extrapolation_factor
+    const double theta = out.inv_freq[i];
+    out.inv_freq[i] = theta / factor * (1.0 - extrapolation) + theta * extrapolation;
+  }
+  return out;
+}
+
+// HF `_compute_llama3_parameters` (Llama 3.1): wavelengths above original/low_freq_factor are
+// divided by factor, those below original/high_freq_factor kept, the band between blended by
+// smooth = (original/λ − low_freq_factor)/(high_freq_factor − low_freq_factor).
+frequencies llama3(int dim, double base, const scaling& s) {
+  const double original = original_length(s);
+  const double factor = *s.factor;
+  const double low_wavelen = original / s.low_freq_factor;
+  const double high_wavelen = original / s.high_freq_factor;
+  frequencies out{default_ladder(dim, base), 1.0};
+  for (double& theta : out.inv_freq) {
+    const double wavelen = 2.0 * kPi / theta;
+    if (wavelen > low_wavelen) {
+      theta /= factor;
+    } else if (!(wavelen < high_wavelen)) {  // HF is_medium_freq
+      const double smooth =
+          (original / wavelen - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
+      theta = (1.0 - smooth) * theta / factor + smooth * theta;
+    }
+  }
+  return out;
+}
+
+// HF `_compute_longrope_parameters` (Phi-3): θ_i / ext_i with ext = long_factor when
+// seq_len > original, else short_factor; attention factor √(1 + ln(factor)/ln(original))
+// (1 when factor ≤ 1) unless given.
+frequencies longrope(int dim, double base, const scaling& s) {
+  const int original = original_length(s);
+  const double factor = factor_or_ratio(s, original);
+  double attention = 1.0;
+  if (s.attention_factor) {
+    attention = *s.attention_factor;
+  } else if (factor > 1.0) {
+    if (original < 2)  // HF: ZeroDivisionError from ln(1)
+      fail_argument("scaling.original_max_position_embeddings must be >= 2 to derive the "
+                    "longrope attention factor, got ", original);
+    attention = std::sqrt(1.0 + std::log(factor) / std::log(static_cast<double>(original)));
+  }
+  const bool long_context = s.seq_len && *s.seq_len > original;
+  const std::vector<double>& ext = long_context ? s.long_factor : s.short_factor;
+  frequencies out{default_ladder(dim, base), attention};
+  for (std::size_t i = 0; i < out.inv_freq.size(); ++i) out.inv_freq[i] /= ext[i];
+  return out;
+}
+
+} // namespace
 
 scaling_type parse_scaling_type(std::string_view name) {
   if (name == "default") return scaling_type::none;
@@ -15,8 +251,8 @@ scaling_type parse_scaling_type(std::string_view name) {
   if (name == "yarn") return scaling_type::yarn;
   if (name == "llama3") return scaling_type::llama3;
   if (name == "longrope") return scaling_type::longrope;
-  detail::fail_argument("scaling.type must be one of default, linear, dynamic, yarn, llama3, "
-                        "longrope, got '", std::string(name), "'");
+  fail_argument("scaling.type must be one of default, linear, dynamic, yarn, llama3, "
+                "longrope, got '", std::string(name), "'");
 }
 
 std::string_view to_string(scaling_type type) noexcept {
@@ -33,20 +269,22 @@ std::string_view to_string(scaling_type type) noexcept {
 
 frequencies inverse_frequencies(int dim, double base, const scaling& s) {
   detail::check_even("dim", dim, 2, max_dim);
-  detail::check_finite("base", base);
-  if (!(base > 1.0)) detail::fail_argument("base must be a finite number > 1, got ", base);
-  (void)s;
-  frequencies out;
-  out.inv_freq.resize(static_cast<std::size_t>(dim / 2));
-  const double log_base = std::log(base);
-  for (int i = 0; i < dim / 2; ++i)
-    out.inv_freq[static_cast<std::size_t>(i)] = std::exp(-(2.0 * i / dim) * log_base);
-  return out;
+  check_above("base", base, 1.0);
+  validate(dim, s);
+  switch (s.type) {
+    case scaling_type::none: return {default_ladder(dim, base), 1.0};
+    case scaling_type::linear: return linear(dim, base, s);
+    case scaling_type::dynamic: return dynamic(dim, base, s);
+    case scaling_type::yarn: return yarn(dim, base, s);
+    case scaling_type::llama3: return llama3(dim, base, s);
+    case scaling_type::longrope: return longrope(dim, base, s);
+  }
+  fail_argument("scaling.type is not a known scaling_type (", static_cast<int>(s.type), ")");
 }
 
 std::vector<double> wavelengths(int dim, double base, const scaling& s) {
   std::vector<double> out = inverse_frequencies(dim, base, s).inv_freq;
-  for (double& v : out) v = 2.0 * std::numbers::pi / v;
+  for (double& v : out) v = 2.0 * kPi / v;
   return out;
 }
 

@@ -1,10 +1,12 @@
 // posenc/frequencies.hpp — the frequency ladder θ_i and its context-extension variants.
 //
-// DESIGN §2:  θ_i = b^(−2i/d), i = 0 … d/2−1, computed in double as exp(−(2i/d)·ln b);
+// DESIGN §2:  θ_i = b^(−2i/d), i = 0 … d/2−1, computed in double (within 1 ulp: the exponent
+//             is carried in double-double, see ladder_term in frequencies.cpp);
 //             λ_i = 2π/θ_i (wavelength, in positions).
-// Scaling variants follow HF transformers' `modeling_rope_utils.py` (`_compute_*_parameters`)
-// exactly, with HF's config keys in snake_case. With partial rotary, `dim` is the rotary
-// dimension (HF: head_dim · partial_rotary_factor), not the head dimension.
+// Scaling variants follow HF transformers' `modeling_rope_utils.py` (`_compute_*_parameters`,
+// the `rope_parameters` version of transformers v5) exactly, with HF's config keys in
+// snake_case, but evaluated in double where HF evaluates in float32. With partial rotary,
+// `dim` is the rotary dimension (HF: head_dim · partial_rotary_factor), not the head dimension.
 #pragma once
 
 #include <cstdint>
@@ -22,26 +24,36 @@ enum class scaling_type { none, linear, dynamic, yarn, llama3, longrope };
 // Parses HF's `rope_type` names: "default" (→ none), "linear", "dynamic", "yarn", "llama3",
 // "longrope". Throws posenc::invalid_argument naming `scaling.type` for anything else.
 scaling_type parse_scaling_type(std::string_view name);
+// The HF name of `type` ("default" for none).
 std::string_view to_string(scaling_type type) noexcept;
 
 // HF's rope_scaling dictionary (plus the two values HF reads from the model config or the
-// input). Unset optionals take HF's defaults; fields a type does not read are ignored.
+// input). An unset optional is an absent key: HF's default or fallback applies. Fields a
+// type does not read are ignored (and not validated). Error messages name the fields as
+// `scaling.<field>` with the snake_case names below.
 struct scaling {
   scaling_type type = scaling_type::none;
-  double factor = 1.0;                                  // linear, dynamic, yarn, llama3, longrope
-  std::optional<int> original_max_position_embeddings;  // yarn, llama3, longrope
-  std::optional<int> max_position_embeddings;           // dynamic, longrope, yarn fallback
-  std::optional<int> seq_len;                           // dynamic, longrope: current length
-  std::optional<double> attention_factor;               // yarn, longrope
-  double beta_fast = 32.0;                              // yarn
-  double beta_slow = 1.0;                               // yarn
-  std::optional<double> mscale;                         // yarn
-  std::optional<double> mscale_all_dim;                 // yarn
-  bool truncate = true;                                 // yarn
-  double low_freq_factor = 1.0;                         // llama3
-  double high_freq_factor = 4.0;                        // llama3
-  std::vector<double> short_factor;                     // longrope, dim/2 values
-  std::vector<double> long_factor;                      // longrope, dim/2 values
+  // linear, dynamic, llama3: required, finite ≥ 1. yarn, longrope: optional (finite ≥ 1);
+  // unset → max_position_embeddings / original_max_position_embeddings, as HF does.
+  std::optional<double> factor;
+  // yarn, llama3, longrope: the pre-extension context length, in [1, 2^31). Unset → falls
+  // back to max_position_embeddings (HF `standardize_rope_params`).
+  std::optional<int> original_max_position_embeddings;
+  // The model's context length, in [1, 2^31): dynamic (required), and the fallbacks above.
+  std::optional<int> max_position_embeddings;
+  // dynamic, longrope: the current sequence length, in [1, 2^31). dynamic uses
+  // max(seq_len, max_position_embeddings); longrope picks long_factor iff seq_len > original.
+  std::optional<int> seq_len;
+  std::optional<double> attention_factor;               // yarn, longrope: finite > 0
+  double beta_fast = 32.0;                              // yarn: finite ≥ 0, 0 → 32 (HF `or`)
+  double beta_slow = 1.0;                               // yarn: finite ≥ 0, 0 → 1; ≤ beta_fast
+  std::optional<double> mscale;                         // yarn: finite ≥ 0
+  std::optional<double> mscale_all_dim;                 // yarn: finite ≥ 0
+  bool truncate = true;                                 // yarn: floor/ceil the ramp ends
+  double low_freq_factor = 1.0;                         // llama3: finite > 0
+  double high_freq_factor = 4.0;                        // llama3: finite > low_freq_factor
+  std::vector<double> short_factor;                     // longrope: dim/2 finite values > 0
+  std::vector<double> long_factor;                      // longrope: dim/2 finite values > 0
 };
 
 // The ladder and HF's `attention_scaling` (the factor the cos/sin cache is multiplied by).
@@ -50,12 +62,26 @@ struct frequencies {
   double attention_factor = 1.0;
 };
 
-// θ_i for an even `dim` in [2, max_dim] and a finite `base` > 1, scaled as `s` says.
-// Max error vs float64 truth: 2 ulp (one exp, one log). Throws posenc::invalid_argument
-// naming the argument (dim, base, scaling.<field>) when out of range.
+// θ_i for an even `dim` in [2, max_dim] (dynamic: [4, max_dim], HF divides by dim − 2) and a
+// finite `base` > 1, scaled as `s` says:
+//   none      θ_i = b^(−2i/d)                                  (_compute_default_rope_parameters)
+//   linear    θ_i / factor                          (_compute_linear_scaling_rope_parameters)
+//   dynamic   ladder of b·(factor·L/M − (factor−1))^(d/(d−2)),   L = max(seq_len, M)
+//                                                            (_compute_dynamic_ntk_parameters)
+//   yarn      ramp between θ_i/factor and θ_i; attention factor 0.1·ln(factor)+1 or the
+//             mscale ratio                                          (_compute_yarn_parameters)
+//   llama3    θ_i/factor for long wavelengths, θ_i for short, smooth blend in between
+//                                                                 (_compute_llama3_parameters)
+//   longrope  θ_i / ext_i (short or long factors); attention factor
+//             √(1 + ln(factor)/ln(original))                    (_compute_longrope_parameters)
+// Max error vs float64 truth of the same formula: 1 ulp for none (measured 0.97 ulp against
+// long double), 2 ulp for linear/longrope (one more division), a few ulp (< 1e−15 relative)
+// for dynamic/yarn/llama3; the golden cases of tests/vectors/ladder.json, written by an
+// independent float64 reference, agree to 3e−16 relative. Throws
+// posenc::invalid_argument naming the argument (dim, base, scaling.<field>) when out of range.
 frequencies inverse_frequencies(int dim, double base = 10000.0, const scaling& s = {});
 
-// λ_i = 2π/θ_i for the same arguments. Max error: 3 ulp.
+// λ_i = 2π/θ_i for the same arguments and ranges. Max error: one more ulp than θ_i.
 std::vector<double> wavelengths(int dim, double base = 10000.0, const scaling& s = {});
 
 } // namespace posenc

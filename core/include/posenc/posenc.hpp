@@ -1,0 +1,15 @@
+// posenc/posenc.hpp — the whole public API in one include.
+//
+// Each concept also has its own header (DESIGN §1: frequencies, sinusoidal, rotary, scores,
+// attention, plus the seeded generator and the error hierarchy); include only what you use
+// if compile times matter.
+#pragma once
+
+#include "posenc/errors.hpp"
+#include "posenc/frequencies.hpp"
+#include "posenc/tensor.hpp"
+#include "posenc/sinusoidal.hpp"
+#include "posenc/rotary.hpp"
+#include "posenc/scores.hpp"
+#include "posenc/random.hpp"
+#include "posenc/attention.hpp"

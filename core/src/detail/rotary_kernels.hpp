@@ -1,0 +1,191 @@
+// core/src/detail/rotary_kernels.hpp — the RoPE inner loops: rotate the first r dims of
+// ONE head row by one cos/sin row. Scalar references first, xsimd twins beside them.
+//
+// Every kernel computes, for each pair (a, b) and its cos c_i and signed sin s_i
+// (s_i = sin for forward, −sin for inverse) and scale g (attention factor, or 1/factor):
+//     a' = g·(a·c_i − b·s_i),   b' = g·(b·c_i + a·s_i)          (DESIGN §2, R(α)·(a, b))
+// with exactly these float operations in this order (no fused multiply-add), so the SIMD
+// kernels reproduce their scalar references bit for bit on targets without FMA contraction
+// and to ≤ 1 ulp of max(|a'|, |b'|) otherwise.
+// `in` and `out` may be the same row (in place); otherwise they must not overlap.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#ifndef POSENC_SCALAR_ONLY
+#define POSENC_SCALAR_ONLY 0
+#endif
+#if !POSENC_SCALAR_ONLY
+#include <xsimd/xsimd.hpp>
+#endif
+
+namespace posenc::detail {
+
+// One pair rotation — the single statement of the formula above.
+inline void rotate_pair(float a, float b, float c, float s, float g, float& a_out,
+                        float& b_out) noexcept {
+  const float a2 = a * c - b * s;
+  const float b2 = b * c + a * s;
+  a_out = g * a2;
+  b_out = g * b2;
+}
+
+// Half layout: pairs (x[i], x[i + half]), i < half = r/2. cos/sin hold `half` values;
+// sign = +1 (forward) or −1 (inverse) multiplies sin exactly.
+inline void rotate_half_scalar(const float* cos, const float* sin, std::size_t half,
+                               float sign, float g, const float* in, float* out) noexcept {
+  for (std::size_t i = 0; i < half; ++i)
+    rotate_pair(in[i], in[i + half], cos[i], sign * sin[i], g, out[i], out[i + half]);
+}
+
+// Interleaved layout: pairs (x[2i], x[2i + 1]), i < half.
+inline void rotate_interleaved_scalar(const float* cos, const float* sin, std::size_t half,
+                                      float sign, float g, const float* in,
+                                      float* out) noexcept {
+  for (std::size_t i = 0; i < half; ++i)
+    rotate_pair(in[2 * i], in[2 * i + 1], cos[i], sign * sin[i], g, out[2 * i],
+                out[2 * i + 1]);
+}
+
+// Interleaved kernels read the row pre-expanded once per token (shared by all heads):
+// cos2 = (c0, c0, c1, c1, …), sin2 = (−s0, s0, −s1, s1, …) with s = sign·sin. Then
+//     x' = g·(x·cos2 + swap(x)·sin2),  swap(x) = (x1, x0, x3, x2, …)
+// is the pair formula lane by lane, with no cross-lane zip (xsimd 8.1's zip_lo/zip_hi
+// interleave per 128-bit lane on AVX, so they would not give one layout for every arch).
+inline void expand_interleaved_row(const float* cos, const float* sin, std::size_t half,
+                                   float sign, float* cos2, float* sin2) noexcept {
+  for (std::size_t i = 0; i < half; ++i) {
+    cos2[2 * i] = cos[i];
+    cos2[2 * i + 1] = cos[i];
+    sin2[2 * i] = -(sign * sin[i]);
+    sin2[2 * i + 1] = sign * sin[i];
+  }
+}
+
+// rope_shift's kernels: the same pair formula (g = 1) with double cos/sin and double
+// arithmetic, rounded to float once per element. cos² + sin² = 1 to 1e−16 in double, where
+// float cos/sin miss it by up to ~1e−7 — the SAME bias at every repeated shift, which would
+// grow the norm linearly (≈ 4e−5 after 1000 shifts of a 2-dim head); here only the final,
+// unbiased roundings remain. In place (x is one head row).
+inline void shift_pair(double c, double s, float& a, float& b) noexcept {
+  const double da = a, db = b;
+  a = static_cast<float>(da * c - db * s);
+  b = static_cast<float>(db * c + da * s);
+}
+
+inline void shift_half_scalar(const double* cos, const double* sin, std::size_t half,
+                              float* x) noexcept {
+  for (std::size_t i = 0; i < half; ++i) shift_pair(cos[i], sin[i], x[i], x[i + half]);
+}
+
+inline void shift_interleaved_scalar(const double* cos, const double* sin, std::size_t half,
+                                     float* x) noexcept {
+  for (std::size_t i = 0; i < half; ++i) shift_pair(cos[i], sin[i], x[2 * i], x[2 * i + 1]);
+}
+
+// The double row expanded like expand_interleaved_row (sign +1).
+inline void expand_interleaved_row(const double* cos, const double* sin, std::size_t half,
+                                   double* cos2, double* sin2) noexcept {
+  for (std::size_t i = 0; i < half; ++i) {
+    cos2[2 * i] = cos2[2 * i + 1] = cos[i];
+    sin2[2 * i] = -sin[i];
+    sin2[2 * i + 1] = sin[i];
+  }
+}
+
+#if !POSENC_SCALAR_ONLY
+
+template <class Arch>
+void rotate_half(const float* cos, const float* sin, std::size_t half, float sign, float g,
+                 const float* in, float* out) noexcept {
+  using batch = xsimd::batch<float, Arch>;
+  constexpr std::size_t width = batch::size;
+  const batch gb(g);
+  const batch signb(sign);
+  std::size_t i = 0;
+  for (; i + width <= half; i += width) {
+    const batch c = batch::load_unaligned(cos + i);
+    const batch s = signb * batch::load_unaligned(sin + i);
+    const batch a = batch::load_unaligned(in + i);
+    const batch b = batch::load_unaligned(in + i + half);
+    const batch a2 = a * c - b * s;
+    const batch b2 = b * c + a * s;
+    (gb * a2).store_unaligned(out + i);
+    (gb * b2).store_unaligned(out + i + half);
+  }
+  // Tail: the scalar reference on the remaining pairs (both streams offset by i).
+  for (; i < half; ++i)
+    rotate_pair(in[i], in[i + half], cos[i], sign * sin[i], g, out[i], out[i + half]);
+}
+
+// Lane permutation (1, 0, 3, 2, …) that swaps the members of every interleaved pair.
+struct pair_swap {
+  static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
+};
+
+// r = 2·half floats of the row; cos2/sin2 from expand_interleaved_row (with `sign`);
+// cos/sin are the unexpanded row, used by the scalar tail.
+template <class Arch>
+void rotate_interleaved(const float* cos, const float* sin, const float* cos2,
+                        const float* sin2, std::size_t half, float sign, float g,
+                        const float* in, float* out) noexcept {
+  using batch = xsimd::batch<float, Arch>;
+  using index_batch = xsimd::batch<std::uint32_t, Arch>;
+  constexpr std::size_t width = batch::size;  // even on every arch, so pairs never straddle
+  constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
+  const batch gb(g);
+  const std::size_t r = 2 * half;
+  std::size_t j = 0;
+  for (; j + width <= r; j += width) {
+    const batch x = batch::load_unaligned(in + j);
+    const batch c = batch::load_unaligned(cos2 + j);
+    const batch s = batch::load_unaligned(sin2 + j);
+    // Lane 2i: a·c + b·(−s) = a·c − b·s exactly; lane 2i+1: b·c + a·s — as rotate_pair.
+    const batch y = x * c + xsimd::swizzle(x, swap) * s;
+    (gb * y).store_unaligned(out + j);
+  }
+  const std::size_t done = j / 2;
+  rotate_interleaved_scalar(cos + done, sin + done, half - done, sign, g, in + j,
+                            out + j);
+}
+
+// Double batches read and write float memory (xsimd converts on load/store).
+template <class Arch>
+void shift_half(const double* cos, const double* sin, std::size_t half, float* x) noexcept {
+  using batch = xsimd::batch<double, Arch>;
+  constexpr std::size_t width = batch::size;
+  std::size_t i = 0;
+  for (; i + width <= half; i += width) {
+    const batch c = batch::load_unaligned(cos + i);
+    const batch s = batch::load_unaligned(sin + i);
+    const batch a = batch::load_unaligned(x + i);
+    const batch b = batch::load_unaligned(x + i + half);
+    (a * c - b * s).store_unaligned(x + i);
+    (b * c + a * s).store_unaligned(x + i + half);
+  }
+  for (; i < half; ++i) shift_pair(cos[i], sin[i], x[i], x[i + half]);
+}
+
+template <class Arch>
+void shift_interleaved(const double* cos, const double* sin, const double* cos2,
+                       const double* sin2, std::size_t half, float* x) noexcept {
+  using batch = xsimd::batch<double, Arch>;
+  using index_batch = xsimd::batch<std::uint64_t, Arch>;
+  constexpr std::size_t width = batch::size;  // 2, 4 or 8: pairs never straddle
+  constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
+  const std::size_t r = 2 * half;
+  std::size_t j = 0;
+  for (; j + width <= r; j += width) {
+    const batch v = batch::load_unaligned(x + j);
+    const batch c = batch::load_unaligned(cos2 + j);
+    const batch s = batch::load_unaligned(sin2 + j);
+    (v * c + xsimd::swizzle(v, swap) * s).store_unaligned(x + j);
+  }
+  const std::size_t done = j / 2;
+  shift_interleaved_scalar(cos + done, sin + done, half - done, x + j);
+}
+
+#endif // !POSENC_SCALAR_ONLY
+
+} // namespace posenc::detail

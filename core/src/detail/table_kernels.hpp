@@ -1,0 +1,207 @@
+// core/src/detail/table_kernels.hpp — the sinusoidal table fill: scalar reference + xsimd path.
+//
+// Scalar reference: every value straight from detail/angles.hpp (angle formed and reduced in
+// double, sin/cos in double, rounded once).
+// SIMD path: rows at consecutive positions are one rotation apart (DESIGN §2, the shift
+// matrix M(1)), so after an exact "anchor" row every following row costs one 2×2 rotation per
+// pair, in double, vectorized across pairs i:
+//     sin((p+1)θ) = sin(pθ)·cos θ + cos(pθ)·sin θ
+//     cos((p+1)θ) = cos(pθ)·cos θ − sin(pθ)·sin θ
+// Each step is an isometry plus ≤ 2 ulp(double) of rounding (and the rounding of cos θ,
+// sin θ), so errors add linearly: after kAnchorRows = 64 steps they are < 64·4.5e−16 ≈ 3e−14,
+// invisible after the final rounding to float32 (0.5 ulp(float) ≤ 3e−8). Anchors are
+// recomputed every kAnchorRows rows from angles.hpp's reduction and xsimd's double sincos
+// (≤ 1 ulp(double) on [−π, π]), which also serves arbitrary (non-consecutive) positions.
+#pragma once
+
+#include "angles.hpp"
+#include "posenc/sinusoidal.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#ifndef POSENC_SCALAR_ONLY
+#define POSENC_SCALAR_ONLY 0
+#endif
+#if !POSENC_SCALAR_ONLY
+#include <xsimd/xsimd.hpp>
+#endif
+
+namespace posenc::detail {
+
+// Rows between two exact anchors of the recurrence (error bound above).
+inline constexpr std::int64_t kAnchorRows = 64;
+
+// ---------------------------------------------------------------------------------------
+// Scalar reference.
+
+// row[0, 2·half) = PE(position) in `layout`, each value from sincos_row_scalar.
+inline void pe_row_scalar(double position, const double* inv_freq, std::size_t half,
+                          pe_layout layout, float* row) noexcept {
+  if (layout == pe_layout::concat) {
+    sincos_row_scalar(position, inv_freq, half, row, row + half);
+    return;
+  }
+  for (std::size_t i = 0; i < half; ++i)
+    sincos_row_scalar(position, inv_freq + i, 1, row + 2 * i, row + 2 * i + 1);
+}
+
+// out[r·2·half …] = PE(first + r) for r in [0, count).
+inline void table_rows_scalar(const double* inv_freq, std::size_t half, std::int64_t first,
+                              std::int64_t count, pe_layout layout, float* out) noexcept {
+  for (std::int64_t r = 0; r < count; ++r)
+    pe_row_scalar(static_cast<double>(first + r), inv_freq, half, layout,
+                  out + static_cast<std::size_t>(r) * 2 * half);
+}
+
+#if !POSENC_SCALAR_ONLY
+// ---------------------------------------------------------------------------------------
+// xsimd path (templates on Arch so a later dispatcher can instantiate AVX2/FMA).
+//
+// The running state v holds the current row in double, already in the output layout, so
+// each row is one converting store. The step rotation is stored in the same layout:
+//   concat:      v = [s… | c…], rc = [c1… | c1…], rs = [s1… | s1…]
+//                s' = s·c1 + c·s1,  c' = c·c1 − s·s1
+//   interleaved: v = [s0 c0 s1 c1 …], rc = [c1_0 c1_0 …], rs = [s1_0 −s1_0 …]
+//                v' = v·rc + swap(v)·rs  (swap exchanges the members of each pair)
+// (no zip: xsimd 8.1's zip_lo/zip_hi interleave per 128-bit lane on AVX).
+
+// s[i], c[i] = sin, cos(position·θ_i) in double: angles.hpp's batch reduction (scalar
+// reduce_angle for lanes beyond its exact range), then xsimd's double sincos on [−π, π].
+template <class Arch>
+void sincos_row_double(double position, const double* inv_freq, std::size_t half, double* s,
+                       double* c) noexcept {
+  using batch = xsimd::batch<double, Arch>;
+  std::size_t i = 0;
+  for (; i + batch::size <= half; i += batch::size) {
+    batch a;
+    if (!reduce_angle_batch<Arch>(batch(position) * batch::load_unaligned(inv_freq + i), a)) {
+      for (std::size_t j = 0; j < batch::size; ++j) s[i + j] = reduce_angle(position * inv_freq[i + j]);
+      a = batch::load_unaligned(s + i);
+    }
+    const auto [sv, cv] = xsimd::sincos(a);
+    sv.store_unaligned(s + i);
+    cv.store_unaligned(c + i);
+  }
+  for (; i < half; ++i) {
+    const double a = reduce_angle(position * inv_freq[i]);
+    s[i] = std::sin(a);
+    c[i] = std::cos(a);
+  }
+}
+
+// Scatters (s, c) into a layout-shaped row of 2·half doubles; sign multiplies the cos
+// member of interleaved pairs (−1 builds rs above, +1 the state and rc).
+inline void place_row(const double* s, const double* c, std::size_t half, pe_layout layout,
+                      double* v, double sign = 1.0) noexcept {
+  for (std::size_t i = 0; i < half; ++i) {
+    if (layout == pe_layout::concat) {
+      v[i] = s[i];
+      v[half + i] = c[i];
+    } else {
+      v[2 * i] = s[i];
+      v[2 * i + 1] = sign * c[i];
+    }
+  }
+}
+
+// Lane permutation (1, 0, 3, 2, …): swaps the members of every interleaved pair.
+struct table_pair_swap {
+  static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
+};
+
+template <class Arch>
+void step_interleaved(double* v, const double* rc, const double* rs, std::size_t d) noexcept {
+  using batch = xsimd::batch<double, Arch>;
+  using index_batch = xsimd::batch<std::uint64_t, Arch>;
+  constexpr auto swap = xsimd::make_batch_constant<index_batch, table_pair_swap>();
+  std::size_t j = 0;  // batch::size is even on every arch, so pairs never straddle
+  for (; j + batch::size <= d; j += batch::size) {
+    const batch x = batch::load_unaligned(v + j);
+    xsimd::fma(x, batch::load_unaligned(rc + j),
+               xsimd::swizzle(x, swap) * batch::load_unaligned(rs + j))
+        .store_unaligned(v + j);
+  }
+  for (; j < d; j += 2) {
+    const double sv = v[j], cv = v[j + 1];
+    v[j] = sv * rc[j] + cv * rs[j];
+    v[j + 1] = cv * rc[j + 1] + sv * rs[j + 1];
+  }
+}
+
+template <class Arch>
+void step_concat(double* v, const double* rc, const double* rs, std::size_t half) noexcept {
+  using batch = xsimd::batch<double, Arch>;
+  double* s = v;
+  double* c = v + half;
+  std::size_t i = 0;
+  for (; i + batch::size <= half; i += batch::size) {
+    const batch sv = batch::load_unaligned(s + i), cv = batch::load_unaligned(c + i);
+    const batch c1 = batch::load_unaligned(rc + i), s1 = batch::load_unaligned(rs + i);
+    xsimd::fma(sv, c1, cv * s1).store_unaligned(s + i);
+    xsimd::fms(cv, c1, sv * s1).store_unaligned(c + i);
+  }
+  for (; i < half; ++i) {
+    const double sv = s[i], cv = c[i];
+    s[i] = sv * rc[i] + cv * rs[i];
+    c[i] = cv * rc[i] - sv * rs[i];
+  }
+}
+
+// Rounds the d doubles of v once to float32.
+template <class Arch>
+void store_row(const double* v, std::size_t d, float* row) noexcept {
+  using batch = xsimd::batch<double, Arch>;
+  std::size_t j = 0;
+  for (; j + batch::size <= d; j += batch::size)
+    batch::load_unaligned(v + j).store_unaligned(row + j);  // converting store
+  for (; j < d; ++j) row[j] = static_cast<float>(v[j]);
+}
+
+// Same contract as table_rows_scalar; values within 0.5 ulp(float) + 3e−14 of float64.
+template <class Arch>
+void table_rows(const double* inv_freq, std::size_t half, std::int64_t first,
+                std::int64_t count, pe_layout layout, float* out) {
+  if (count <= 0) return;
+  const std::size_t d = 2 * half;
+  std::vector<double> s(half), c(half), v(d), rc(d), rs(d);
+  sincos_row_double<Arch>(1.0, inv_freq, half, s.data(), c.data());  // one step: θ_i
+  place_row(c.data(), c.data(), half, layout, rc.data());
+  place_row(s.data(), s.data(), half, layout, rs.data(), -1.0);
+  for (std::int64_t r = 0; r < count; ++r) {
+    if (r % kAnchorRows == 0) {
+      sincos_row_double<Arch>(static_cast<double>(first + r), inv_freq, half, s.data(),
+                              c.data());
+      place_row(s.data(), c.data(), half, layout, v.data());
+    } else if (layout == pe_layout::concat) {
+      step_concat<Arch>(v.data(), rc.data(), rs.data(), half);
+    } else {
+      step_interleaved<Arch>(v.data(), rc.data(), rs.data(), d);
+    }
+    store_row<Arch>(v.data(), d, out + static_cast<std::size_t>(r) * d);
+  }
+}
+
+// Row r = PE(positions[r]) for arbitrary positions: angles.hpp's SIMD sincos_row per row.
+template <class Arch>
+void table_positions(const double* inv_freq, std::size_t half, const std::int32_t* positions,
+                     std::size_t count, pe_layout layout, float* out) {
+  std::vector<float> s(half), c(half);
+  for (std::size_t r = 0; r < count; ++r) {
+    float* row = out + r * 2 * half;
+    if (layout == pe_layout::concat) {
+      sincos_row<Arch>(positions[r], inv_freq, half, row, row + half);
+      continue;
+    }
+    sincos_row<Arch>(positions[r], inv_freq, half, s.data(), c.data());
+    for (std::size_t i = 0; i < half; ++i) {
+      row[2 * i] = s[i];
+      row[2 * i + 1] = c[i];
+    }
+  }
+}
+#endif  // !POSENC_SCALAR_ONLY
+
+}  // namespace posenc::detail

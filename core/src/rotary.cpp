@@ -1,0 +1,355 @@
+// rotary.cpp — the RoPE cos/sin cache and the drivers that walk a strided tensor, fetch
+// one cos/sin row per token and hand it to the kernels of detail/rotary_kernels.hpp for
+// every head (posenc/rotary.hpp documents the contracts).
+#include "posenc/rotary.hpp"
+
+#include "detail/angles.hpp"
+#include "detail/rotary_kernels.hpp"
+#include "posenc/detail/check.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace posenc {
+namespace {
+
+#if !POSENC_SCALAR_ONLY
+using arch = xsimd::default_arch;
+#endif
+
+// Each cos/sin table holds at most this many floats (1 GiB), so a huge `count` fails with
+// a posenc::length_error instead of an allocation failure (or, in WASM, an abort).
+constexpr std::size_t kMaxTableFloats = std::size_t{1} << 28;
+
+void check_position(const char* name, std::int64_t p) {
+  detail::check_range(name, p, -max_position, max_position);
+}
+
+// cos/sin of p·θ_i for every i — the one call site of detail/angles.hpp in rotary, so the
+// cached rows and the on-the-fly rows are the same function (bit-identical).
+void compute_row(std::span<const double> inv_freq, std::int64_t p, float* cos_out,
+                 float* sin_out) noexcept {
+  const auto position = static_cast<double>(p);  // exact: |p| ≤ 2^53
+#if POSENC_SCALAR_ONLY
+  detail::sincos_row_scalar(position, inv_freq.data(), inv_freq.size(), sin_out, cos_out);
+#else
+  detail::sincos_row<arch>(position, inv_freq.data(), inv_freq.size(), sin_out, cos_out);
+#endif
+}
+
+// Where token t sits: positions[t], or start + t when no span is given.
+struct position_source {
+  const std::int32_t* ids = nullptr;
+  std::int64_t start = 0;
+  std::int64_t at(std::int64_t t) const noexcept { return ids ? ids[t] : start + t; }
+};
+
+// One tensor the driver rotates: in → out (the same memory for in-place calls).
+struct rope_target {
+  const_tensor_view in;
+  tensor_view out;
+};
+
+// The per-call scratch: one on-the-fly row and, for the interleaved layout, the row
+// expanded to (c, c, …)/(−s, s, …). The only allocation of a rope call.
+class row_buffer {
+public:
+  row_buffer(const row_buffer&) = delete;  // cos2_/sin2_ point into data_
+  row_buffer& operator=(const row_buffer&) = delete;
+
+  explicit row_buffer(const rotary_cache& cache)
+      : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)),
+        interleaved_(cache.layout() == rope_layout::interleaved),
+        data_(half_ * (interleaved_ ? 6 : 2)),
+        cos2_(interleaved_ ? data_.data() + 2 * half_ : nullptr),
+        sin2_(interleaved_ ? data_.data() + 4 * half_ : nullptr) {}
+
+  // The row of position p: pointers into the cache when it holds p, else computed here.
+  void load(const rotary_cache& cache, std::int64_t p) {
+    if (cache.cached(p)) {
+      const auto offset = static_cast<std::size_t>(p - cache.first()) * half_;
+      cos_ = cache.cos_table().data() + offset;
+      sin_ = cache.sin_table().data() + offset;
+    } else {
+      compute_row(cache.inv_freq(), p, data_.data(), data_.data() + half_);
+      cos_ = data_.data();
+      sin_ = data_.data() + half_;
+    }
+  }
+
+  // Rotates the first r dims of one head row (after load, with the sign of the direction).
+  void rotate(float sign, float g, const float* in, float* out) const noexcept {
+#if POSENC_SCALAR_ONLY
+    if (interleaved_)
+      detail::rotate_interleaved_scalar(cos_, sin_, half_, sign, g, in, out);
+    else
+      detail::rotate_half_scalar(cos_, sin_, half_, sign, g, in, out);
+#else
+    if (interleaved_)
+      detail::rotate_interleaved<arch>(cos_, sin_, cos2_, sin2_, half_, sign, g, in, out);
+    else
+      detail::rotate_half<arch>(cos_, sin_, half_, sign, g, in, out);
+#endif
+  }
+
+  // Once per token, before rotate: the interleaved kernels read the expanded row.
+  void expand(float sign) noexcept {
+#if !POSENC_SCALAR_ONLY
+    if (interleaved_) detail::expand_interleaved_row(cos_, sin_, half_, sign, cos2_, sin2_);
+#else
+    (void)sign;
+#endif
+  }
+
+private:
+  std::size_t half_;
+  bool interleaved_;
+  std::vector<float> data_;
+  float* cos2_;  // expanded interleaved row, inside data_
+  float* sin2_;
+  const float* cos_ = nullptr;
+  const float* sin_ = nullptr;
+};
+
+// Rotates every (token, head) row of every target; token t uses the row of row_position(t).
+// One cos/sin row per token, applied to all heads of all targets (DESIGN: GQA shares it).
+template <class RowPosition>
+void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targets,
+                   std::int64_t tokens, RowPosition row_position, float sign, float g) {
+  row_buffer row(cache);
+  const std::int64_t r = cache.rotary_dim();
+  for (std::int64_t t = 0; t < tokens; ++t) {
+    const std::int64_t p = row_position(t);
+    if (t == 0 || p != row_position(t - 1)) {  // runs of one position (shift) load once
+      row.load(cache, p);
+      row.expand(sign);
+    }
+    for (const rope_target& target : targets) {
+      const const_tensor_view& in = target.in;
+      const tensor_view& out = target.out;
+      for (std::int64_t h = 0; h < in.heads; ++h) {
+        const float* src = in.data + t * in.token_stride + h * in.head_stride;
+        float* dst = out.data + t * out.token_stride + h * out.head_stride;
+        row.rotate(sign, g, src, dst);
+        if (src != dst) std::copy(src + r, src + in.dim, dst + r);  // pass-through dims
+      }
+    }
+  }
+}
+
+// [lowest, highest] float addresses a validated, non-empty view touches.
+std::pair<const float*, const float*> extent(const const_tensor_view& v) noexcept {
+  const std::int64_t last = (v.tokens - 1) * v.token_stride + (v.heads - 1) * v.head_stride +
+                            v.dim - 1;
+  return {v.data, v.data + last};
+}
+
+bool is_empty(const const_tensor_view& v) noexcept {
+  return v.tokens == 0 || v.heads == 0 || v.dim == 0;
+}
+
+bool overlaps(const const_tensor_view& a, const const_tensor_view& b) noexcept {
+  if (is_empty(a) || is_empty(b)) return false;
+  const auto [a_lo, a_hi] = extent(a);
+  const auto [b_lo, b_hi] = extent(b);
+  return !(a_hi < b_lo || b_hi < a_lo);
+}
+
+bool same_layout(const const_tensor_view& a, const const_tensor_view& b) noexcept {
+  return a.data == b.data && a.token_stride == b.token_stride &&
+         a.head_stride == b.head_stride;
+}
+
+void check_head_view(const rotary_cache& cache, const char* name, const char* dim_name,
+                     const const_tensor_view& v) {
+  check_view(name, v);
+  if (v.dim != cache.head_dim())
+    detail::fail_argument(dim_name, " must equal the cache's head_dim ", cache.head_dim(),
+                          ", got ", v.dim);
+}
+
+void check_positions(std::span<const std::int32_t> positions, std::int64_t tokens) {
+  if (static_cast<std::int64_t>(positions.size()) != tokens)
+    detail::fail_length("positions holds ", positions.size(), " values but tokens is ",
+                        tokens);
+}
+
+void check_start(std::int64_t start, std::int64_t tokens) {
+  check_position("start", start);
+  if (tokens > 0 && start > max_position - (tokens - 1))
+    detail::fail_argument("start + tokens - 1 must be <= ", max_position, ", got start ",
+                          start, " with ", tokens, " tokens");
+}
+
+// Validates an out-of-place pair; `out` may also be `in` itself.
+void check_in_out(const rotary_cache& cache, const const_tensor_view& in,
+                  const tensor_view& out) {
+  check_head_view(cache, "in", "in.dim", in);
+  check_head_view(cache, "out", "out.dim", out);
+  if (out.tokens != in.tokens || out.heads != in.heads)
+    detail::fail_length("out must have in's shape (", in.tokens, " tokens x ", in.heads,
+                        " heads), got ", out.tokens, " x ", out.heads);
+  if (!same_layout(in, out) && overlaps(in, out))
+    detail::fail_argument("out must be the same view as in or not share memory with it");
+}
+
+float forward_sign(direction dir) noexcept { return dir == direction::forward ? 1.0f : -1.0f; }
+
+// f forward, 1/f inverse (HF multiplies cos and sin by attention_scaling).
+float factor_for(const rotary_cache& cache, direction dir) noexcept {
+  const double f = cache.attention_factor();
+  return static_cast<float>(dir == direction::forward ? f : 1.0 / f);
+}
+
+void apply_one(const rotary_cache& cache, const const_tensor_view& in, const tensor_view& out,
+               position_source pos, direction dir) {
+  const rope_target target{in, out};
+  rotate_tokens(cache, std::span<const rope_target>(&target, 1), in.tokens,
+                [pos](std::int64_t t) { return pos.at(t); }, forward_sign(dir),
+                factor_for(cache, dir));
+}
+
+void apply_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view& k,
+              position_source pos) {
+  const rope_target targets[2] = {{q, q}, {k, k}};
+  rotate_tokens(cache, std::span<const rope_target>(targets), q.tokens,
+                [pos](std::int64_t t) { return pos.at(t); }, 1.0f,
+                factor_for(cache, direction::forward));
+}
+
+void check_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view& k) {
+  check_head_view(cache, "q", "q.dim", q);
+  check_head_view(cache, "k", "k.dim", k);
+  if (q.tokens != k.tokens)
+    detail::fail_length("k.tokens must equal q.tokens (", q.tokens, "), got ", k.tokens);
+  if (overlaps(q, k)) detail::fail_argument("q and k must not share memory");
+}
+
+} // namespace
+
+rope_layout parse_rope_layout(std::string_view name) {
+  if (name == "half") return rope_layout::half;
+  if (name == "interleaved") return rope_layout::interleaved;
+  detail::fail_argument("layout must be \"half\" or \"interleaved\", got \"",
+                        std::string(name), "\"");
+}
+
+std::string_view to_string(rope_layout layout) noexcept {
+  return layout == rope_layout::interleaved ? "interleaved" : "half";
+}
+
+rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::int64_t count)
+    : head_dim_(config.head_dim), layout_(config.layout), first_(first), count_(count) {
+  detail::check_range("head_dim", config.head_dim, 2, max_dim);
+  rotary_dim_ = config.rotary_dim == 0 ? config.head_dim : config.rotary_dim;
+  detail::check_even("rotary_dim (0 means head_dim)", rotary_dim_, 2, config.head_dim);
+  check_position("first", first);
+  detail::check_range("count", count, 0, max_position);
+  if (count > 0 && first > max_position - (count - 1))
+    detail::fail_argument("first + count - 1 must be <= ", max_position, ", got first ",
+                          first, " with count ", count);
+  const auto half = static_cast<std::size_t>(rotary_dim_ / 2);
+  const std::size_t floats =
+      detail::checked_mul("cache table size count x rotary_dim/2",
+                          static_cast<std::size_t>(count), half);
+  if (floats > kMaxTableFloats)
+    detail::fail_length("cache table size count x rotary_dim/2 must be <= ", kMaxTableFloats,
+                        ", got ", count, " x ", half);
+
+  frequencies freq = inverse_frequencies(rotary_dim_, config.base, config.scaling);
+  inv_freq_ = std::move(freq.inv_freq);
+  attention_factor_ = freq.attention_factor;
+
+  cos_.resize(floats);
+  sin_.resize(floats);
+  for (std::int64_t k = 0; k < count; ++k) {
+    const auto offset = static_cast<std::size_t>(k) * half;
+    compute_row(inv_freq_, first + k, cos_.data() + offset, sin_.data() + offset);
+  }
+}
+
+void rotary_cache::row(std::int64_t position, float* cos_out, float* sin_out) const {
+  check_position("position", position);
+  const auto half = static_cast<std::size_t>(rotary_dim_ / 2);
+  if (cached(position)) {
+    const auto offset = static_cast<std::size_t>(position - first_) * half;
+    std::copy_n(cos_.data() + offset, half, cos_out);
+    std::copy_n(sin_.data() + offset, half, sin_out);
+  } else {
+    compute_row(inv_freq_, position, cos_out, sin_out);
+  }
+}
+
+void rope_apply(const rotary_cache& cache, tensor_view x,
+                std::span<const std::int32_t> positions, direction dir) {
+  check_head_view(cache, "x", "x.dim", x);
+  check_positions(positions, x.tokens);
+  apply_one(cache, x, x, {positions.data(), 0}, dir);
+}
+
+void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start, direction dir) {
+  check_head_view(cache, "x", "x.dim", x);
+  check_start(start, x.tokens);
+  apply_one(cache, x, x, {nullptr, start}, dir);
+}
+
+void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
+                std::span<const std::int32_t> positions, direction dir) {
+  check_in_out(cache, in, out);
+  check_positions(positions, in.tokens);
+  apply_one(cache, in, out, {positions.data(), 0}, dir);
+}
+
+void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
+                std::int64_t start, direction dir) {
+  check_in_out(cache, in, out);
+  check_start(start, in.tokens);
+  apply_one(cache, in, out, {nullptr, start}, dir);
+}
+
+void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
+                   std::span<const std::int32_t> positions) {
+  check_qk(cache, q, k);
+  check_positions(positions, q.tokens);
+  apply_qk(cache, q, k, {positions.data(), 0});
+}
+
+void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
+                   std::int64_t start) {
+  check_qk(cache, q, k);
+  check_start(start, q.tokens);
+  apply_qk(cache, q, k, {nullptr, start});
+}
+
+void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {
+  check_head_view(cache, "k", "k.dim", k);
+  check_position("delta", delta);
+  // Every token moves by the same Δ: one double row R(Δ·θ), no attention factor.
+  const auto half = static_cast<std::size_t>(cache.rotary_dim() / 2);
+  const bool interleaved = cache.layout() == rope_layout::interleaved;
+  std::vector<double> row(half * (interleaved ? 6 : 2));
+  double* cos = row.data();
+  double* sin = cos + half;
+  double* cos2 = sin + half;  // expanded interleaved row (unused for half)
+  double* sin2 = cos2 + 2 * half;
+  detail::sincos_row_scalar(static_cast<double>(delta), cache.inv_freq().data(), half, sin,
+                            cos);
+  if (interleaved) detail::expand_interleaved_row(cos, sin, half, cos2, sin2);
+  for (std::int64_t t = 0; t < k.tokens; ++t)
+    for (std::int64_t h = 0; h < k.heads; ++h) {
+      float* x = k.data + t * k.token_stride + h * k.head_stride;
+#if POSENC_SCALAR_ONLY
+      if (interleaved)
+        detail::shift_interleaved_scalar(cos, sin, half, x);
+      else
+        detail::shift_half_scalar(cos, sin, half, x);
+#else
+      if (interleaved)
+        detail::shift_interleaved<arch>(cos, sin, cos2, sin2, half, x);
+      else
+        detail::shift_half<arch>(cos, sin, half, x);
+#endif
+    }
+}
+
+} // namespace posenc

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds both WebAssembly binaries of the npm package into wasm/dist/ (gitignored):
+#   posenc-simd.{js,wasm}    core with xsimd's sse2 path lowered to WASM SIMD128
+#   posenc-scalar.{js,wasm}  core from its scalar references (POSENC_SCALAR), no SIMD ops
+# Each flavour has its own build tree (build/wasm-simd, build/wasm-scalar) that is
+# configured once and then rebuilt incrementally, so a no-change run takes seconds.
+# Env: JOBS (default 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian's emcc runs its JS optimizer on Node, which needs the Debian `acorn` module.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+jobs=${JOBS:-2}
+
+build() {  # build <flavour> <cmake args...>
+  local flavour=$1; shift
+  local dir=build/wasm-$flavour
+  if [[ ! -f $dir/CMakeCache.txt ]]; then
+    emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release \
+      -DPOSENC_BUILD_TESTS=OFF -DPOSENC_INSTALL=OFF "$@" >/dev/null
+  fi
+  cmake --build "$dir" -j "$jobs" --target posenc_wasm
+}
+
+build simd -DPOSENC_SCALAR=OFF "-DCMAKE_CXX_FLAGS=-msimd128 -msse2"
+build scalar -DPOSENC_SCALAR=ON "-DCMAKE_CXX_FLAGS="
+ls -l wasm/dist/posenc-*.js wasm/dist/posenc-*.wasm

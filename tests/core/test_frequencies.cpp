@@ -1,0 +1,335 @@
+// tests/core/test_frequencies.cpp — the ladder θ_i, wavelengths, and HF's scaling variants.
+//
+// Expected numbers are worked by hand in closed form (comments show the working), never
+// copied from the code under test. The golden JSON cases (tests/vectors/ladder.json) are
+// checked in test_vectors.cpp.
+#include "posenc/errors.hpp"
+#include "posenc/frequencies.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+#include <numbers>
+#include <random>
+#include <string>
+#include <vector>
+
+using posenc::scaling;
+using posenc::scaling_type;
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+std::vector<double> theta(int dim, double base = 10000.0, const scaling& s = {}) {
+  return posenc::inverse_frequencies(dim, base, s).inv_freq;
+}
+
+void require_close(const std::vector<double>& got, const std::vector<double>& want,
+                   double rel = 1e-14) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    INFO("i = " << i << ": got " << got[i] << ", want " << want[i]);
+    REQUIRE(std::abs(got[i] - want[i]) <= rel * std::abs(want[i]));
+  }
+}
+
+// Throws posenc::invalid_argument (also a std::invalid_argument) whose message names `name`.
+void require_invalid(const std::function<void()>& call, const std::string& name) {
+  REQUIRE_THROWS_AS(call(), posenc::invalid_argument);
+  REQUIRE_THROWS_AS(call(), std::invalid_argument);
+  REQUIRE_THROWS_WITH(call(), Catch::Contains(name));
+}
+
+scaling make(scaling_type type, std::optional<double> factor = std::nullopt) {
+  scaling s;
+  s.type = type;
+  s.factor = factor;
+  return s;
+}
+
+} // namespace
+
+TEST_CASE("DESIGN §3 ladder facts, d = 8 and d = 4", "[frequencies]") {
+  require_close(theta(8), {1.0, 0.1, 0.01, 0.001});
+  require_close(theta(4), {1.0, 0.01});
+  const auto l8 = posenc::wavelengths(8);
+  const double printed8[] = {6.28, 62.8, 628, 6283};  // DESIGN §3, to the printed digits
+  for (int i = 0; i < 4; ++i) REQUIRE(l8[i] == Approx(printed8[i]).epsilon(1e-3));
+  require_close(l8, {2 * kPi, 20 * kPi, 200 * kPi, 2000 * kPi});
+  const auto l4 = posenc::wavelengths(4);
+  REQUIRE(l4[0] == Approx(6.28).epsilon(1e-3));
+  REQUIRE(std::round(l4[1] * 100) / 100 == 628.32);
+  REQUIRE(posenc::inverse_frequencies(8).attention_factor == 1.0);
+}
+
+TEST_CASE("default ladder within 1 ulp of b^(-2i/d) (long double truth)", "[frequencies]") {
+  // long double (x87, 64-bit mantissa) evaluates b^(-2i/d) with ~11 more bits than double.
+  const double bases[] = {2.0, 10.0, 10000.0, 500000.0, 1e6, 123456.789, 1e300};
+  double worst = 0;
+  for (const double b : bases)
+    for (const int d : {2, 4, 6, 8, 10, 64, 80, 96, 128, 130, 256, 4096, 65536}) {
+      const auto t = theta(d, b);
+      for (int i = 0; i < d / 2; ++i) {
+        const long double truth = std::pow(static_cast<long double>(b),
+                                           -static_cast<long double>(2 * i) / d);
+        const double ulp = std::nextafter(static_cast<double>(truth), 2.0) -
+                           static_cast<double>(truth);
+        worst = std::max(worst, static_cast<double>(std::abs(t[i] - truth) / ulp));
+      }
+    }
+  INFO("worst error: " << worst << " ulp");
+  REQUIRE(worst <= 1.0);
+}
+
+TEST_CASE("ladder is strictly decreasing from θ_0 = 1", "[frequencies]") {
+  std::mt19937 rng(2024);
+  for (int trial = 0; trial < 50; ++trial) {
+    const int d = 2 * std::uniform_int_distribution<int>(1, 512)(rng);
+    const double b = std::exp(std::uniform_real_distribution<double>(0.01, 20.0)(rng));
+    const auto t = theta(d, b);
+    REQUIRE(t.size() == static_cast<std::size_t>(d / 2));
+    REQUIRE(t[0] == 1.0);
+    for (std::size_t i = 1; i < t.size(); ++i) REQUIRE(t[i] < t[i - 1]);
+  }
+}
+
+TEST_CASE("linear: θ_i / factor", "[frequencies]") {
+  require_close(theta(8, 10000, make(scaling_type::linear, 4.0)), {0.25, 0.025, 0.0025, 0.00025});
+  REQUIRE(posenc::inverse_frequencies(8, 10000, make(scaling_type::linear, 4.0))
+              .attention_factor == 1.0);
+}
+
+TEST_CASE("dynamic NTK: base·(factor·L/M − (factor − 1))^(d/(d−2))", "[frequencies]") {
+  scaling s = make(scaling_type::dynamic, 2.0);
+  s.max_position_embeddings = 100;
+  SECTION("seq_len ≤ M (or unset) leaves the ladder unchanged: 2·100/100 − 1 = 1") {
+    require_close(theta(8, 10000, s), theta(8));
+    s.seq_len = 50;
+    require_close(theta(8, 10000, s), theta(8));
+  }
+  SECTION("seq_len = 300: scale 2·3 − 1 = 5, base' = 10⁴·5^(4/3), θ_i = 10^(−i)·5^(−i/3)") {
+    s.seq_len = 300;
+    std::vector<double> want;
+    for (int i = 0; i < 4; ++i) want.push_back(std::pow(10.0, -i) * std::pow(5.0, -i / 3.0));
+    require_close(theta(8, 10000, s), want);
+    REQUIRE(want[1] == Approx(0.0584803548));
+  }
+}
+
+TEST_CASE("yarn, worked by hand for d = 8, b = 10⁴, factor 4, original 4096", "[frequencies]") {
+  // find_correction_dim(r) = 8·ln(4096/(2π·r)) / (2·ln 10⁴) = log10(4096/(2π·r)):
+  //   beta_fast 32 → log10(20.37) = 1.309 → floor 1;  beta_slow 1 → log10(651.9) = 2.814 → ceil 3.
+  // ramp_i = clamp((i − 1)/2, 0, 1) = [0, 0, 0.5, 1];  θ'_i = θ_i·(ramp/4 + (1 − ramp)).
+  const std::vector<double> truncated = {1.0, 0.1, 0.01 * (0.5 / 4 + 0.5), 0.001 / 4};
+  const double attention = 0.1 * std::log(4.0) + 1.0;  // get_mscale(4) = 1.1386294
+  scaling s = make(scaling_type::yarn, 4.0);
+  s.original_max_position_embeddings = 4096;
+  SECTION("defaults: truncate, beta 32/1, attention 0.1·ln 4 + 1") {
+    const auto f = posenc::inverse_frequencies(8, 10000, s);
+    require_close(f.inv_freq, truncated);
+    REQUIRE(f.attention_factor == Approx(attention).epsilon(1e-15));
+    REQUIRE(f.attention_factor == Approx(1.1386294361));
+  }
+  SECTION("truncate = false keeps the fractional ramp ends") {
+    s.truncate = false;
+    const double lo = std::log10(4096 / (64 * kPi)), hi = std::log10(4096 / (2 * kPi));
+    const double r2 = (2 - lo) / (hi - lo);
+    REQUIRE(r2 == Approx(0.45904).epsilon(1e-4));
+    require_close(theta(8, 10000, s),
+                  {1.0, 0.1, 0.01 * (1 - r2 * 0.75), 0.00025});  // ramp_1 < 0, ramp_3 > 1
+  }
+  SECTION("beta 0 means HF's default (`or 32`, `or 1`)") {
+    s.beta_fast = 0;
+    s.beta_slow = 0;
+    require_close(theta(8, 10000, s), truncated);
+  }
+  SECTION("original falls back to max_position_embeddings") {
+    s.original_max_position_embeddings.reset();
+    s.max_position_embeddings = 4096;
+    require_close(theta(8, 10000, s), truncated);
+  }
+  SECTION("factor unset: max_position_embeddings / original = 16384/4096 = 4") {
+    s.factor.reset();
+    s.max_position_embeddings = 16384;
+    const auto f = posenc::inverse_frequencies(8, 10000, s);
+    require_close(f.inv_freq, truncated);
+    REQUIRE(f.attention_factor == Approx(attention).epsilon(1e-15));
+  }
+  SECTION("mscale / mscale_all_dim ratio, and explicit attention_factor wins") {
+    s.mscale = 1.0;
+    s.mscale_all_dim = 0.5;
+    const double ln4 = std::log(4.0);
+    REQUIRE(posenc::inverse_frequencies(8, 10000, s).attention_factor ==
+            Approx((0.1 * ln4 + 1) / (0.05 * ln4 + 1)).epsilon(1e-15));
+    s.mscale_all_dim = 0.0;  // falsy in HF: back to get_mscale(factor)
+    REQUIRE(posenc::inverse_frequencies(8, 10000, s).attention_factor ==
+            Approx(attention).epsilon(1e-15));
+    s.attention_factor = 0.75;
+    REQUIRE(posenc::inverse_frequencies(8, 10000, s).attention_factor == 0.75);
+  }
+  SECTION("factor 1 is the plain ladder with attention 1") {
+    s.factor = 1.0;
+    const auto f = posenc::inverse_frequencies(8, 10000, s);
+    require_close(f.inv_freq, theta(8));
+    REQUIRE(f.attention_factor == 1.0);
+  }
+}
+
+TEST_CASE("llama3, worked by hand for d = 8, factor 8, original 2048", "[frequencies]") {
+  // λ = 2π·[1, 10, 100, 1000]; low_freq_wavelen = 2048/1 = 2048, high = 2048/4 = 512.
+  // λ0, λ1 < 512 kept; λ3 = 6283 > 2048 divided by 8; λ2 = 628.3 blended with
+  // smooth = (2048/(200π) − 1)/3 = 0.753164.
+  scaling s = make(scaling_type::llama3, 8.0);
+  s.original_max_position_embeddings = 2048;
+  const double smooth = (2048 / (200 * kPi) - 1) / 3;
+  REQUIRE(smooth == Approx(0.753164).epsilon(1e-6));
+  const auto f = posenc::inverse_frequencies(8, 10000, s);
+  require_close(f.inv_freq, {1.0, 0.1, 0.01 * ((1 - smooth) / 8 + smooth), 0.001 / 8});
+  REQUIRE(f.attention_factor == 1.0);
+  SECTION("factor 1 leaves every frequency") {
+    s.factor = 1.0;
+    require_close(theta(8, 10000, s), theta(8));
+  }
+}
+
+TEST_CASE("longrope, worked by hand for d = 8, original 4096, max 16384", "[frequencies]") {
+  scaling s = make(scaling_type::longrope);
+  s.original_max_position_embeddings = 4096;
+  s.max_position_embeddings = 16384;
+  s.short_factor = {1, 2, 4, 8};
+  s.long_factor = {2, 4, 8, 16};
+  // factor = 16384/4096 = 4, attention = √(1 + ln 4/ln 4096) = √(1 + 2/12) = √(7/6).
+  const double attention = std::sqrt(7.0 / 6.0);
+  SECTION("seq_len unset or ≤ original: short factors") {
+    const auto f = posenc::inverse_frequencies(8, 10000, s);
+    require_close(f.inv_freq, {1.0, 0.05, 0.0025, 0.000125});
+    REQUIRE(f.attention_factor == Approx(attention).epsilon(1e-15));
+    s.seq_len = 4096;
+    require_close(theta(8, 10000, s), {1.0, 0.05, 0.0025, 0.000125});
+  }
+  SECTION("seq_len > original: long factors") {
+    s.seq_len = 4097;
+    require_close(theta(8, 10000, s), {0.5, 0.025, 0.00125, 0.0000625});
+  }
+  SECTION("an explicit factor wins over the ratio; factor 1 means attention 1") {
+    s.factor = 1.0;
+    REQUIRE(posenc::inverse_frequencies(8, 10000, s).attention_factor == 1.0);
+    s.factor = 64.0;  // √(1 + ln 64/ln 4096) = √(1 + 6/12)
+    REQUIRE(posenc::inverse_frequencies(8, 10000, s).attention_factor ==
+            Approx(std::sqrt(1.5)).epsilon(1e-15));
+  }
+}
+
+TEST_CASE("scaling type names round-trip (HF rope_type)", "[frequencies]") {
+  for (const char* name : {"default", "linear", "dynamic", "yarn", "llama3", "longrope"})
+    REQUIRE(posenc::to_string(posenc::parse_scaling_type(name)) == name);
+  REQUIRE(posenc::parse_scaling_type("default") == scaling_type::none);
+  require_invalid([] { posenc::parse_scaling_type("ntk"); }, "scaling.type");
+  require_invalid([] { posenc::parse_scaling_type(""); }, "scaling.type");
+  require_invalid([] { posenc::parse_scaling_type("Linear"); }, "scaling.type");
+}
+
+TEST_CASE("bad dim and base throw invalid_argument naming them", "[frequencies]") {
+  for (const int d : {-2, 0, 1, 7, posenc::max_dim + 2, posenc::max_dim + 1})
+    require_invalid([d] { theta(d); }, "dim");
+  REQUIRE(theta(posenc::max_dim).size() == posenc::max_dim / 2);
+  for (const double b : {1.0, 0.5, 0.0, -10.0, std::nan(""), HUGE_VAL})
+    require_invalid([b] { theta(8, b); }, "base");
+  require_invalid([] { posenc::wavelengths(9); }, "dim");
+  require_invalid([] { posenc::wavelengths(8, 1.0); }, "base");
+}
+
+TEST_CASE("bad scaling parameters throw invalid_argument naming the field", "[frequencies]") {
+  const auto bad = [](const scaling& s, const std::string& name, int dim = 8) {
+    INFO("expects " << name);
+    require_invalid([&] { theta(dim, 10000, s); }, name);
+  };
+  for (const auto type : {scaling_type::linear, scaling_type::dynamic, scaling_type::llama3}) {
+    scaling s = make(type);
+    s.max_position_embeddings = 100;
+    s.original_max_position_embeddings = 50;
+    bad(s, "scaling.factor");  // required for these types
+    for (const double f : {0.5, 0.0, -1.0, std::nan(""), HUGE_VAL}) {
+      s.factor = f;
+      bad(s, "scaling.factor");
+    }
+  }
+  scaling dyn = make(scaling_type::dynamic, 2.0);
+  bad(dyn, "scaling.max_position_embeddings");
+  dyn.max_position_embeddings = 0;
+  bad(dyn, "scaling.max_position_embeddings");
+  dyn.max_position_embeddings = 100;
+  bad(dyn, "dim", 2);  // HF divides by dim − 2
+  dyn.seq_len = 0;
+  bad(dyn, "scaling.seq_len");
+
+  scaling yarn = make(scaling_type::yarn, 4.0);
+  bad(yarn, "scaling.original_max_position_embeddings");
+  yarn.original_max_position_embeddings = -5;
+  bad(yarn, "scaling.original_max_position_embeddings");
+  yarn.original_max_position_embeddings = 4096;
+  for (const double a : {0.0, -1.0, std::nan("")}) {
+    scaling t = yarn;
+    t.attention_factor = a;
+    bad(t, "scaling.attention_factor");
+  }
+  scaling t = yarn;
+  t.beta_fast = 1;
+  t.beta_slow = 2;
+  bad(t, "scaling.beta_fast");
+  t = yarn;
+  t.beta_slow = -1;
+  bad(t, "scaling.beta_slow");
+  t = yarn;
+  t.mscale = -1;
+  bad(t, "scaling.mscale");
+  t = yarn;
+  t.mscale_all_dim = std::nan("");
+  bad(t, "scaling.mscale_all_dim");
+  t = yarn;
+  t.factor.reset();
+  bad(t, "scaling.factor");  // neither factor nor max_position_embeddings
+  t.factor = 0.9;
+  bad(t, "scaling.factor");
+
+  scaling llama = make(scaling_type::llama3, 8.0);
+  llama.original_max_position_embeddings = 8192;
+  llama.high_freq_factor = 1.0;  // must exceed low_freq_factor (1)
+  bad(llama, "scaling.high_freq_factor");
+  llama.high_freq_factor = 4.0;
+  llama.low_freq_factor = 0.0;
+  bad(llama, "scaling.low_freq_factor");
+  llama.low_freq_factor = 1.0;
+  llama.original_max_position_embeddings.reset();
+  bad(llama, "scaling.original_max_position_embeddings");
+
+  scaling lr = make(scaling_type::longrope);
+  lr.original_max_position_embeddings = 4096;
+  lr.max_position_embeddings = 16384;
+  lr.short_factor = {1, 1, 1};
+  lr.long_factor = {1, 1, 1, 1};
+  bad(lr, "scaling.short_factor");
+  lr.short_factor = {1, 1, 1, 1};
+  lr.long_factor = {1, 1, 0, 1};
+  bad(lr, "scaling.long_factor[2]");
+  lr.long_factor = {1, 1, 1, std::nan("")};
+  bad(lr, "scaling.long_factor[3]");
+  lr.long_factor = {1, 1, 1, 1};
+  REQUIRE_NOTHROW(theta(8, 10000, lr));
+  bad(lr, "scaling.short_factor", 10);  // dim/2 = 5 values needed
+  lr.original_max_position_embeddings = 1;  // ln 1 = 0 in the attention factor
+  bad(lr, "scaling.original_max_position_embeddings");
+}
+
+TEST_CASE("fields a type does not read are not validated", "[frequencies]") {
+  scaling s;  // type none
+  s.factor = -3;
+  s.short_factor = {1};
+  s.beta_fast = -1;
+  REQUIRE_NOTHROW(theta(8, 10000, s));
+  s.type = scaling_type::linear;  // reads only factor
+  s.factor = 2.0;
+  REQUIRE_NOTHROW(theta(8, 10000, s));
+}

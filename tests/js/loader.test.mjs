@@ -1,0 +1,58 @@
+// The loader: SIMD detection, explicit flavour choice, custom wasm sources, bad options.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createPosenc, simdSupported } from '../../wasm/index.js';
+import { assertThrows, repoRoot } from './support.mjs';
+
+test('Node 20 supports SIMD128, so the default load is the SIMD binary', async () => {
+  assert.equal(simdSupported(), true);
+  const pe = await createPosenc();
+  assert.equal(pe.simd, true);
+});
+
+test('simd: false loads the scalar binary, simd: true the SIMD one', async () => {
+  assert.equal((await createPosenc({ simd: false })).simd, false);
+  assert.equal((await createPosenc({ simd: true })).simd, true);
+});
+
+test('without SIMD128 support the loader falls back to the scalar binary', async () => {
+  const validate = WebAssembly.validate;
+  WebAssembly.validate = () => false; // an engine that rejects every v128 instruction
+  try {
+    assert.equal(simdSupported(), false);
+    const pe = await createPosenc();
+    assert.equal(pe.simd, false);
+    assert.equal(pe.inverseFrequencies({ dim: 4 }).invFreq[1], 0.01);
+  } finally {
+    WebAssembly.validate = validate;
+  }
+});
+
+test('the .wasm can be handed over as bytes or as a compiled WebAssembly.Module', async () => {
+  const bytes = await readFile(`${repoRoot}wasm/dist/posenc-scalar.wasm`);
+  const fromBytes = await createPosenc({ simd: false, wasm: bytes });
+  assert.equal(fromBytes.wavelengths({ dim: 2 })[0], 2 * Math.PI);
+  const compiled = await WebAssembly.compile(bytes);
+  const fromModule = await createPosenc({ simd: false, wasm: compiled });
+  assert.equal(fromModule.wavelengths({ dim: 2 })[0], 2 * Math.PI);
+});
+
+test('a wasm source that cannot be instantiated rejects instead of hanging', async () => {
+  await assert.rejects(createPosenc({ wasm: new Uint8Array([0, 97, 115, 109, 9, 9]) }));
+});
+
+test('createPosenc checks its options', async () => {
+  await assert.rejects(createPosenc({ simd: 'yes' }), TypeError);
+  await assert.rejects(createPosenc({ smid: true }), (e) => e instanceof TypeError && /unknown option 'smid'/.test(e.message));
+  await assert.rejects(createPosenc(42), TypeError);
+});
+
+test('two instances are independent modules', async () => {
+  const a = await createPosenc();
+  const b = await createPosenc();
+  const t = a.tensor(1000);
+  assert.ok(a.memoryStats().heapInUse > b.memoryStats().heapInUse);
+  t.dispose();
+  assertThrows(() => t.array, TypeError, /disposed/);
+});

@@ -1,0 +1,223 @@
+// RoPE through the JS API against the float64 reference: both layouts, partial rotary,
+// strides, arbitrary positions, start offsets, every scaling variant, inverse, shift.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import * as ref from './reference.mjs';
+import { Random, assertClose, assertThrows, loadBoth, randomFloats, randomInt } from './support.mjs';
+
+const { simd: pe, scalar } = await loadBoth();
+const rng = new Random(31337);
+const layouts = ['half', 'interleaved'];
+
+// rotary.hpp: ≤ 4e−7·f·(|a| + |b|) per element for |p| ≤ 2^24; inputs are in [−1, 1).
+const tol = (factor = 1) => 8e-7 * factor + 1e-7;
+
+const SCALINGS = (rotaryDim) => [
+  undefined,
+  { type: 'linear', factor: 4 },
+  { type: 'dynamic', factor: 2, maxPositionEmbeddings: 1024, seqLen: 4096 },
+  { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 },
+  { type: 'yarn', factor: 16, originalMaxPositionEmbeddings: 2048, mscale: 1, mscaleAllDim: 0.5, truncate: false },
+  { type: 'llama3', factor: 8, originalMaxPositionEmbeddings: 8192, lowFreqFactor: 1, highFreqFactor: 4 },
+  { type: 'longrope', factor: 16, originalMaxPositionEmbeddings: 4096, seqLen: 9000,
+    shortFactor: Array.from({ length: rotaryDim / 2 }, (_, i) => 1 + i / rotaryDim),
+    longFactor: Array.from({ length: rotaryDim / 2 }, (_, i) => 2 + i) },
+];
+
+// A random case: shape, layout, partial rotary, storage order with padding, positions.
+function randomCase(trial) {
+  const headDim = 2 * randomInt(rng, 1, 40) + (trial % 5 === 0 ? 1 : 0); // odd head dims too
+  const rotaryDim = 2 * randomInt(rng, 1, Math.floor(headDim / 2));
+  const tokens = randomInt(rng, 0, 9);
+  const heads = randomInt(rng, 1, 4);
+  const layout = layouts[trial % 2];
+  const headsMajor = trial % 3 === 1; // [heads][tokens][dim] storage
+  const pad = trial % 4 === 3 ? randomInt(rng, 1, 5) : 0; // gaps between rows
+  const tokenStride = headsMajor ? headDim + pad : heads * (headDim + pad);
+  const headStride = headsMajor ? tokens * (headDim + pad) : headDim + pad;
+  const length = Math.max(1, tokens * heads * (headDim + pad));
+  const usePositions = trial % 2 === 0;
+  const positions = Array.from({ length: tokens }, () => randomInt(rng, -(2 ** 24), 2 ** 24));
+  const start = randomInt(rng, -(2 ** 24), 2 ** 24 - 10);
+  const where = usePositions ? { positions } : { start };
+  return { rope: { headDim, rotaryDim, layout }, call: { tokens, heads, tokenStride, headStride, ...where }, length };
+}
+
+test('random shapes, layouts, partial rotary, strides and positions match the reference', () => {
+  for (let trial = 0; trial < 120; trial++) {
+    const { rope: ro, call, length } = randomCase(trial);
+    const x = randomFloats(rng, length);
+    const want = ref.ropeApply(x, { ...ro, ...call });
+    const rope = pe.rope(ro);
+    const got = rope.apply(Float32Array.from(x), call);
+    assertClose(got, want, tol(), `trial ${trial}: ${JSON.stringify({ ...ro, ...call }).slice(0, 200)}`);
+    // Elements the view does not cover (padding) and pass-through dims are never touched.
+    for (let i = 0; i < x.length; i++) if (want[i] === x[i]) assert.equal(got[i], x[i], `untouched ${i}`);
+    // The scalar binary agrees to the same bound.
+    const other = scalar.rope(ro);
+    assertClose(other.apply(Float32Array.from(x), call), got, 2 * tol(), `trial ${trial}: scalar vs SIMD`);
+    // inverse undoes apply (≤ 1e−6 relative).
+    assertClose(rope.invert(got, call), x, 2e-6, `trial ${trial}: invert`);
+    rope.dispose();
+    other.dispose();
+  }
+});
+
+test('every scaling variant: ladder and attention factor as in HF, applied to rotated dims only', () => {
+  for (const layout of layouts) {
+    for (const scaling of SCALINGS(32)) {
+      const ro = { headDim: 40, rotaryDim: 32, layout, scaling };
+      const rope = pe.rope(ro);
+      const expected = ref.inverseFrequencies({ dim: 32, scaling });
+      assert.ok(Math.abs(rope.attentionFactor - expected.attentionFactor) < 1e-15);
+      assertClose(rope.invFreq, expected.invFreq, 1e-15);
+      const call = { tokens: 6, heads: 2, positions: [0, 1, 4095, 4096, 70000, -3] };
+      const x = randomFloats(rng, 6 * 2 * 40);
+      const got = rope.apply(Float32Array.from(x), call);
+      assertClose(got, ref.ropeApply(x, { ...ro, ...call }), tol(rope.attentionFactor), JSON.stringify(scaling));
+      for (let t = 0; t < 12; t++) {
+        for (let j = 32; j < 40; j++) assert.equal(got[40 * t + j], x[40 * t + j], 'pass-through dims');
+      }
+      assertClose(rope.invert(got, call), x, 3e-6, 'invert undoes the factor too');
+      rope.dispose();
+    }
+  }
+});
+
+test('start offset equals explicit positions start … start+tokens−1', () => {
+  for (const layout of layouts) {
+    const rope = pe.rope({ headDim: 64, layout, cacheLength: 128 });
+    const x = randomFloats(rng, 10 * 3 * 64);
+    for (const start of [0, 100, 4000, 123456789]) {
+      const positions = Int32Array.from({ length: 10 }, (_, t) => start + t);
+      assert.deepEqual(rope.apply(Float32Array.from(x), { tokens: 10, heads: 3, start }),
+        rope.apply(Float32Array.from(x), { tokens: 10, heads: 3, positions }));
+    }
+    // positions beyond 2^31 only through start (the core takes int64 starts up to 2^53).
+    // At p = 2^40 a 1-ulp difference in θ_i moves the angle by 2^40·θ_i·2^−52 ≤ 2.5e−4 rad,
+    // so core and reference can only agree to that.
+    const far = rope.apply(Float32Array.from(x), { tokens: 10, heads: 3, start: 2 ** 40 });
+    assertClose(far, ref.ropeApply(x, { headDim: 64, layout, tokens: 10, heads: 3, start: 2 ** 40 }), 1e-3);
+    rope.dispose();
+  }
+});
+
+test('RoPE scores depend on n − m only, even when both positions move by 10^6 (DESIGN §4)', () => {
+  const rope = pe.rope({ headDim: 128 });
+  const q = randomFloats(rng, 128);
+  const k = randomFloats(rng, 128);
+  const score = (m, n) => {
+    const rq = rope.apply(Float32Array.from(q), { tokens: 1, positions: [m] });
+    const rk = rope.apply(Float32Array.from(k), { tokens: 1, positions: [n] });
+    return rq.reduce((acc, v, j) => acc + v * rk[j], 0);
+  };
+  const base = score(10, 17);
+  for (const shift of [1, 1000, 1000000, 16000000]) {
+    const moved = score(10 + shift, 17 + shift);
+    assert.ok(Math.abs(moved - base) <= 1e-5 * Math.max(1, Math.abs(base)), `shift ${shift}: ${moved} vs ${base}`);
+  }
+  rope.dispose();
+});
+
+test('shift re-rotates keys as if they sat at p + delta, without drift', () => {
+  for (const layout of layouts) {
+    const ro = { headDim: 48, rotaryDim: 40, layout, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 } };
+    const rope = pe.rope(ro);
+    const x = randomFloats(rng, 5 * 2 * 48);
+    const positions = [3, 9, 100, 2000, 77777];
+    const keys = rope.apply(Float32Array.from(x), { tokens: 5, heads: 2, positions });
+    const delta = -128;
+    const shifted = rope.shift(Float32Array.from(keys), { tokens: 5, heads: 2, delta });
+    assertClose(shifted, ref.ropeShift(keys, { ...ro, tokens: 5, heads: 2, delta }), 4e-7);
+    const direct = rope.apply(Float32Array.from(x), { tokens: 5, heads: 2, positions: positions.map((p) => p + delta) });
+    assertClose(shifted, direct, 2e-6 * rope.attentionFactor * 2);
+    // 1000 shifts by +1 then one by −1000: back where we started, norms kept.
+    const k = pe.tensor(keys);
+    for (let i = 0; i < 1000; i++) rope.shift(k, { tokens: 5, heads: 2, delta: 1 });
+    rope.shift(k, { tokens: 5, heads: 2, delta: -1000 });
+    assertClose(k.array, keys, 2e-5);
+    const norm = (v) => Math.hypot(...v);
+    assert.ok(Math.abs(norm(k.array) / norm(keys) - 1) < 1e-5);
+    k.dispose();
+    rope.dispose();
+  }
+});
+
+test('tensor handles and their views rotate in place with the same numbers as the copying path', () => {
+  const rope = pe.rope({ headDim: 16, layout: 'interleaved' });
+  const x = randomFloats(rng, 4 * 2 * 16);
+  const call = { tokens: 4, heads: 2, positions: [1, 5, 9, 400] };
+  const copied = rope.apply(Float32Array.from(x), call);
+  const t = pe.tensor(x);
+  assert.equal(rope.apply(t, call), t, 'returns the tensor');
+  assert.deepEqual(t.array, copied);
+  const u = pe.tensor(x);
+  const view = u.array;
+  assert.equal(rope.apply(view, call), view, 'returns the view');
+  assert.deepEqual(u.array, copied);
+  // A sub-view of a tensor works too (rotate only the second token).
+  const w = pe.tensor(x);
+  rope.apply(w.array.subarray(32), { tokens: 1, heads: 2, positions: [5] });
+  assert.deepEqual(w.array.subarray(32, 64), copied.subarray(32, 64));
+  assert.deepEqual(w.array.subarray(0, 32), x.subarray(0, 32));
+  for (const h of [t, u, w]) h.dispose();
+  rope.dispose();
+});
+
+test('row(position) gives the raw cos/sin of the cache (cached or not: identical)', () => {
+  const cached = pe.rope({ headDim: 8, cacheStart: 0, cacheLength: 64 });
+  const fly = pe.rope({ headDim: 8 });
+  for (const p of [0, 3, 63, 64, -1, 1000000]) {
+    const a = cached.row(p);
+    assert.deepEqual(a, fly.row(p));
+    assertClose(a.cos, [1, 0.1, 0.01, 0.001].map((t) => Math.cos(p * t)), 3e-7);
+    assertClose(a.sin, [1, 0.1, 0.01, 0.001].map((t) => Math.sin(p * t)), 3e-7);
+  }
+  cached.dispose();
+  fly.dispose();
+});
+
+test('bad rope arguments raise TypeError/RangeError naming the argument; the rope keeps working', () => {
+  assertThrows(() => pe.rope({ headDim: 0 }), RangeError, /head_dim|headDim/);
+  assertThrows(() => pe.rope({ headDim: 8, rotaryDim: 5 }), RangeError, /rotary_dim|rotaryDim/);
+  assertThrows(() => pe.rope({ headDim: 8, rotaryDim: 10 }), RangeError, /rotary_dim|rotaryDim/);
+  assertThrows(() => pe.rope({ headDim: 8, layout: 'neox' }), RangeError, /\blayout\b/, /half/);
+  assertThrows(() => pe.rope({ headDim: 8, base: 0.5 }), RangeError, /\bbase\b/);
+  assertThrows(() => pe.rope({ headDim: 8, scaling: { type: 'linear' } }), RangeError, /scaling\.factor/);
+  assertThrows(() => pe.rope({ headDim: 8, heads: 2 }), TypeError, /unknown option 'heads'/);
+  assertThrows(() => pe.rope({ headDim: '8' }), TypeError, /headDim/);
+  const rope = pe.rope({ headDim: 8 });
+  const x = new Float32Array(16);
+  assertThrows(() => rope.apply([1, 2, 3], { tokens: 1 }), TypeError, /\bx\b/, /Float32Array/);
+  assertThrows(() => rope.apply(new Float64Array(16), { tokens: 1 }), TypeError, /\bx\b/);
+  assertThrows(() => rope.apply(x, { tokens: 3 }), RangeError, /\bx\b/, /24/);
+  assertThrows(() => rope.apply(x, { tokens: 2, positions: [1] }), RangeError, /positions/);
+  assertThrows(() => rope.apply(x, { positions: [1, 2], start: 4 }), TypeError, /positions or start/);
+  assertThrows(() => rope.apply(x, { tokens: 2, positions: [1, NaN] }), RangeError, /positions\[1\]/);
+  assertThrows(() => rope.apply(x, { tokens: 2, positions: 'abc' }), TypeError, /positions/);
+  assertThrows(() => rope.apply(x, { tokens: -1 }), RangeError, /\btokens\b/);
+  assertThrows(() => rope.apply(x, { tokens: 1.5 }), RangeError, /\btokens\b/);
+  assertThrows(() => rope.apply(x, { tokens: 2, start: 2 ** 54 }), RangeError, /\bstart\b/);
+  assertThrows(() => rope.apply(x, { tokens: 2, start: Infinity }), RangeError, /\bstart\b/);
+  assertThrows(() => rope.apply(x, { tokens: 2, heads: 1, tokenStride: 4 }), RangeError, /overlap|x/);
+  assertThrows(() => rope.apply(x, { tokens: 2, inverse: 'yes' }), TypeError, /inverse/);
+  assertThrows(() => rope.apply(x, { tokens: 2, poisitions: [1, 2] }), TypeError, /poisitions/);
+  assertThrows(() => rope.invert(x, { tokens: 2, inverse: false }), TypeError, /inverse/);
+  assertThrows(() => rope.shift(x, { tokens: 2 }), TypeError, /delta/);
+  assertThrows(() => rope.shift(x, { tokens: 2, delta: 2 ** 54 }), RangeError, /delta/);
+  assertThrows(() => rope.row(0.5), RangeError, /position/);
+  const t = pe.tensor(16);
+  const stale = t.array;
+  t.dispose();
+  assertThrows(() => rope.apply(t, { tokens: 2 }), TypeError, /disposed/);
+  assertThrows(() => rope.apply(stale, { tokens: 2 }), TypeError, /no live posenc tensor/);
+  // The rope still works after all of that, and so does a second one.
+  x.fill(1);
+  rope.apply(x, { tokens: 2, positions: [0, 0] });
+  assert.deepEqual(x, new Float32Array(16).fill(1));
+  rope.dispose();
+  rope.dispose(); // idempotent
+  assert.equal(rope.disposed, true);
+  assertThrows(() => rope.apply(x, { tokens: 2 }), TypeError, /disposed/);
+  assertThrows(() => rope.row(1), TypeError, /disposed/);
+});

@@ -1,0 +1,85 @@
+// Shared harness for the page tests: serve web/dist with scripts/serve.mjs (strict CSP) on a
+// random port, drive Debian's Chromium through playwright-core, and record every console
+// error, CSP violation and request to a host other than the local server.
+import { chromium } from 'playwright-core';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = join(ROOT, 'web', 'dist');
+export const SHOTS = join(ROOT, 'build', 'screenshots');
+
+/** DESIGN §3 facts, from the golden JSON when engineer "frequencies" has written it. */
+export function golden(name) {
+  const file = join(ROOT, 'tests', 'vectors', name);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+}
+
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Starts the server and the browser once per test file. */
+export async function startSuite() {
+  if (!existsSync(join(DIST, 'index.html'))) {
+    throw new Error('web/dist is missing: run `bash scripts/build-web.sh` (npm test does it)');
+  }
+  const server = await serve(DIST);
+  const userDataDir = mkdtempSync(join(tmpdir(), 'posenc-web-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium', args: FLAGS, headless: true,
+    viewport: { width: 1440, height: 900 },
+  });
+  const origin = new URL(server.url).origin;
+  return {
+    url: server.url,
+    origin,
+    context,
+    /** A fresh page with problem recorders attached; `lang` fixes navigator.language. */
+    async open(hash = '', { width = 1440, height = 900, wait = true } = {}) {
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height });
+      const problems = { console: [], csp: [], foreign: [], pageErrors: [] };
+      page.on('console', (m) => { if (m.type() === 'error') problems.console.push(m.text()); });
+      page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
+      page.on('request', (r) => {
+        const u = new URL(r.url());
+        if (!['data:', 'blob:'].includes(u.protocol) && u.origin !== origin) problems.foreign.push(r.url());
+      });
+      await page.addInitScript(() => {
+        window.__csp = [];
+        document.addEventListener('securitypolicyviolation', (e) => {
+          window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`);
+        });
+      });
+      await page.goto(server.url + hash);
+      if (wait) await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+      page.problems = async () => ({ ...problems, csp: await page.evaluate(() => window.__csp) });
+      return page;
+    },
+    async close() {
+      await context.close();
+      await server.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Text of every cell in a table, row by row (header row excluded). */
+export async function tableCells(page, testid) {
+  return page.$$eval(`[data-testid="${testid}"] tbody tr`, (rows) => rows.map((r) => [...r.children].map((c) => c.textContent.trim())));
+}
+
+/** Parses a number printed with the page's true minus sign and grouping spaces. */
+export function num(text) {
+  return Number(String(text).replace(/\u2212/g, '-').replace(/[\u202f\s]/g, '').replace(/×10/, 'e'));
+}
+
+/** Sets a hash-bound number control (the number box named `param`) and commits it. */
+export async function setNumber(page, param, value) {
+  const box = page.locator(`input[type="number"][name="${param}"]`);
+  await box.fill(String(value));
+  await box.press('Enter');
+}

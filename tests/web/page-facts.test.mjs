@@ -1,0 +1,108 @@
+// The demo page at its defaults: it loads cleanly under the strict CSP, talks to no other host,
+// and shows the numbers of DESIGN §3 where the sections say so. Screenshots at phone and desktop
+// widths go to build/screenshots/ (look at them).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSuite, tableCells, num, SHOTS } from './helpers.mjs';
+
+let suite;
+let page;
+before(async () => {
+  suite = await startSuite();
+  page = await suite.open('#lang=en');
+});
+after(async () => { await suite?.close(); });
+
+const close = (text, want, tol, what) => {
+  const got = num(text);
+  assert.ok(Math.abs(got - want) <= tol, `${what}: page shows ${text}, expected ${want} ± ${tol}`);
+};
+
+test('every section renders (no failure note) and the engine is reported', async () => {
+  const sections = await page.$$eval('section[data-section]', (els) => els.map((e) => Number(e.dataset.section)));
+  assert.deepEqual(sections, [...Array(15).keys()].map((i) => i + 1));
+  const failed = await page.$$eval('section .note.warn', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(failed, []);
+  assert.match(await page.textContent('[data-testid="engine"]'), /SIMD/);
+});
+
+test('§3 ladder: d=8, b=10000 gives θ = 1, 0.1, 0.01, 0.001 and λ ≈ 6.28 … 6283', async () => {
+  const rows = await tableCells(page, 'ladder-table');
+  assert.deepEqual(rows.map((r) => r[0]), ['0', '1', '2', '3']);
+  assert.deepEqual(rows.map((r) => num(r[1])), [1, 0.1, 0.01, 0.001]);
+  [6.283, 62.83, 628.3, 6283].forEach((want, i) => close(rows[i][2], want, want * 1e-3, `λ${i}`));
+});
+
+test('§4 table: PE rows p=0..3 at d=8 (4 decimals) and PE(1) at d=4 (5 digits)', async () => {
+  const want = [
+    [0, 1, 0, 1, 0, 1, 0, 1],
+    [0.8415, 0.5403, 0.0998, 0.9950, 0.0100, 1.0000, 0.0010, 1.0000],
+    [0.9093, -0.4161, 0.1987, 0.9801, 0.0200, 0.9998, 0.0020, 1.0000],
+    [0.1411, -0.9900, 0.2955, 0.9553, 0.0300, 0.9996, 0.0030, 1.0000],
+  ];
+  const rows = await tableCells(page, 'pe-table');
+  assert.equal(rows.length, 4);
+  rows.forEach((r, p) => {
+    assert.equal(r[0], String(p));
+    assert.deepEqual(r.slice(1).map(num), want[p], `row p=${p}: ${r.join(' ')}`);
+  });
+  const small = (await tableCells(page, 'pe-small'))[0];
+  assert.deepEqual(small.slice(1), ['0.84147', '0.54030', '0.0099998', '0.99995']);
+});
+
+test('§5 properties: every ‖PE(p)‖ = 4.0000 at d = 32, values within [−1, 1]', async () => {
+  const rows = await tableCells(page, 'pe-norms');
+  assert.ok(rows.length >= 4);
+  for (const r of rows) assert.equal(r[1], '4.0000', `‖PE(${r[0]})‖`);
+  const bounds = await page.textContent('[data-testid="pe-bounds"]');
+  const [lo, hi] = bounds.match(/[−-]?\d+\.\d+/g).map(num);
+  assert.ok(lo >= -1 && hi <= 1 && lo < -0.99 && hi > 0.99, bounds);
+});
+
+test('§6 shift: M(3)·PE(5) = PE(8) begins 0.98936 −0.14550 0.71736 0.69671', async () => {
+  const rows = await tableCells(page, 'shift-compare');
+  const want = ['0.98936', '−0.14550', '0.71736', '0.69671'];
+  assert.deepEqual(rows.slice(0, 4).map((r) => r[1]), want, 'M(3)·PE(5)');
+  assert.deepEqual(rows.slice(0, 4).map((r) => r[2]), want, 'PE(8)');
+  assert.ok(num((await page.textContent('[data-testid="shift-error"]')).replace(' × 10', 'e').replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+/, (s) => s.replace(/./g, (c) => '0123456789-'['⁰¹²³⁴⁵⁶⁷⁸⁹⁻'.indexOf(c)]))) < 1e-6);
+});
+
+test('§8 hand check: −0.29552 for (2,5), (5,8), (0,3), (97,100)', async () => {
+  const rows = await tableCells(page, 'pair-check');
+  assert.deepEqual(rows.map((r) => r[0]), ['(2, 5)', '(5, 8)', '(0, 3)', '(97, 100)']);
+  for (const r of rows) assert.equal(r[2], '−0.29552', `score at ${r[0]}`);
+});
+
+test('§1 permutation: ~1e−7 without positions, large with PE or RoPE', async () => {
+  const rows = await tableCells(page, 'perm-all');
+  const value = (t) => num(t.replace(' × 10', 'e').replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+/, (s) => s.replace(/./g, (c) => '0123456789-'['⁰¹²³⁴⁵⁶⁷⁸⁹⁻'.indexOf(c)])));
+  assert.equal(rows.length, 3);
+  assert.ok(value(rows[0][1]) < 1e-5, `none: ${rows[0][1]}`);
+  assert.ok(value(rows[1][1]) > 1e-3, `additive: ${rows[1][1]}`);
+  assert.ok(value(rows[2][1]) > 1e-3, `rotary: ${rows[2][1]}`);
+});
+
+test('no console error, no CSP violation, no request outside localhost', async () => {
+  const p = await page.problems();
+  assert.deepEqual(p.pageErrors, []);
+  assert.deepEqual(p.console, []);
+  assert.deepEqual(p.csp, []);
+  assert.deepEqual(p.foreign, []);
+});
+
+test('screenshots at 1440×900 and 390×844 (English and Korean)', async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'page-1440-en.png') });
+  await page.screenshot({ path: join(SHOTS, 'page-1440-en-full.png'), fullPage: true });
+  const phone = await suite.open('#lang=ko', { width: 390, height: 844 });
+  await phone.screenshot({ path: join(SHOTS, 'page-390-ko.png') });
+  await phone.screenshot({ path: join(SHOTS, 'page-390-ko-full.png'), fullPage: true });
+  const p = await phone.problems();
+  assert.deepEqual([...p.console, ...p.csp, ...p.foreign, ...p.pageErrors], []);
+  // Nothing may overflow the phone viewport horizontally.
+  const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the 390px viewport`);
+  await phone.close();
+});

@@ -1,0 +1,55 @@
+// posenc — positional encodings for transformers (sinusoidal tables, RoPE) from a C++/xsimd
+// core compiled to WebAssembly. This is the package entry: `createPosenc()` loads the binary
+// (SIMD when the engine supports it) and returns the API object. Every function validates
+// its arguments (TypeError / RangeError naming the argument) and leaves the module usable
+// after any error. See index.d.ts for the full contract.
+import { loadModule, simdSupported } from './js/loader.js';
+import { Heap, Tensor } from './js/heap.js';
+import * as check from './js/check.js';
+import { frequencyApi } from './js/frequencies.js';
+import { sinusoidalApi } from './js/sinusoidal.js';
+import { rotaryApi } from './js/rotary.js';
+import { scoresApi } from './js/scores.js';
+import { attentionApi } from './js/attention.js';
+import { randomApi } from './js/random.js';
+
+export { simdSupported };
+
+/**
+ * Loads posenc. Options: `simd` (true/false forces a binary; default: SIMD when
+ * WebAssembly.validate accepts SIMD128), `wasm` (URL, bytes or WebAssembly.Module of the
+ * chosen binary, for hosts that serve it elsewhere).
+ */
+export async function createPosenc(opts) {
+  const o = check.options(opts, 'createPosenc()', ['simd', 'wasm']);
+  if (o.simd !== undefined) check.boolean('simd', o.simd);
+  const { module, simd } = await loadModule(o);
+  const heap = new Heap(module);
+  const ctx = { module, heap };
+  return Object.freeze({
+    simd,
+    ...frequencyApi(ctx),
+    ...sinusoidalApi(ctx),
+    ...rotaryApi(ctx),
+    ...scoresApi(ctx),
+    ...attentionApi(ctx),
+    ...randomApi(ctx),
+
+    /** A Float32Array in WebAssembly memory (zero-copy argument); length or data to copy. */
+    tensor(lengthOrData) {
+      if (lengthOrData instanceof Float32Array) {
+        const t = new Tensor(heap, lengthOrData.length);
+        t.array.set(lengthOrData);
+        return t;
+      }
+      return new Tensor(heap, check.size('length', lengthOrData));
+    },
+
+    /** Debug: WebAssembly memory size and allocator bytes in use (for leak tests). */
+    memoryStats() {
+      return { memoryBytes: module.HEAPU8.byteLength, heapInUse: module.heapInUse() };
+    },
+  });
+}
+
+export default createPosenc;

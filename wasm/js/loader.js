@@ -1,0 +1,91 @@
+// wasm/js/loader.js — picks and instantiates one of the two binaries.
+//
+// The SIMD binary needs WebAssembly SIMD128; engines without it get the scalar one. We
+// instantiate the .wasm ourselves (the glue's `instantiateWasm` hook) so the same code path
+// works in Node (bytes read from the file next to this module: Emscripten 3.1.6 glue would
+// try `fetch` on a file path there), in a browser (streaming fetch of the URL next to the
+// module, same origin, works offline from a local server) and under bundlers, which see the
+// static `new URL('…', import.meta.url)` and `import('…')` forms below and copy both files.
+
+// The smallest module using a v128 instruction (i8x16.splat + i8x16.popcnt), from
+// wasm-feature-detect; WebAssembly.validate is synchronous and compiles nothing.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0,
+  253, 15, 253, 98, 11,
+]);
+
+/** True when this engine validates WebAssembly SIMD128 code. */
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+// Literal specifiers on purpose: bundlers only rewrite static strings.
+const flavours = {
+  simd: {
+    glue: () => import('../dist/posenc-simd.js'),
+    wasm: () => new URL('../dist/posenc-simd.wasm', import.meta.url),
+  },
+  scalar: {
+    glue: () => import('../dist/posenc-scalar.js'),
+    wasm: () => new URL('../dist/posenc-scalar.wasm', import.meta.url),
+  },
+};
+
+async function readFileBytes(url) {
+  // Node ≥ 20.16 has process.getBuiltinModule; older Node falls back to a dynamic import
+  // whose specifier is computed so that bundlers do not try to resolve it for browsers.
+  const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises') ??
+    (await import(/* @vite-ignore */ ['node', 'fs/promises'].join(':')));
+  return fs.readFile(url);
+}
+
+async function instantiate(source, imports) {
+  if (source instanceof WebAssembly.Module) return WebAssembly.instantiate(source, imports);
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    return (await WebAssembly.instantiate(source, imports)).instance;
+  }
+  const url = new URL(source, import.meta.url);
+  if (url.protocol === 'file:') {
+    return (await WebAssembly.instantiate(await readFileBytes(url), imports)).instance;
+  }
+  const response = fetch(url, { credentials: 'same-origin' });
+  if (WebAssembly.instantiateStreaming) {
+    try {
+      return (await WebAssembly.instantiateStreaming(response, imports)).instance;
+    } catch (e) {
+      // A server without the application/wasm MIME type: retry from the bytes.
+      if (!(e instanceof TypeError)) throw e;
+    }
+  }
+  const res = await response;
+  if (!res.ok) throw new Error(`posenc: failed to fetch ${url} (HTTP ${res.status})`);
+  return (await WebAssembly.instantiate(await res.arrayBuffer(), imports)).instance;
+}
+
+/**
+ * Loads the Emscripten module. `simd`: true / false forces a binary, undefined picks.
+ * `wasm`: optional URL / bytes / WebAssembly.Module replacing the bundled .wasm file
+ * (it must be the binary of the chosen flavour).
+ */
+export async function loadModule({ simd, wasm } = {}) {
+  const useSimd = simd ?? simdSupported();
+  const flavour = flavours[useSimd ? 'simd' : 'scalar'];
+  const { default: factory } = await flavour.glue();
+  const source = wasm ?? flavour.wasm();
+  // The glue offers no failure path for instantiateWasm, so a failed fetch/compile rejects
+  // a promise of our own that races the factory's.
+  let fail;
+  const failed = new Promise((_, reject) => (fail = reject));
+  const ready = factory({
+    instantiateWasm(imports, receiveInstance) {
+      instantiate(source, imports).then((instance) => receiveInstance(instance), fail);
+      return {}; // asynchronous instantiation
+    },
+  });
+  const module = await Promise.race([ready, failed]);
+  return { module, simd: useSimd };
+}

@@ -1,0 +1,30 @@
+// wasm/js/random.js — the seeded generator (core: posenc/random.hpp): the same numbers as
+// the native library for the same seed, bit for bit.
+import * as check from './check.js';
+import { unwrap } from './errors.js';
+import { inPlace } from './target.js';
+
+export function randomApi({ module, heap }) {
+  return {
+    /**
+     * Fills `out` (Float32Array or tensor) with uniform floats in [lo, hi) drawn from
+     * seed (number ≥ 0 or BigInt < 2^64); defaults lo = −1, hi = 1. Returns out.
+     */
+    fillUniform(out, opts) {
+      const o = check.options(opts, 'fillUniform()', ['seed', 'lo', 'hi']);
+      const [seedLo, seedHi] = check.seed('seed', o.seed);
+      const lo = o.lo === undefined ? -1 : check.number('lo', o.lo);
+      const hi = o.hi === undefined ? 1 : check.number('hi', o.hi);
+      return inPlace(heap, 'out', out, [], (ptr, n) => {
+        unwrap(module.fillUniform(ptr, n, seedLo, seedHi, lo, hi));
+      });
+    },
+
+    /** A permutation of 0 … n−1 (Fisher–Yates driven by seed): Int32Array(n). */
+    permutation(opts) {
+      const o = check.options(opts, 'permutation()', ['n', 'seed']);
+      const [seedLo, seedHi] = check.seed('seed', o.seed);
+      return unwrap(module.permutation(check.size('n', o.n), seedLo, seedHi));
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// wasm/js/rotary.js — RoPE rotators (core: posenc/rotary.hpp). A rotator owns a cos/sin
+// cache in WebAssembly memory; apply/invert/shift work in place on a Float32Array (copied
+// through scratch memory) or on a posenc tensor (zero copies).
+import * as check from './check.js';
+import { unwrap } from './errors.js';
+import { baseArg } from './frequencies.js';
+import { scalingArg } from './scaling.js';
+import { inPlace } from './target.js';
+
+const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'cacheStart', 'cacheLength'];
+const APPLY_KEYS = ['tokens', 'heads', 'positions', 'start', 'inverse', 'tokenStride', 'headStride'];
+const SHIFT_KEYS = ['tokens', 'heads', 'delta', 'tokenStride', 'headStride'];
+
+// tokens, heads and strides of an apply/shift call; dense [tokens][heads][headDim] by default.
+function shape(o, headDim, positions) {
+  const heads = o.heads === undefined ? 1 : check.size('heads', o.heads);
+  const tokens = o.tokens === undefined && positions ? positions.length : check.size('tokens', o.tokens);
+  const tokenStride = o.tokenStride === undefined ? heads * headDim : check.size('tokenStride', o.tokenStride);
+  const headStride = o.headStride === undefined ? headDim : check.size('headStride', o.headStride);
+  return [tokens, heads, tokenStride, headStride];
+}
+
+export function rotaryApi({ module, heap }) {
+  const registry = new FinalizationRegistry((handle) => module.ropeDestroy(handle));
+
+  class Rope {
+    #handle;
+
+    constructor(opts) {
+      const o = check.options(opts, 'rope()', ROPE_KEYS);
+      const headDim = check.integer('headDim', o.headDim);
+      const rotaryDim = o.rotaryDim === undefined ? headDim : check.integer('rotaryDim', o.rotaryDim);
+      const layout = o.layout === undefined ? 'half' : check.string('layout', o.layout);
+      const r = unwrap(module.ropeCreate(headDim, rotaryDim, baseArg(o), layout, scalingArg(o.scaling),
+        o.cacheStart === undefined ? 0 : check.safeInteger('cacheStart', o.cacheStart),
+        o.cacheLength === undefined ? 0 : check.size('cacheLength', o.cacheLength)));
+      this.#handle = r.handle;
+      this.headDim = headDim;
+      this.rotaryDim = r.rotaryDim;
+      this.base = baseArg(o);
+      this.layout = layout;
+      this.attentionFactor = r.attentionFactor;
+      this.invFreq = r.invFreq;
+      registry.register(this, r.handle, this);
+    }
+
+    get disposed() {
+      return this.#handle === 0;
+    }
+
+    #live() {
+      if (this.#handle === 0) throw new TypeError('posenc: this rope has been disposed');
+      return this.#handle;
+    }
+
+    /**
+     * Rotates x [tokens][heads][headDim] in place: token t at positions[t] or start + t;
+     * inverse: true undoes it. Rotated dims are multiplied by attentionFactor (HF). Returns x.
+     */
+    apply(x, opts) {
+      const handle = this.#live();
+      const o = check.options(opts, 'rope.apply()', APPLY_KEYS);
+      const inverse = o.inverse === undefined ? false : check.boolean('inverse', o.inverse);
+      if (o.positions !== undefined && o.start !== undefined) {
+        throw new TypeError('posenc: rope.apply() takes positions or start, not both');
+      }
+      const positions = o.positions === undefined ? null : check.int32Array('positions', o.positions);
+      const start = o.start === undefined ? 0 : check.safeInteger('start', o.start);
+      const [tokens, heads, ts, hs] = shape(o, this.headDim, positions);
+      if (positions) {
+        return inPlace(heap, 'x', x, [4 * positions.length], (ptr, n, [p]) => {
+          heap.i32(p, positions.length).set(positions);
+          unwrap(module.ropeApplyPositions(handle, ptr, n, tokens, heads, ts, hs, p, positions.length, inverse));
+        });
+      }
+      return inPlace(heap, 'x', x, [], (ptr, n) => {
+        unwrap(module.ropeApplyStart(handle, ptr, n, tokens, heads, ts, hs, start, inverse));
+      });
+    }
+
+    /** apply(x, { ...opts, inverse: true }): undoes apply to float rounding. */
+    invert(x, opts) {
+      const o = check.options(opts, 'rope.invert()', APPLY_KEYS.filter((k) => k !== 'inverse'));
+      return this.apply(x, { ...o, inverse: true });
+    }
+
+    /** Re-rotates keys by delta positions in place (pure rotation, no attention factor). */
+    shift(k, opts) {
+      const handle = this.#live();
+      const o = check.options(opts, 'rope.shift()', SHIFT_KEYS);
+      const delta = check.safeInteger('delta', o.delta);
+      const [tokens, heads, ts, hs] = shape(o, this.headDim, null);
+      return inPlace(heap, 'k', k, [], (ptr, n) => {
+        unwrap(module.ropeShift(handle, ptr, n, tokens, heads, ts, hs, delta));
+      });
+    }
+
+    /** { cos, sin }: Float32Array(rotaryDim/2) each, cos/sin(position·θ_i) without the factor. */
+    row(position) {
+      return unwrap(module.ropeRow(this.#live(), check.safeInteger('position', position)));
+    }
+
+    dispose() {
+      if (this.#handle === 0) return;
+      registry.unregister(this);
+      module.ropeDestroy(this.#handle);
+      this.#handle = 0;
+    }
+  }
+
+  return {
+    /** A reusable rotator; see index.d.ts for the options. */
+    rope: (opts) => new Rope(opts),
+  };
+}

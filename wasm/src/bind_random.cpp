@@ -1,0 +1,40 @@
+// wasm/src/bind_random.cpp — the seeded generator (core: posenc/random.hpp). Seeds are
+// 64-bit: JS passes them as two uint32 halves (a double cannot hold every uint64).
+#include "guard.hpp"
+#include "marshal.hpp"
+
+#include "posenc/random.hpp"
+
+#include <emscripten/bind.h>
+
+namespace posenc::wasm {
+namespace {
+
+std::uint64_t seed_of(std::uint32_t lo, std::uint32_t hi) {
+  return (std::uint64_t{hi} << 32) | lo;
+}
+
+// Fills the n floats at `out` (scratch or a tensor) in place.
+val fill_uniform(std::uintptr_t out, std::size_t n, std::uint32_t seed_lo, std::uint32_t seed_hi,
+                 float lo, float hi) {
+  return guarded([&] {
+    posenc::fill_uniform({from_address<float>(out), n}, seed_of(seed_lo, seed_hi), lo, hi);
+    return val::undefined();
+  });
+}
+
+// → Int32Array(n)
+val permutation(double n, std::uint32_t seed_lo, std::uint32_t seed_hi) {
+  return guarded([&] {
+    return copy_to_js(posenc::permutation(static_cast<std::int64_t>(n), seed_of(seed_lo, seed_hi)));
+  });
+}
+
+} // namespace
+} // namespace posenc::wasm
+
+EMSCRIPTEN_BINDINGS(posenc_random) {
+  using namespace posenc::wasm;
+  emscripten::function("fillUniform", &fill_uniform);
+  emscripten::function("permutation", &permutation);
+}

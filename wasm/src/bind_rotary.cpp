@@ -1,0 +1,118 @@
+// wasm/src/bind_rotary.cpp — RoPE rotators (core: posenc/rotary.hpp).
+//
+// A rotator is a heap-allocated posenc::rotary_cache whose address JS keeps as an opaque
+// handle (wasm/js/rotary.js frees it with ropeDestroy on dispose() or finalization).
+// Tensors arrive as heap address + element count + shape/strides; sizes and positions as
+// doubles holding safe integers (exact as int64). The core checks every range and that the
+// view lies inside the `size` elements given.
+#include "guard.hpp"
+#include "marshal.hpp"
+
+#include "posenc/rotary.hpp"
+
+#include <emscripten/bind.h>
+
+#include <memory>
+#include <string>
+
+namespace posenc::wasm {
+namespace {
+
+std::int64_t i64(double v) { return static_cast<std::int64_t>(v); }
+
+const rotary_cache& cache_at(std::uintptr_t handle) {
+  return *from_address<const rotary_cache>(handle);
+}
+
+// The strided view [tokens][heads][head_dim] at `x` (JS filled in default strides).
+tensor_view view_at(const rotary_cache& cache, std::uintptr_t x, std::size_t size,
+                    double tokens, double heads, double token_stride, double head_stride) {
+  return {from_address<float>(x), size, i64(tokens), i64(heads), cache.head_dim(),
+          i64(token_stride), i64(head_stride)};
+}
+
+direction dir_of(bool inverse) { return inverse ? direction::inverse : direction::forward; }
+
+// → { handle, attentionFactor, invFreq, rotaryDim }
+val rope_create(int head_dim, int rotary_dim, double base, std::string layout, val scaling,
+                double cache_first, double cache_count) {
+  return guarded([&] {
+    rope_config config;
+    config.head_dim = head_dim;
+    config.rotary_dim = rotary_dim;
+    config.base = base;
+    config.layout = parse_rope_layout(layout);
+    config.scaling = scaling_from_js(scaling);
+    auto cache = std::make_unique<rotary_cache>(config, i64(cache_first), i64(cache_count));
+    val out = val::object();
+    out.set("attentionFactor", cache->attention_factor());
+    out.set("invFreq", copy_to_js(cache->inv_freq().data(), cache->inv_freq().size()));
+    out.set("rotaryDim", cache->rotary_dim());
+    out.set("handle", reinterpret_cast<std::uintptr_t>(cache.release()));
+    return out;
+  });
+}
+
+void rope_destroy(std::uintptr_t handle) {
+  delete from_address<rotary_cache>(handle);
+}
+
+val rope_apply_positions(std::uintptr_t handle, std::uintptr_t x, std::size_t size, double tokens,
+                         double heads, double token_stride, double head_stride,
+                         std::uintptr_t positions, std::size_t n_positions, bool inverse) {
+  return guarded([&] {
+    const rotary_cache& cache = cache_at(handle);
+    const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n_positions);
+    rope_apply(cache, view_at(cache, x, size, tokens, heads, token_stride, head_stride), p,
+               dir_of(inverse));
+    return val::undefined();
+  });
+}
+
+val rope_apply_start(std::uintptr_t handle, std::uintptr_t x, std::size_t size, double tokens,
+                     double heads, double token_stride, double head_stride, double start,
+                     bool inverse) {
+  return guarded([&] {
+    const rotary_cache& cache = cache_at(handle);
+    rope_apply(cache, view_at(cache, x, size, tokens, heads, token_stride, head_stride),
+               i64(start), dir_of(inverse));
+    return val::undefined();
+  });
+}
+
+val rope_shift(std::uintptr_t handle, std::uintptr_t x, std::size_t size, double tokens,
+               double heads, double token_stride, double head_stride, double delta) {
+  return guarded([&] {
+    const rotary_cache& cache = cache_at(handle);
+    posenc::rope_shift(cache, view_at(cache, x, size, tokens, heads, token_stride, head_stride),
+                       i64(delta));
+    return val::undefined();
+  });
+}
+
+// → { cos: Float32Array(rotaryDim/2), sin: Float32Array(rotaryDim/2) }, raw (no factor).
+val rope_row(std::uintptr_t handle, double position) {
+  return guarded([&] {
+    const rotary_cache& cache = cache_at(handle);
+    const auto half = static_cast<std::size_t>(cache.rotary_dim() / 2);
+    std::vector<float> cos(half), sin(half);
+    cache.row(i64(position), cos.data(), sin.data());
+    val out = val::object();
+    out.set("cos", copy_to_js(cos));
+    out.set("sin", copy_to_js(sin));
+    return out;
+  });
+}
+
+} // namespace
+} // namespace posenc::wasm
+
+EMSCRIPTEN_BINDINGS(posenc_rotary) {
+  using namespace posenc::wasm;
+  emscripten::function("ropeCreate", &rope_create);
+  emscripten::function("ropeDestroy", &rope_destroy);
+  emscripten::function("ropeApplyPositions", &rope_apply_positions);
+  emscripten::function("ropeApplyStart", &rope_apply_start);
+  emscripten::function("ropeShift", &rope_shift);
+  emscripten::function("ropeRow", &rope_row);
+}

@@ -1,0 +1,118 @@
+// wasm/src/bind_sinusoidal.cpp — sinusoidal tables and their algebra (core:
+// posenc/sinusoidal.hpp). Positions, counts and shifts arrive as doubles holding safe
+// integers (checked in wasm/js/check.js) and are exact as int64.
+#include "guard.hpp"
+#include "marshal.hpp"
+
+#include "posenc/detail/check.hpp"
+#include "posenc/sinusoidal.hpp"
+
+#include <emscripten/bind.h>
+
+#include <limits>
+#include <string>
+
+namespace posenc::wasm {
+namespace {
+
+std::int64_t i64(double v) { return static_cast<std::int64_t>(v); }
+
+// rows·dim floats as a size_t (32 bits here), or length_error: `rows` may be any count ≥ 0
+// that JS accepted, up to 2^53, and a plain cast would trap in WebAssembly.
+std::size_t table_floats(double rows, int dim) {
+  const double n = rows * dim;
+  if (!(n <= static_cast<double>(std::numeric_limits<std::size_t>::max())))
+    detail::fail_length("a table of ", rows, " rows x ", dim, " floats exceeds WebAssembly memory");
+  return static_cast<std::size_t>(n);
+}
+
+// Rows start … start+count−1 → Float32Array(count·dim).
+val sinusoidal_table(int dim, double base, double start, double count, std::string layout) {
+  return guarded([&] {
+    const pe_layout l = parse_pe_layout(layout);
+    // An empty call first, so a bad dim/base/start is reported as such rather than as
+    // an allocation failure of count·dim floats.
+    posenc::sinusoidal_table(nullptr, 0, dim, base, i64(start), 0, l);
+    std::vector<float> out(table_floats(count, dim));
+    posenc::sinusoidal_table(out.data(), out.size(), dim, base, i64(start), i64(count), l);
+    return copy_to_js(out);
+  });
+}
+
+// Rows PE(positions[r]) for n int32 positions staged at `positions` → Float32Array(n·dim).
+val sinusoidal_table_at(int dim, double base, std::uintptr_t positions, std::size_t n,
+                        std::string layout) {
+  return guarded([&] {
+    const pe_layout l = parse_pe_layout(layout);
+    const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n);
+    posenc::sinusoidal_table(nullptr, 0, dim, base, p.first(0), l);
+    std::vector<float> out(table_floats(static_cast<double>(n), dim));
+    posenc::sinusoidal_table(out.data(), out.size(), dim, base, p, l);
+    return copy_to_js(out);
+  });
+}
+
+val sinusoidal_row(int dim, double base, double position, std::string layout) {
+  return guarded([&] {
+    return copy_to_js(posenc::sinusoidal_row(dim, base, i64(position), parse_pe_layout(layout)));
+  });
+}
+
+val shift_matrix(int dim, double base, double k, std::string layout) {
+  return guarded([&] {
+    return copy_to_js(posenc::shift_matrix(dim, base, i64(k), parse_pe_layout(layout)));
+  });
+}
+
+// M(k)·row for the dim floats staged at `row`.
+val apply_shift(int dim, double base, double k, std::uintptr_t row, std::size_t n,
+                std::string layout) {
+  return guarded([&] {
+    const std::span<const float> r(from_address<const float>(row), n);
+    return copy_to_js(posenc::apply_shift(dim, base, i64(k), r, parse_pe_layout(layout)));
+  });
+}
+
+val pe_dot_by_distance(int dim, double base, double p, double k_first, double k_count) {
+  return guarded([&] {
+    return copy_to_js(posenc::pe_dot_by_distance(dim, base, i64(p), i64(k_first), i64(k_count)));
+  });
+}
+
+val pe_dot_closed_form(int dim, double base, double k_first, double k_count) {
+  return guarded([&] {
+    return copy_to_js(posenc::pe_dot_closed_form(dim, base, i64(k_first), i64(k_count)));
+  });
+}
+
+val pe_norms(int dim, double base, double first, double count) {
+  return guarded([&] { return copy_to_js(posenc::pe_norms(dim, base, i64(first), i64(count))); });
+}
+
+// → { distance, p, q }
+val pe_min_distance(int dim, double base, double first, double count) {
+  return guarded([&] {
+    const min_distance m = posenc::pe_min_distance(dim, base, i64(first), i64(count));
+    val out = val::object();
+    out.set("distance", m.distance);
+    out.set("p", static_cast<double>(m.p));
+    out.set("q", static_cast<double>(m.q));
+    return out;
+  });
+}
+
+} // namespace
+} // namespace posenc::wasm
+
+EMSCRIPTEN_BINDINGS(posenc_sinusoidal) {
+  using namespace posenc::wasm;
+  emscripten::function("sinusoidalTable", &sinusoidal_table);
+  emscripten::function("sinusoidalTableAt", &sinusoidal_table_at);
+  emscripten::function("sinusoidalRow", &sinusoidal_row);
+  emscripten::function("shiftMatrix", &shift_matrix);
+  emscripten::function("applyShift", &apply_shift);
+  emscripten::function("peDotByDistance", &pe_dot_by_distance);
+  emscripten::function("peDotClosedForm", &pe_dot_closed_form);
+  emscripten::function("peNorms", &pe_norms);
+  emscripten::function("peMinDistance", &pe_min_distance);
+}

@@ -1,0 +1,199 @@
+// The page's one door to the posenc package. Sections call these small adapters so that each
+// package call has one place where its options are shaped for the page. Nothing here does the
+// maths under study: the only arithmetic is bookkeeping (copying rows, picking entries of
+// a returned matrix, max |a − b| for showing that two package results agree).
+import { createPosenc } from 'posenc';
+
+// ——— sinusoidal ————————————————————————————————————————————————————————————————
+
+export function shiftMatrix(pe, { dim, k, base = 10000 }) {
+  return pe.shiftMatrix({ dim, base, k });
+}
+
+/** M(k)·PE(p) (pe.applyShift on the pe.sinusoidal row) beside PE(p+k), and their max gap. */
+export function applyShift(pe, { dim, k, p, base = 10000 }) {
+  const row = pe.sinusoidal({ dim, base, positions: [p] });
+  const shifted = pe.applyShift(row, { base, k });
+  const target = pe.sinusoidal({ dim, base, positions: [p + k] });
+  return { shifted, target, maxError: maxGap(shifted, target) };
+}
+
+/** max_j |a_j − b_j|: how far two package results are apart (display of agreement). */
+export function maxGap(a, b) {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+}
+
+/** ‖PE(p)‖ for each listed position (the package takes a start and a count). */
+export function peNorms(pe, { dim, base, positions }) {
+  return positions.map((p) => pe.peNorms({ dim, base, start: p, count: 1 })[0]);
+}
+
+export function peMinDistance(pe, { dim, base, positions }) {
+  const r = pe.peMinDistance({ dim, base, start: 0, count: positions });
+  return { distance: r.distance, a: r.p, b: r.q };
+}
+
+export function peDotByDistance(pe, { dim, base, p, kMax }) {
+  return pe.peDotByDistance({ dim, base, position: p, kFirst: 0, kCount: kMax + 1 });
+}
+
+export function peDotClosedForm(pe, { dim, base, kMax }) {
+  return pe.peDotClosedForm({ dim, base, kFirst: 0, kCount: kMax + 1 });
+}
+
+/** Smallest and largest value of the table PE(0 … positions−1). */
+export function tableRange(pe, { dim, base, positions }) {
+  const data = pe.sinusoidal({ dim, base, positions });
+  let min = Infinity; let max = -Infinity;
+  for (const v of data) { if (v < min) min = v; if (v > max) max = v; }
+  return { min, max };
+}
+
+// ——— data for the demos ————————————————————————————————————————————————————————
+
+/** `count` seeded vectors of `dim` floats in [−1, 1) from the package's generator. */
+export function randomVectors(pe, { seed, count, dim }) {
+  const all = pe.fillUniform(new Float32Array(count * dim), { seed, lo: -1, hi: 1 });
+  return Array.from({ length: count }, (_, i) => all.subarray(i * dim, (i + 1) * dim));
+}
+
+/** T copies of one row (the same content at every position). */
+export function repeatRows(v, T) {
+  const out = new Float32Array(T * v.length);
+  for (let r = 0; r < T; r++) out.set(v, r * v.length);
+  return out;
+}
+
+export function permutation(pe, { n, seed }) {
+  return pe.permutation({ n, seed });
+}
+
+/** The demo sentence, one token per word, in the page's language. */
+export function sentence(t) {
+  return t('common.sentence').split(' ');
+}
+
+// ——— scores ————————————————————————————————————————————————————————————————————
+
+export function scores(pe, opts) {
+  return pe.scores(opts);
+}
+
+export function shiftInvariance(pe, { q, k, dim, shift, angles }) {
+  return pe.shiftInvariance({ q, k, dim, shift, mode: 'rotary', ...(angles === 'float32' ? { angles } : {}) });
+}
+
+let float32Support;
+/** Whether the package offers the float32-angle comparison (DESIGN §4's "common implementation"). */
+export function supportsFloat32Angles(pe) {
+  if (float32Support !== undefined) return float32Support;
+  try {
+    const v = new Float32Array(4).fill(0.5);
+    pe.shiftInvariance({ q: v, k: v, dim: 4, shift: 1, mode: 'rotary', angles: 'float32' });
+    float32Support = true;
+  } catch {
+    float32Support = false;
+  }
+  return float32Support;
+}
+
+/** One pair rotated by position·θ: a rotator with headDim 2 whose θ₀ = 1 is scaled to θ. */
+export function rotatePair(pe, { v, position, theta }) {
+  const rope = pe.rope({ headDim: 2, base: 10000, layout: 'interleaved', scaling: pairScaling(theta) });
+  try {
+    return rope.apply(Float32Array.from(v), { tokens: 1, heads: 1, positions: [position] });
+  } finally {
+    rope.dispose();
+  }
+}
+
+function pairScaling(theta) {
+  // θ₀ = 1 for a single pair; linear scaling (position interpolation) divides it by `factor`.
+  return theta === 1 ? undefined : { type: 'linear', factor: 1 / theta };
+}
+
+/** The score of one pair and its split (pe.relativeKernel): dot·cos δθ + area·sin δθ. */
+export function pairKernel(pe, { q, k, m, n, theta }) {
+  return pe.relativeKernel({ q: Float32Array.from(q), k: Float32Array.from(k), theta, delta: n - m });
+}
+
+/** Rotary scores of q at m and k at n for each (m, n) pair, 2-D, angle step θ. */
+export function pairScores(pe, { q, k, pairs, theta }) {
+  return pairs.map(([m, n]) => pe.scores({ q: Float32Array.from(q), k: Float32Array.from(k), dim: 2,
+    qPositions: [m], kPositions: [n], mode: 'rotary', layout: 'interleaved', scaling: pairScaling(theta) }).scores[0]);
+}
+
+/** v rotated as a token at `position` (one head), in the given layout. */
+export function rotateVector(pe, { v, position, layout }) {
+  const rope = pe.rope({ headDim: v.length, layout });
+  try {
+    return rope.apply(Float32Array.from(v), { tokens: 1, heads: 1, positions: [position] });
+  } finally {
+    rope.dispose();
+  }
+}
+
+export function decayBound(pe, { dim, base, maxDistance }) {
+  const values = pe.decayBound({ dim, base, maxDistance });
+  return { distances: [...Array(values.length).keys()], values };
+}
+
+/** Similarity of one-hot position codes: pe.scores without positions on identity rows. */
+export function oneHotSimilarity(pe, { n }) {
+  const eye = new Float32Array(n * n);
+  for (let i = 0; i < n; i++) eye[i * n + i] = 1;
+  const pos = [...Array(n).keys()];
+  return pe.scores({ q: eye, k: eye, dim: n, qPositions: pos, kPositions: pos, mode: 'none' }).scores;
+}
+
+/** PE(p)·PE(p′) for p, p′ < n: pe.scores without positions on the table's rows. */
+export function peSimilarity(pe, { n, dim }) {
+  const rows = pe.sinusoidal({ dim, positions: n });
+  const pos = [...Array(n).keys()];
+  return { values: pe.scores({ q: rows, k: rows, dim, qPositions: pos, kPositions: pos, mode: 'none' }).scores, max: dim / 2 };
+}
+
+// ——— attention —————————————————————————————————————————————————————————————————
+
+/** One seeded attention layer over `tokens` seeded embeddings; `order` permutes the input rows. */
+export function attention(pe, { tokens, dim, heads, seed, mode, causal, order }) {
+  let x = pe.fillUniform(new Float32Array(tokens * dim), { seed: seed + 1000, lo: -1, hi: 1 });
+  if (order) {
+    const y = new Float32Array(x.length);
+    order.forEach((src, r) => y.set(x.subarray(src * dim, (src + 1) * dim), r * dim));
+    x = y;
+  }
+  const weights = pe.makeAttentionWeights({ dim, heads, seed });
+  return pe.selfAttention({ x, tokens, dim, heads, weights, positions: mode, causal });
+}
+
+export function permutationTest(pe, { tokens, dim, heads, seed, mode, permSeed }) {
+  const x = pe.fillUniform(new Float32Array(tokens * dim), { seed: seed + 1000, lo: -1, hi: 1 });
+  const weights = pe.makeAttentionWeights({ dim, heads, seed });
+  return pe.permutationTest({ x, tokens, dim, heads, weights, positions: mode, seed: permSeed });
+}
+
+// ——— speed ——————————————————————————————————————————————————————————————————————
+
+let scalarPromise;
+/** The scalar binary, loaded once on demand (null when it cannot be loaded). */
+export function loadScalar() {
+  scalarPromise ??= createPosenc({ simd: false }).catch(() => null);
+  return scalarPromise;
+}
+
+/** A RoPE apply that can be timed: zero-copy on a WASM-resident tensor when available. */
+export function ropeRunner(pe, { headDim, tokens, heads, x }) {
+  const rope = pe.rope({ headDim, layout: 'half' });
+  if (typeof pe.tensor === 'function') {
+    const tensor = pe.tensor(x);
+    return {
+      step: () => rope.apply(tensor, { tokens, heads, start: 0 }),
+      dispose: () => { tensor.dispose(); rope.dispose(); },
+    };
+  }
+  const y = Float32Array.from(x);
+  return { step: () => rope.apply(y, { tokens, heads, start: 0 }), dispose: () => rope.dispose() };
+}

@@ -1,0 +1,125 @@
+// 3. The frequency ladder: θ_i = b^(−2i/d) and λ_i = 2π/θ_i from pe.inverseFrequencies and
+// pe.wavelengths; clock hands whose angles come from a pe.sinusoidal row.
+import { h, replace } from '../ui/dom.js';
+import { spec } from '../state/hash.js';
+import { shell, panel, tex } from '../ui/section.js';
+import { boundSlider } from '../ui/bind.js';
+import { controlRow, button, slider } from '../ui/controls.js';
+import { table } from '../ui/table.js';
+import { plot } from '../ui/plot.js';
+import { compact, fixed, int } from '../ui/format.js';
+import { LINES } from '../ui/palette.js';
+
+const HANDS = 4;      // clock faces drawn (the first four pairs)
+const MAX_ROWS = 10;  // ladder rows shown before eliding the middle
+
+export default {
+  num: 3,
+  id: 'ladder',
+  params: {
+    's3.d': spec.int(8, 2, 1024, { even: true }),
+    's3.b': spec.num(10000, 2, 1e7),
+    's3.p': spec.int(0, 0, 10000),
+  },
+  mount(ctx) {
+    const { pe, t, state } = ctx;
+    const tableBox = h('div', { class: 'ladder-table' });
+    const lambdaPlot = plot({
+      label: t('s3.plotLabel'), xLabel: t('s3.axisI'), yLabel: t('s3.axisLambda'), yLog: true, height: 240,
+      series: [{ label: 'λᵢ', points: { show: true, size: 5 } }],
+    });
+    const clocks = h('div', { class: 'clocks' });
+    const posOut = h('output', { class: 'big-number', 'data-testid': 'clock-p' });
+    let playing = false;
+    let raf = 0;
+
+    function update() {
+      const dim = state.get('s3.d');
+      const base = state.get('s3.b');
+      const { invFreq } = pe.inverseFrequencies({ dim, base });
+      const lambda = pe.wavelengths({ dim, base });
+      const n = invFreq.length;
+      const idx = n <= MAX_ROWS ? [...Array(n).keys()]
+        : [...Array(MAX_ROWS - 2).keys(), -1, n - 2, n - 1];
+      const rows = idx.map((i) => (i < 0 ? ['…', '…', '…'] : [String(i), compact(invFreq[i], 4), compact(lambda[i], 4)]));
+      replace(tableBox, table({
+        caption: t('s3.tableCaption', { d: dim, b: int(base) }),
+        columns: ['i', 'θᵢ', t('s3.colLambda')], rows, testid: 'ladder-table',
+      }));
+      lambdaPlot.update([...Array(n).keys()], lambda);
+      drawClocks();
+    }
+
+    function drawClocks() {
+      const dim = state.get('s3.d');
+      const base = state.get('s3.b');
+      const p = state.get('s3.p');
+      // One row of the sinusoidal table: pair i is (sin pθ_i, cos pθ_i), i.e. the hand's position.
+      const row = pe.sinusoidal({ dim, base, positions: [p] });
+      const lambda = pe.wavelengths({ dim, base });
+      posOut.textContent = `p = ${int(p)}`;
+      const faces = [];
+      for (let i = 0; i < Math.min(HANDS, dim / 2); i++) {
+        faces.push(clockFace(row[2 * i], row[2 * i + 1], i, lambda[i], LINES[i % LINES.length], t));
+      }
+      replace(clocks, faces);
+    }
+
+    const pSlider = boundSlider(ctx, 's3.p', { label: t('s3.position') }, drawClocks);
+    function tick() {
+      if (!playing) return;
+      const next = (state.get('s3.p') + 1) % 10001;
+      state.set('s3.p', next);
+      pSlider.set(next);
+      drawClocks();
+      raf = setTimeout(() => requestAnimationFrame(tick), 120);
+    }
+    const play = button(t('s3.play'), () => {
+      playing = !playing;
+      play.textContent = playing ? t('s3.pause') : t('s3.play');
+      play.setAttribute('aria-pressed', String(playing));
+      if (playing) tick();
+    }, { 'aria-pressed': 'false', 'data-testid': 'clock-play' });
+
+    const el = shell(ctx, this,
+      tex(String.raw`\theta_i = b^{-2i/d},\quad i = 0,\dots,\tfrac d2 - 1 \qquad\qquad \lambda_i = \frac{2\pi}{\theta_i}`),
+      controlRow(
+        boundSlider(ctx, 's3.d', { label: t('s3.dim'), step: 2 }, update),
+        boundSlider(ctx, 's3.b', { label: t('s3.base'), log: true, integer: false }, update)),
+      h('div', { class: 'grid-2' },
+        panel(t('s3.tableTitle'), tableBox),
+        panel(t('s3.plotTitle'), lambdaPlot.el)),
+      panel(t('s3.clockTitle'),
+        h('p', { class: 'hint' }, t('s3.clockHint')),
+        controlRow(pSlider, play, posOut),
+        clocks),
+      h('p', {}, t('s3.after')));
+    update();
+    return { el, dispose() { playing = false; clearTimeout(raf); lambdaPlot.dispose(); } };
+  },
+};
+
+/** One clock: a circle, the hand at (cos, sin) of pθ_i as read from the PE row, its label. */
+function clockFace(sinV, cosV, i, lambda, color, t) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '-1.2 -1.2 2.4 2.4');
+  svg.setAttribute('class', 'clock');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('s3.clockAria', { i, sin: fixed(sinV, 3), cos: fixed(cosV, 3) }));
+  const circle = document.createElementNS(NS, 'circle');
+  circle.setAttribute('r', '1');
+  circle.setAttribute('class', 'clock-rim');
+  const hand = document.createElementNS(NS, 'line');
+  hand.setAttribute('x1', '0'); hand.setAttribute('y1', '0');
+  // Screen y grows downwards; the hand points at (cos, sin) in the usual maths orientation.
+  hand.setAttribute('x2', String(cosV)); hand.setAttribute('y2', String(-sinV));
+  hand.setAttribute('stroke', color);
+  hand.setAttribute('class', 'clock-hand');
+  const hub = document.createElementNS(NS, 'circle');
+  hub.setAttribute('r', '0.06'); hub.setAttribute('fill', color);
+  svg.append(circle, hand, hub);
+  return h('figure', { class: 'clock-face' }, svg,
+    h('figcaption', {}, h('strong', {}, `i = ${i}`), ` · λ ≈ ${compact(lambda, 3)}`, h('br'),
+      `sin ${fixed(sinV, 3)} · cos ${fixed(cosV, 3)}`));
+}

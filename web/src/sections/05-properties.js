@@ -1,0 +1,79 @@
+// 5. Properties of the table: bounded values, equal norms √(d/2), the smallest distance between
+// two positions, and PE(p)·PE(p+k) against k with its closed form Σ cos(kθ_i) overlaid.
+import { h, replace } from '../ui/dom.js';
+import { spec } from '../state/hash.js';
+import { shell, panel, tex, result } from '../ui/section.js';
+import { boundSlider } from '../ui/bind.js';
+import { controlRow } from '../ui/controls.js';
+import { table } from '../ui/table.js';
+import { plot } from '../ui/plot.js';
+import { fixed, int, sig } from '../ui/format.js';
+import { peNorms, peMinDistance, peDotByDistance, peDotClosedForm, tableRange } from '../api.js';
+
+const NORM_POSITIONS = [0, 1, 10, 100, 1000, 1000000];
+
+export default {
+  num: 5,
+  id: 'properties',
+  params: {
+    's5.d': spec.int(32, 2, 1024, { even: true }),
+    's5.b': spec.num(10000, 2, 1e7),
+    's5.k': spec.int(200, 10, 5000),
+    's5.p': spec.int(0, 0, 1000000),
+  },
+  mount(ctx) {
+    const { pe, t, state } = ctx;
+    const boundsOut = h('output', { 'data-testid': 'pe-bounds' });
+    const normsBox = h('div');
+    const minOut = h('output', { 'data-testid': 'pe-min-distance' });
+    const dotPlot = plot({
+      label: t('s5.plotLabel'), xLabel: 'k', yLabel: 'PE(p)·PE(p+k)', height: 260,
+      series: [
+        { label: t('s5.measured'), width: 3 },
+        { label: t('s5.closed'), dash: [6, 4], width: 1.5 },
+      ],
+    });
+
+    function update() {
+      const dim = state.get('s5.d');
+      const base = state.get('s5.b');
+      const kMax = state.get('s5.k');
+      const p = state.get('s5.p');
+      const span = tableRange(pe, { dim, base, positions: 2048 });
+      boundsOut.textContent = t('s5.boundsValue', { min: fixed(span.min, 6), max: fixed(span.max, 6) });
+      const norms = peNorms(pe, { dim, base, positions: NORM_POSITIONS });
+      replace(normsBox, table({
+        caption: t('s5.normsCaption', { d: dim }),
+        columns: ['p', '‖PE(p)‖'],
+        rows: NORM_POSITIONS.map((q, i) => [int(q), fixed(norms[i], 4)]),
+        testid: 'pe-norms',
+      }));
+      const md = peMinDistance(pe, { dim, base, positions: 1024 });
+      minOut.textContent = t('s5.minValue', { v: sig(md.distance, 4), a: md.a ?? '?', b: md.b ?? '?' });
+      const measured = peDotByDistance(pe, { dim, base, p, kMax });
+      const closed = peDotClosedForm(pe, { dim, base, kMax });
+      dotPlot.update([...Array(kMax + 1).keys()], measured, closed);
+    }
+
+    const el = shell(ctx, this,
+      tex(String.raw`\lVert \mathrm{PE}(p)\rVert^2 = \sum_{i} \bigl(\sin^2 p\theta_i + \cos^2 p\theta_i\bigr) = \tfrac d2 \qquad \mathrm{PE}(p)\cdot\mathrm{PE}(p+k) = \sum_{i=0}^{d/2-1} \cos(k\,\theta_i)`),
+      controlRow(
+        boundSlider(ctx, 's5.d', { label: t('s5.dim'), step: 2 }, update),
+        boundSlider(ctx, 's5.b', { label: t('s5.base'), log: true, integer: false }, update)),
+      h('div', { class: 'grid-2' },
+        panel(t('s5.boundsTitle'),
+          h('p', {}, t('s5.boundsText')),
+          result(t('s5.boundsLabel'), boundsOut),
+          h('p', {}, t('s5.minText')),
+          result(t('s5.minLabel'), minOut)),
+        panel(t('s5.normsTitle'), h('p', {}, t('s5.normsText')), normsBox)),
+      panel(t('s5.dotTitle'),
+        h('p', {}, t('s5.dotText')),
+        controlRow(
+          boundSlider(ctx, 's5.k', { label: t('s5.kMax') }, update),
+          boundSlider(ctx, 's5.p', { label: t('s5.p'), log: false, max: 10000 }, update)),
+        dotPlot.el));
+    update();
+    return { el, dispose: () => dotPlot.dispose() };
+  },
+};

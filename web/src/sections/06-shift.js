@@ -1,0 +1,64 @@
+// 6. A shift is a rotation: M(k) from pe.shiftMatrix, M(k)·PE(p) from pe.applyShift, beside
+// PE(p+k) from pe.sinusoidal; the error is their difference as the package reports it.
+import { h, replace } from '../ui/dom.js';
+import { spec } from '../state/hash.js';
+import { shell, panel, tex, result } from '../ui/section.js';
+import { boundSlider } from '../ui/bind.js';
+import { controlRow } from '../ui/controls.js';
+import { table } from '../ui/table.js';
+import { fixed, sci } from '../ui/format.js';
+import { shiftMatrix, applyShift } from '../api.js';
+
+export default {
+  num: 6,
+  id: 'shift',
+  params: {
+    's6.d': spec.int(8, 2, 16, { even: true }),
+    's6.k': spec.int(3, -1000, 1000),
+    's6.p': spec.int(5, -1000000, 1000000),
+  },
+  mount(ctx) {
+    const { pe, t, state } = ctx;
+    const matrixBox = h('div');
+    const compareBox = h('div');
+    const errOut = h('output', { 'data-testid': 'shift-error' });
+
+    function update() {
+      const dim = state.get('s6.d');
+      const k = state.get('s6.k');
+      const p = state.get('s6.p');
+      const M = shiftMatrix(pe, { dim, k });
+      const cols = [...Array(dim).keys()].map(String);
+      replace(matrixBox, table({
+        caption: t('s6.matrixCaption', { k, d: dim }),
+        columns: ['', ...cols],
+        rows: cols.map((r, i) => [r, ...cols.map((c, j) => {
+          const v = M[i * dim + j];
+          return v === 0 ? h('span', { class: 'zero' }, '0') : fixed(v, 4);
+        })]),
+        className: 'matrix', testid: 'shift-matrix',
+      }));
+      const { shifted, target, maxError } = applyShift(pe, { dim, k, p });
+      replace(compareBox, table({
+        caption: t('s6.compareCaption', { k, p, pk: p + k }),
+        columns: ['j', `M(${k})·PE(${p})`, `PE(${p + k})`],
+        rows: [...Array(dim).keys()].map((j) => [String(j), fixed(shifted[j], 5), fixed(target[j], 5)]),
+        testid: 'shift-compare',
+      }));
+      errOut.textContent = sci(maxError, 2);
+    }
+
+    const el = shell(ctx, this,
+      tex(String.raw`\begin{pmatrix}\sin\theta(p+k)\\ \cos\theta(p+k)\end{pmatrix} = \begin{pmatrix}\cos\theta k & \sin\theta k\\ -\sin\theta k & \cos\theta k\end{pmatrix}\begin{pmatrix}\sin\theta p\\ \cos\theta p\end{pmatrix}`),
+      controlRow(
+        boundSlider(ctx, 's6.d', { label: t('s6.dim'), step: 2 }, update),
+        boundSlider(ctx, 's6.k', { label: t('s6.k') }, update),
+        boundSlider(ctx, 's6.p', { label: t('s6.p'), min: -1000, max: 1000 }, update)),
+      h('div', { class: 'grid-2' },
+        panel(t('s6.matrixTitle'), h('p', { class: 'hint' }, t('s6.matrixHint')), matrixBox),
+        panel(t('s6.compareTitle'), compareBox, result(t('s6.maxErr'), errOut))),
+      h('p', {}, t('s6.after')));
+    update();
+    return { el };
+  },
+};

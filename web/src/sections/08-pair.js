@@ -1,0 +1,139 @@
+// 8. RoPE, one pair at a time. q and k are draggable 2-D vectors; the package rotates them
+// (a rotator with one pair, θ set through linear scaling) and splits the score with
+// pe.relativeKernel into its dot and signed-area parts.
+import { h, replace } from '../ui/dom.js';
+import { spec } from '../state/hash.js';
+import { shell, panel, tex, result } from '../ui/section.js';
+import { boundSlider } from '../ui/bind.js';
+import { controlRow } from '../ui/controls.js';
+import { table } from '../ui/table.js';
+import { fixed } from '../ui/format.js';
+import { LINES } from '../ui/palette.js';
+import { rotatePair, pairKernel, pairScores } from '../api.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const R = 1.6;  // half-width of the drawing in vector units
+
+function svgEl(tag, attrs) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+export default {
+  num: 8,
+  id: 'pair',
+  params: {
+    's8.m': spec.int(2, -1000, 1000),
+    's8.n': spec.int(5, -1000, 1000),
+    's8.theta': spec.num(0.1, 0.001, 1),
+    's8.q': spec.intList([100, 0], -150, 150, 2),   // hundredths, so the hash stays exact
+    's8.k': spec.intList([0, 100], -150, 150, 2),
+  },
+  mount(ctx) {
+    const { pe, t, state } = ctx;
+    const svg = svgEl('svg', { viewBox: `${-R} ${-R} ${2 * R} ${2 * R}`, class: 'pair-svg', role: 'group',
+      'aria-label': t('s8.svgLabel') });
+    const scoreOut = h('output', { 'data-testid': 'pair-score' });
+    const splitOut = h('output', { 'data-testid': 'pair-split' });
+    const checkBox = h('div');
+    const vec = (key) => state.get(key).map((v) => v / 100);
+
+    // Static parts: grid circle and axes.
+    svg.append(svgEl('circle', { r: 1, class: 'unit-circle' }),
+      svgEl('line', { x1: -R, y1: 0, x2: R, y2: 0, class: 'axis' }),
+      svgEl('line', { x1: 0, y1: -R, x2: 0, y2: R, class: 'axis' }));
+    const layer = svgEl('g', {});
+    svg.append(layer);
+
+    function arrow(x, y, color, cls) {
+      const g = svgEl('g', { class: cls });
+      g.append(svgEl('line', { x1: 0, y1: 0, x2: x, y2: -y, stroke: color, class: 'vec-line' }));
+      return g;
+    }
+
+    function handle(key, color, label) {
+      const [x, y] = vec(key);
+      const c = svgEl('circle', { cx: x, cy: -y, r: 0.09, fill: color, class: 'handle', tabindex: 0, role: 'slider',
+        'aria-label': label, 'aria-valuetext': `(${fixed(x, 2)}, ${fixed(y, 2)})`, 'data-handle': key });
+      const move = (nx, ny) => {
+        const clampv = (v) => Math.max(-1.5, Math.min(1.5, Math.round(v * 100)));
+        state.set(key, [clampv(nx), clampv(ny)]);
+        update();
+      };
+      c.addEventListener('pointerdown', (e) => {
+        c.setPointerCapture(e.pointerId);
+        const onMove = (ev) => {
+          const pt = svg.createSVGPoint();
+          pt.x = ev.clientX; pt.y = ev.clientY;
+          const local = pt.matrixTransform(svg.getScreenCTM().inverse());
+          move(local.x, -local.y);
+        };
+        const onUp = () => { c.removeEventListener('pointermove', onMove); c.removeEventListener('pointerup', onUp); };
+        c.addEventListener('pointermove', onMove);
+        c.addEventListener('pointerup', onUp);
+      });
+      c.addEventListener('keydown', (e) => {
+        const d = { ArrowLeft: [-0.05, 0], ArrowRight: [0.05, 0], ArrowUp: [0, 0.05], ArrowDown: [0, -0.05] }[e.key];
+        if (!d) return;
+        e.preventDefault();
+        const [x0, y0] = vec(key);
+        move(x0 + d[0], y0 + d[1]);
+        svg.querySelector(`[data-handle="${key}"]`)?.focus();
+      });
+      return c;
+    }
+
+    function update() {
+      const m = state.get('s8.m');
+      const n = state.get('s8.n');
+      const theta = state.get('s8.theta');
+      const q = vec('s8.q');
+      const k = vec('s8.k');
+      const qr = rotatePair(pe, { v: q, position: m, theta });
+      const kr = rotatePair(pe, { v: k, position: n, theta });
+      const active = document.activeElement?.dataset?.handle;
+      layer.replaceChildren(
+        arrow(q[0], q[1], LINES[0], 'vec faded'), arrow(k[0], k[1], LINES[1], 'vec faded'),
+        arrow(qr[0], qr[1], LINES[0], 'vec'), arrow(kr[0], kr[1], LINES[1], 'vec'),
+        label(qr, `R(mθ)q`, LINES[0]), label(kr, `R(nθ)k`, LINES[1]),
+        handle('s8.q', LINES[0], t('s8.dragQ')), handle('s8.k', LINES[1], t('s8.dragK')));
+      if (active) svg.querySelector(`[data-handle="${active}"]`)?.focus();
+      const kern = pairKernel(pe, { q, k, m, n, theta });
+      scoreOut.textContent = fixed(kern.score, 5);
+      splitOut.textContent = t('s8.splitValue', { dot: fixed(kern.dot, 4), cos: fixed(kern.cos, 4),
+        area: fixed(kern.area, 4), sin: fixed(kern.sin, 4), score: fixed(kern.score, 5) });
+      const shifts = [0, 3, -m, 95];
+      const pairs = shifts.map((s) => [m + s, n + s]);
+      const vals = pairScores(pe, { q, k, pairs, theta });
+      replace(checkBox, table({
+        caption: t('s8.checkCaption', { q: `(${fixed(q[0], 2)}, ${fixed(q[1], 2)})`, k: `(${fixed(k[0], 2)}, ${fixed(k[1], 2)})`, theta }),
+        columns: ['(m, n)', 'n − m', t('s8.colScore')],
+        rows: pairs.map(([a, b], i) => [`(${a}, ${b})`, String(b - a), fixed(vals[i], 5)]),
+        testid: 'pair-check',
+      }));
+    }
+
+    function label([x, y], text, color) {
+      const el = svgEl('text', { x: x * 1.08 + 0.04, y: -y * 1.08, fill: color, class: 'vec-label' });
+      el.textContent = text;
+      return el;
+    }
+
+    const el = shell(ctx, this,
+      tex(String.raw`\langle R(m\theta)q,\; R(n\theta)k\rangle = (q_1k_1 + q_2k_2)\cos\delta\theta + (q_2k_1 - q_1k_2)\sin\delta\theta,\qquad \delta = n - m`),
+      controlRow(
+        boundSlider(ctx, 's8.m', { label: t('s8.m'), min: -200, max: 200 }, update),
+        boundSlider(ctx, 's8.n', { label: t('s8.n'), min: -200, max: 200 }, update),
+        boundSlider(ctx, 's8.theta', { label: 'θ', step: 0.001 }, update)),
+      h('div', { class: 'grid-2' },
+        panel(t('s8.drawTitle'), h('p', { class: 'hint' }, t('s8.dragHint')), h('div', { class: 'pair-box' }, svg)),
+        panel(t('s8.scoreTitle'),
+          result(t('s8.score'), scoreOut),
+          result(t('s8.split'), splitOut),
+          h('p', {}, t('s8.checkText')),
+          checkBox)));
+    update();
+    return { el };
+  },
+};

@@ -1,0 +1,112 @@
+// 9. Shift invariance, proved on screen. The same content q, k sit at every position; RoPE
+// scores (pe.scores, mode 'rotary') are constant along each diagonal, additive ones are not.
+// Moving both positions by s, pe.shiftInvariance measures max|S(m+s, n+s) − S(m, n)| with
+// posenc's double-precision angles and with float32 angles as common implementations form them.
+import { h, replace } from '../ui/dom.js';
+import { spec } from '../state/hash.js';
+import { shell, panel, tex, result } from '../ui/section.js';
+import { boundSlider, boundSelect } from '../ui/bind.js';
+import { controlRow } from '../ui/controls.js';
+import { heatmap } from '../ui/heatmap.js';
+import { plot } from '../ui/plot.js';
+import { fixed, sci, int } from '../ui/format.js';
+import { randomVectors, scores, repeatRows, shiftInvariance, supportsFloat32Angles } from '../api.js';
+
+const SWEEP = [0, 10, 100, 1000, 10000, 100000, 1000000];
+
+export default {
+  num: 9,
+  id: 'invariance',
+  params: {
+    's9.s': spec.int(0, 0, 1000000),
+    's9.T': spec.int(64, 8, 256),
+    's9.d': spec.int(64, 2, 256, { even: true }),
+    's9.seed': spec.int(9, 0, 99999),
+  },
+  mount(ctx) {
+    const { pe, t, state } = ctx;
+    const fmt = (v) => fixed(v, 2);
+    const readout = (m, n, v) => t('common.scoreReadout', { m: m + state.get('s9.s'), n: n + state.get('s9.s'), delta: n - m, v: fixed(v, 4) });
+    const rot = heatmap({ label: t('s9.rotLabel'), rowLabel: t('common.axisM'), colLabel: t('common.axisN'), format: fmt, readout });
+    const add = heatmap({ label: t('s9.addLabel'), rowLabel: t('common.axisM'), colLabel: t('common.axisN'), format: fmt, readout });
+    rot.el.dataset.testid = 'heat-rotary';
+    add.el.dataset.testid = 'heat-additive';
+    const devOut = h('output', { 'data-testid': 'dev-posenc' });
+    const dev32Out = h('output', { 'data-testid': 'dev-float32' });
+    const note = h('div');
+    const sweepPlot = plot({
+      label: t('s9.plotLabel'), xLabel: t('s9.axisS'), yLabel: t('s9.axisDev'), xLog: true, yLog: true, height: 250,
+      series: [{ label: 'posenc', width: 3, points: { show: true, size: 6 } },
+        { label: t('s9.float32'), width: 2, dash: [6, 4], points: { show: true, size: 6 } }],
+    });
+    let content = null;
+
+    function vectors() {
+      const dim = state.get('s9.d');
+      const seed = state.get('s9.seed');
+      content = randomVectors(pe, { seed, count: 2, dim });
+      return content;
+    }
+
+    // The slider path: recompute both T×T matrices at the new offset and redraw them.
+    function redraw() {
+      const dim = state.get('s9.d');
+      const T = state.get('s9.T');
+      const s = state.get('s9.s');
+      const [q, k] = content ?? vectors();
+      const positions = Int32Array.from({ length: T }, (_, i) => i + s);
+      const qs = repeatRows(q, T);
+      const ks = repeatRows(k, T);
+      const r = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'rotary' });
+      const a = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'additive' });
+      rot.draw(r.scores, T, T);
+      add.draw(a.scores, T, T);
+      const d = shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'double' });
+      devOut.textContent = t('s9.devValue', { abs: sci(d.maxAbs, 2), rel: sci(d.maxRel, 2) });
+      if (supportsFloat32Angles(pe)) {
+        const d32 = shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'float32' });
+        dev32Out.textContent = t('s9.devValue', { abs: sci(d32.maxAbs, 2), rel: sci(d32.maxRel, 2) });
+      } else {
+        dev32Out.textContent = t('s9.unavailable');
+      }
+    }
+
+    function sweep() {
+      const dim = state.get('s9.d');
+      const T = Math.min(state.get('s9.T'), 64);
+      const [q, k] = content;
+      const qs = repeatRows(q, T);
+      const ks = repeatRows(k, T);
+      const xs = SWEEP.slice(1);
+      const ours = xs.map((s) => shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'double' }).maxRel);
+      const theirs = supportsFloat32Angles(pe)
+        ? xs.map((s) => shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'float32' }).maxRel)
+        : xs.map(() => null);
+      // A log axis cannot show an exact 0: plot it at the float32 resolution floor.
+      sweepPlot.update(xs, ours.map((v) => Math.max(v, 1e-9)), theirs.map((v) => (v === null ? null : Math.max(v, 1e-9))));
+      replace(note, supportsFloat32Angles(pe) ? [] : h('p', { class: 'note warn' }, t('s9.missingFloat32')));
+    }
+
+    const full = () => { vectors(); redraw(); sweep(); };
+    const sSlider = boundSlider(ctx, 's9.s', { label: t('s9.s'), log: true, min: 0 }, redraw);
+    const el = shell(ctx, this,
+      tex(String.raw`S_{\text{rope}}(m+s,\,n+s) = q^{\top} R\bigl((n-m)\theta\bigr)\, k = S_{\text{rope}}(m,n)\quad\text{for every } s`),
+      controlRow(
+        sSlider,
+        boundSelect(ctx, 's9.T', { label: t('s9.T'), options: [[8, '8'], [16, '16'], [32, '32'], [64, '64'], [128, '128'], [256, '256']].map(([v, l]) => [String(v), l]) }, full),
+        boundSlider(ctx, 's9.d', { label: t('s9.dim'), step: 2 }, full),
+        boundSlider(ctx, 's9.seed', { label: t('common.seed') }, full)),
+      h('div', { class: 'grid-2 heat-pair' },
+        panel(t('s9.rotTitle'), rot.el),
+        panel(t('s9.addTitle'), add.el)),
+      panel(t('s9.devTitle'),
+        h('p', {}, t('s9.devText')),
+        result(t('s9.devPosenc'), devOut),
+        result(t('s9.devFloat32'), dev32Out),
+        note,
+        sweepPlot.el,
+        h('p', {}, t('s9.after'))));
+    full();
+    return { el, dispose: () => sweepPlot.dispose() };
+  },
+};

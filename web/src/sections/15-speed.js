@@ -1,0 +1,98 @@
+// 15. Speed in your browser: RoPE apply timed on the visitor's machine with the SIMD binary,
+// the scalar binary (createPosenc({ simd: false })) and the plain-JS reference loop of
+// bench/plain-js-rope.mjs. Timing is measurement, not maths; every rotation is the package's
+// (or the reference's, which is the thing compared against).
+import { h, replace } from '../ui/dom.js';
+import { spec } from '../state/hash.js';
+import { shell, panel, result } from '../ui/section.js';
+import { boundSelect } from '../ui/bind.js';
+import { controlRow, button } from '../ui/controls.js';
+import { table } from '../ui/table.js';
+import { rate } from '../ui/format.js';
+import { plainCosSinCache, plainRopeApply } from '@bench/plain-js-rope.mjs';
+import { loadScalar, ropeRunner } from '../api.js';
+
+const HEAD_DIM = 128;
+const HEADS = 8;
+
+/** Median time per call (ms) of fn over repeated runs within ~budget ms. */
+async function timeIt(fn, budget) {
+  for (let i = 0; i < 3; i++) fn();
+  const samples = [];
+  const t0 = performance.now();
+  while (performance.now() - t0 < budget || samples.length < 5) {
+    const a = performance.now();
+    fn();
+    samples.push(performance.now() - a);
+    if (samples.length % 8 === 0) await new Promise((r) => setTimeout(r, 0));  // keep the page responsive
+  }
+  samples.sort((x, y) => x - y);
+  return samples[samples.length >> 1];
+}
+
+export default {
+  num: 15,
+  id: 'speed',
+  params: {
+    's15.tokens': spec.int(512, 16, 4096),
+  },
+  mount(ctx) {
+    const { pe, t, state } = ctx;
+    const out = h('div', { 'data-testid': 'speed-result', 'aria-live': 'polite' });
+    let busy = false;
+    let disposed = false;
+
+    async function run() {
+      if (busy) return;
+      busy = true;
+      runBtn.disabled = true;
+      replace(out, h('p', { class: 'hint' }, t('s15.running')));
+      const tokens = state.get('s15.tokens');
+      const n = tokens * HEADS * HEAD_DIM;
+      const budget = 400;
+      const rows = [];
+      try {
+        const x = new Float32Array(n);
+        pe.fillUniform?.(x, { seed: 15, lo: -1, hi: 1 });
+        const simdRun = ropeRunner(pe, { headDim: HEAD_DIM, tokens, heads: HEADS, x });
+        const tSimd = await timeIt(simdRun.step, budget);
+        simdRun.dispose();
+        rows.push([pe.simd ? t('s15.simd') : t('s15.scalarOnly'), tSimd]);
+        const scalarPe = await loadScalar();
+        if (scalarPe && pe.simd) {
+          const scalarRun = ropeRunner(scalarPe, { headDim: HEAD_DIM, tokens, heads: HEADS, x });
+          rows.push([t('s15.scalar'), await timeIt(scalarRun.step, budget)]);
+          scalarRun.dispose();
+        }
+        const cache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: tokens });
+        const y = Float32Array.from(x);
+        rows.push([t('s15.plain'), await timeIt(() => plainRopeApply(y, cache, { tokens, heads: HEADS, headDim: HEAD_DIM }), budget)]);
+        if (disposed) return;
+        const ref = rows[rows.length - 1][1];
+        replace(out,
+          table({
+            caption: t('s15.caption', { tokens, heads: HEADS, dim: HEAD_DIM, mib: ((n * 4) / 2 ** 20).toFixed(1) }),
+            columns: [t('s15.engine'), t('s15.time'), t('s15.throughput'), t('s15.vsPlain')],
+            rows: rows.map(([name, ms]) => [name, `${ms.toFixed(3)} ms`, rate(n / (ms / 1000)), `${(ref / ms).toFixed(2)}×`]),
+            testid: 'speed-table',
+          }),
+          result(t('s15.ratio'), h('output', {}, `${(ref / rows[0][1]).toFixed(1)}×`)));
+      } catch (err) {
+        replace(out, h('p', { class: 'note warn' }, String(err?.message ?? err)));
+      } finally {
+        busy = false;
+        runBtn.disabled = false;
+      }
+    }
+
+    const runBtn = button(t('s15.run'), run, { 'data-testid': 'speed-run' });
+    const el = shell(ctx, this,
+      controlRow(
+        boundSelect(ctx, 's15.tokens', { label: t('s15.tokens'),
+          options: [16, 128, 512, 2048, 4096].map((v) => [String(v), String(v)]) }, () => {}),
+        runBtn),
+      panel(t('s15.resultTitle'), out),
+      h('p', { class: 'hint' }, t('s15.note')));
+    return { el, dispose() { disposed = true; } };
+  },
+};

@@ -1,0 +1,33 @@
+// Glue between a control and a hash-state key: the control shows the state's value and
+// writes validated changes back, then the section recomputes.
+import { slider, choice, select, checkbox, intListInput } from './controls.js';
+
+export function boundSlider(ctx, key, opts, onUpdate) {
+  const s = ctx.state.schema[key];
+  return slider({
+    name: key, min: s.min, max: s.max, even: s.even, integer: s.kind === 'int', value: ctx.state.get(key), ...opts,
+    onChange: (v) => { ctx.state.set(key, v); onUpdate(); },
+  });
+}
+
+export function boundChoice(ctx, key, opts, onUpdate) {
+  return choice({ name: key, value: ctx.state.get(key), ...opts,
+    onChange: (v) => { ctx.state.set(key, v); onUpdate(); } });
+}
+
+export function boundSelect(ctx, key, opts, onUpdate) {
+  return select({ name: key, value: ctx.state.get(key), ...opts,
+    onChange: (v) => { ctx.state.set(key, v); onUpdate(); } });
+}
+
+export function boundCheck(ctx, key, opts, onUpdate) {
+  return checkbox({ name: key, value: ctx.state.get(key), ...opts,
+    onChange: (v) => { ctx.state.set(key, v); onUpdate(); } });
+}
+
+export function boundList(ctx, key, opts, onUpdate) {
+  const s = ctx.state.schema[key];
+  return intListInput({ name: key, value: ctx.state.get(key), min: s.min, max: s.max, maxLen: s.maxLen,
+    invalidText: ctx.t('common.badList', { min: s.min, max: s.max, n: s.maxLen }), ...opts,
+    onChange: (v) => { ctx.state.set(key, v); onUpdate(); } });
+}

@@ -1,0 +1,62 @@
+// Number formatting for tables and read-outs. Uses the true minus sign (U+2212) so
+// negative columns line up and screen readers say "minus".
+
+const MINUS = '\u2212';
+
+function signed(text) {
+  return text.startsWith('-') ? MINUS + text.slice(1) : text;
+}
+
+/** Fixed decimals; −0.0000 prints as 0.0000. */
+export function fixed(x, places = 4) {
+  if (!Number.isFinite(x)) return String(x);
+  const text = x.toFixed(places);
+  return /^-0\.?0*$/.test(text) ? text.slice(1) : signed(text);
+}
+
+/** Significant digits (0.0099998 for 5), no exponent for ordinary magnitudes. */
+export function sig(x, digits = 5) {
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return '0';
+  const ax = Math.abs(x);
+  if (ax >= 1e-4 && ax < 1e7) {
+    const text = x.toPrecision(digits);
+    return signed(text.includes('e') ? Number(text).toString() : text);
+  }
+  return sci(x, digits - 1);
+}
+
+/** Scientific notation as 1.23 × 10⁻⁷. */
+export function sci(x, places = 2) {
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return '0';
+  const [mant, exp] = x.toExponential(places).split('e');
+  return `${signed(mant)} × 10${superscript(Number(exp))}`;
+}
+
+const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+export function superscript(n) {
+  return String(n).split('').map((c) => SUP[c] ?? c).join('');
+}
+
+/** Integers with thin grouping: 1 000 000. */
+export function int(n) {
+  return signed(Math.trunc(n).toString()).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
+}
+
+/** A compact value for ladder tables: 1, 0.1, 0.01, 0.001, 1.0e-4 → chosen by magnitude. */
+export function compact(x, digits = 4) {
+  if (!Number.isFinite(x)) return String(x);
+  const ax = Math.abs(x);
+  if (ax !== 0 && (ax < 1e-3 || ax >= 1e6)) return sci(x, digits - 2);
+  return signed(String(Number(x.toPrecision(digits))));
+}
+
+/** Throughput in a readable unit. */
+export function rate(perSecond, unit = 'values/s') {
+  const steps = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  for (const [scale, prefix] of steps) {
+    if (perSecond >= scale) return `${(perSecond / scale).toFixed(1)} ${prefix}${unit}`;
+  }
+  return `${perSecond.toFixed(0)} ${unit}`;
+}

@@ -1,0 +1,101 @@
+// Canvas heatmap: one canvas pixel per cell, scaled by CSS (image-rendering: pixelated), so a
+// 256×256 redraw is a single putImageData. A legend shows the colour scale with its range; the
+// pointer (or the arrow keys, when the heatmap has focus) reads out a cell.
+import { h, uid } from './dom.js';
+import { viridis, cssColor } from './palette.js';
+
+/**
+ * heatmap({ label, rowLabel, colLabel, format, readout(row, col, value) → string })
+ * .draw(data, rows, cols, { min, max, rowName(i), colName(j) })
+ */
+export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3), readout, palette = viridis,
+  className = '' }) {
+  const id = uid('heat');
+  const canvas = h('canvas', { class: 'heat-canvas', role: 'img', 'aria-label': label, tabindex: '0',
+    'aria-describedby': `${id}-out` });
+  const cursor = h('div', { class: 'heat-cursor', hidden: true });
+  const out = h('p', { class: 'heat-readout', id: `${id}-out`, 'aria-live': 'polite' }, '\u00a0');
+  const legendCanvas = h('canvas', { class: 'legend-bar', width: 256, height: 1, 'aria-hidden': 'true' });
+  const legendMin = h('span', { class: 'legend-min' });
+  const legendMax = h('span', { class: 'legend-max' });
+  const legend = h('div', { class: 'legend' }, legendMin, legendCanvas, legendMax);
+  const frame = h('div', { class: 'heat-frame' }, canvas, cursor);
+  const el = h('figure', { class: ['heatmap', className] },
+    h('div', { class: 'heat-axes' },
+      h('span', { class: 'axis-x' }, colLabel ?? ''),
+      h('div', { class: 'heat-body' }, h('span', { class: 'axis-y' }, rowLabel ?? ''), frame)),
+    legend, out);
+
+  // Legend gradient (drawn once).
+  const lctx = legendCanvas.getContext('2d');
+  const limg = lctx.createImageData(256, 1);
+  limg.data.set(palette);
+  lctx.putImageData(limg, 0, 0);
+
+  let state = null;
+  let focusCell = [0, 0];
+  let image = null;
+  const ctx = canvas.getContext('2d');
+
+  function draw(data, rows, cols, opts = {}) {
+    let { min, max } = opts;
+    if (min === undefined || max === undefined) {
+      let lo = Infinity; let hi = -Infinity;
+      for (let i = 0; i < rows * cols; i++) { const v = data[i]; if (v < lo) lo = v; if (v > hi) hi = v; }
+      min ??= lo; max ??= hi;
+    }
+    if (!(max > min)) { const c = Number.isFinite(min) ? min : 0; min = c - 1; max = c + 1; }
+    if (canvas.width !== cols || canvas.height !== rows) {
+      canvas.width = cols; canvas.height = rows;
+      image = ctx.createImageData(cols, rows);
+      frame.style.setProperty('--aspect', `${cols} / ${rows}`);
+    }
+    image ??= ctx.createImageData(cols, rows);
+    const px = image.data;
+    const scale = 255 / (max - min);
+    for (let i = 0, n = rows * cols; i < n; i++) {
+      const k = Math.max(0, Math.min(255, Math.round((data[i] - min) * scale))) * 4;
+      const o = i * 4;
+      px[o] = palette[k]; px[o + 1] = palette[k + 1]; px[o + 2] = palette[k + 2]; px[o + 3] = 255;
+    }
+    ctx.putImageData(image, 0, 0);
+    legendMin.textContent = format(min);
+    legendMax.textContent = format(max);
+    state = { data, rows, cols, min, max, ...opts };
+    if (!cursor.hidden) show(...focusCell);
+  }
+
+  function show(r, c) {
+    if (!state) return;
+    r = Math.max(0, Math.min(state.rows - 1, r));
+    c = Math.max(0, Math.min(state.cols - 1, c));
+    focusCell = [r, c];
+    const v = state.data[r * state.cols + c];
+    out.textContent = readout ? readout(r, c, v, state) : `${r}, ${c}: ${format(v)}`;
+    cursor.hidden = false;
+    cursor.style.setProperty('left', `${(c / state.cols) * 100}%`);
+    cursor.style.setProperty('top', `${(r / state.rows) * 100}%`);
+    cursor.style.setProperty('width', `${100 / state.cols}%`);
+    cursor.style.setProperty('height', `${100 / state.rows}%`);
+    cursor.style.setProperty('--swatch', cssColor(palette, (v - state.min) / (state.max - state.min)));
+  }
+
+  canvas.addEventListener('pointermove', (e) => {
+    if (!state) return;
+    const rect = canvas.getBoundingClientRect();
+    show(Math.floor(((e.clientY - rect.top) / rect.height) * state.rows),
+      Math.floor(((e.clientX - rect.left) / rect.width) * state.cols));
+  });
+  canvas.addEventListener('pointerleave', () => { if (document.activeElement !== canvas) cursor.hidden = true; });
+  canvas.addEventListener('focus', () => show(...focusCell));
+  canvas.addEventListener('blur', () => { cursor.hidden = true; });
+  canvas.addEventListener('keydown', (e) => {
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    const m = moves[e.key];
+    if (!m) return;
+    e.preventDefault();
+    show(focusCell[0] + m[0], focusCell[1] + m[1]);
+  });
+
+  return { el, draw, canvas, readoutEl: out };
+}

@@ -1,0 +1,65 @@
+// uPlot line plots that follow their container's width (phone to desktop).
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { h } from './dom.js';
+import { LINES } from './palette.js';
+
+/**
+ * plot({ label, xLabel, yLabel, series: [{ label, color?, dash?, points?, width? }], xLog, yLog, height })
+ * .update(x, ...ys) redraws with new data (arrays or typed arrays of equal length).
+ */
+export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false, height = 260,
+  yRange, xRange, caption }) {
+  const holder = h('div', { class: 'plot-holder' });
+  const el = h('figure', { class: 'plot', role: 'group', 'aria-label': label }, holder,
+    caption ? h('figcaption', {}, caption) : null);
+  let chart = null;
+  let data = null;
+
+  const opts = (width) => ({
+    width,
+    height,
+    scales: {
+      x: { time: false, distr: xLog ? 3 : 1, ...(xRange ? { range: xRange } : {}) },
+      y: { distr: yLog ? 3 : 1, ...(yRange ? { range: yRange } : {}) },
+    },
+    axes: [
+      { label: xLabel, stroke: '#3b3b45', grid: { stroke: '#e4e4ea' }, ticks: { stroke: '#c8c8d0' } },
+      { label: yLabel, stroke: '#3b3b45', grid: { stroke: '#e4e4ea' }, ticks: { stroke: '#c8c8d0' }, size: 56 },
+    ],
+    legend: { show: true, live: true },
+    cursor: { drag: { x: false, y: false } },
+    series: [
+      { label: xLabel },
+      ...series.map((s, i) => ({
+        label: s.label,
+        stroke: s.color ?? LINES[i % LINES.length],
+        width: s.width ?? 2,
+        dash: s.dash,
+        points: s.points ?? { show: false },
+        paths: s.bars ? uPlot.paths.bars({ size: [0.6, 40] }) : undefined,
+        fill: s.fill,
+      })),
+    ],
+  });
+
+  const width = () => Math.max(260, Math.floor(holder.clientWidth || el.clientWidth || 600));
+  const observer = new ResizeObserver(() => {
+    if (chart && Math.abs(chart.width - width()) > 1) chart.setSize({ width: width(), height });
+  });
+  observer.observe(holder);
+
+  function update(...arrays) {
+    data = arrays.map((a) => Array.from(a));
+    if (!chart) {
+      if (!holder.isConnected) { queueMicrotask(() => update(...arrays)); return; }
+      chart = new uPlot(opts(width()), data, holder);
+    } else {
+      chart.setData(data, true);
+    }
+  }
+
+  function dispose() { observer.disconnect(); chart?.destroy(); chart = null; }
+
+  return { el, update, dispose, get chart() { return chart; } };
+}
