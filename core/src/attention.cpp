@@ -149,7 +149,10 @@ void rotate_qk(projections& p, const dims& d, const attention_options& o,
 void softmax_row(float* row, std::size_t valid, std::size_t n, std::vector<double>& e) {
   const double m = *std::max_element(row, row + valid);
   double sum = 0;
-  for (std::size_t j = 0; j < valid; ++j) sum += (e[j] = std::exp(static_cast<double>(row[j]) - m));
+  for (std::size_t j = 0; j < valid; ++j) {
+    e[j] = std::exp(static_cast<double>(row[j]) - m);
+    sum += e[j];
+  }
   for (std::size_t j = 0; j < valid; ++j) row[j] = static_cast<float>(e[j] / sum);
   std::fill(row + valid, row + n, 0.0f);
 }

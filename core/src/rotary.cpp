@@ -25,8 +25,8 @@ void check_position(const char* name, std::int64_t p) {
   detail::check_range(name, p, -max_position, max_position);
 }
 
-// cos/sin of p·θ_i for every i — the one call site of detail/angles.hpp in rotary, so the
-// cached rows and the on-the-fly rows are the same function (bit-identical).
+// Float cos/sin of p·θ_i for every i: the only source of float rows in rotary, so cached
+// rows and on-the-fly rows are the same function (bit-identical).
 void compute_row(std::span<const double> inv_freq, std::int64_t p, float* cos_out,
                  float* sin_out) noexcept {
   const auto position = static_cast<double>(p);  // exact: |p| ≤ 2^53
@@ -111,16 +111,15 @@ private:
   const float* sin_ = nullptr;
 };
 
-// Rotates every (token, head) row of every target; token t uses the row of row_position(t).
-// One cos/sin row per token, applied to all heads of all targets (DESIGN: GQA shares it).
-template <class RowPosition>
+// Rotates every (token, head) row of every target; token t sits at pos.at(t). One cos/sin
+// row per token, applied to all heads of all targets (GQA: q and k share it).
 void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targets,
-                   std::int64_t tokens, RowPosition row_position, float sign, float g) {
+                   std::int64_t tokens, position_source pos, float sign, float g) {
   row_buffer row(cache);
   const std::int64_t r = cache.rotary_dim();
   for (std::int64_t t = 0; t < tokens; ++t) {
-    const std::int64_t p = row_position(t);
-    if (t == 0 || p != row_position(t - 1)) {  // runs of one position (shift) load once
+    const std::int64_t p = pos.at(t);
+    if (t == 0 || p != pos.at(t - 1)) {  // a run of one position (packed padding) loads once
       row.load(cache, p);
       row.expand(sign);
     }
@@ -204,16 +203,14 @@ float factor_for(const rotary_cache& cache, direction dir) noexcept {
 void apply_one(const rotary_cache& cache, const const_tensor_view& in, const tensor_view& out,
                position_source pos, direction dir) {
   const rope_target target{in, out};
-  rotate_tokens(cache, std::span<const rope_target>(&target, 1), in.tokens,
-                [pos](std::int64_t t) { return pos.at(t); }, forward_sign(dir),
-                factor_for(cache, dir));
+  rotate_tokens(cache, std::span<const rope_target>(&target, 1), in.tokens, pos,
+                forward_sign(dir), factor_for(cache, dir));
 }
 
 void apply_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view& k,
               position_source pos) {
   const rope_target targets[2] = {{q, q}, {k, k}};
-  rotate_tokens(cache, std::span<const rope_target>(targets), q.tokens,
-                [pos](std::int64_t t) { return pos.at(t); }, 1.0f,
+  rotate_tokens(cache, std::span<const rope_target>(targets), q.tokens, pos, 1.0f,
                 factor_for(cache, direction::forward));
 }
 
@@ -224,6 +221,50 @@ void check_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view
     detail::fail_length("k.tokens must equal q.tokens (", q.tokens, "), got ", k.tokens);
   if (overlaps(q, k)) detail::fail_argument("q and k must not share memory");
 }
+
+// rope_shift's single row: every token moves by the same Δ, so one double row R(Δ·θ)
+// (no attention factor) serves the whole call.
+class shift_row {
+public:
+  shift_row(const rotary_cache& cache, std::int64_t delta)
+      : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)),
+        interleaved_(cache.layout() == rope_layout::interleaved),
+        data_(half_ * (interleaved_ ? 6 : 2)) {
+    detail::sincos_row_scalar(static_cast<double>(delta), cache.inv_freq().data(), half_,
+                              sin(), cos());
+    if (interleaved_) detail::expand_interleaved_row(cos(), sin(), half_, cos2(), sin2());
+  }
+
+  // Rotates the first r dims of one head row in place.
+  void rotate(float* x) const noexcept {
+#if POSENC_SCALAR_ONLY
+    if (interleaved_)
+      detail::shift_interleaved_scalar(cos(), sin(), half_, x);
+    else
+      detail::shift_half_scalar(cos(), sin(), half_, x);
+#else
+    if (interleaved_)
+      detail::shift_interleaved<arch>(cos(), sin(), cos2(), sin2(), half_, x);
+    else
+      detail::shift_half<arch>(cos(), sin(), half_, x);
+#endif
+  }
+
+private:
+  // data_ = [cos | sin | cos2 | sin2]; the expanded pair exists for interleaved only.
+  double* cos() noexcept { return data_.data(); }
+  double* sin() noexcept { return data_.data() + half_; }
+  double* cos2() noexcept { return data_.data() + 2 * half_; }
+  double* sin2() noexcept { return data_.data() + 4 * half_; }
+  const double* cos() const noexcept { return data_.data(); }
+  const double* sin() const noexcept { return data_.data() + half_; }
+  const double* cos2() const noexcept { return data_.data() + 2 * half_; }
+  const double* sin2() const noexcept { return data_.data() + 4 * half_; }
+
+  std::size_t half_;
+  bool interleaved_;
+  std::vector<double> data_;
+};
 
 } // namespace
 
@@ -324,32 +365,10 @@ void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
 void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {
   check_head_view(cache, "k", "k.dim", k);
   check_position("delta", delta);
-  // Every token moves by the same Δ: one double row R(Δ·θ), no attention factor.
-  const auto half = static_cast<std::size_t>(cache.rotary_dim() / 2);
-  const bool interleaved = cache.layout() == rope_layout::interleaved;
-  std::vector<double> row(half * (interleaved ? 6 : 2));
-  double* cos = row.data();
-  double* sin = cos + half;
-  double* cos2 = sin + half;  // expanded interleaved row (unused for half)
-  double* sin2 = cos2 + 2 * half;
-  detail::sincos_row_scalar(static_cast<double>(delta), cache.inv_freq().data(), half, sin,
-                            cos);
-  if (interleaved) detail::expand_interleaved_row(cos, sin, half, cos2, sin2);
+  const shift_row row(cache, delta);
   for (std::int64_t t = 0; t < k.tokens; ++t)
-    for (std::int64_t h = 0; h < k.heads; ++h) {
-      float* x = k.data + t * k.token_stride + h * k.head_stride;
-#if POSENC_SCALAR_ONLY
-      if (interleaved)
-        detail::shift_interleaved_scalar(cos, sin, half, x);
-      else
-        detail::shift_half_scalar(cos, sin, half, x);
-#else
-      if (interleaved)
-        detail::shift_interleaved<arch>(cos, sin, cos2, sin2, half, x);
-      else
-        detail::shift_half<arch>(cos, sin, half, x);
-#endif
-    }
+    for (std::int64_t h = 0; h < k.heads; ++h)
+      row.rotate(k.data + t * k.token_stride + h * k.head_stride);
 }
 
 } // namespace posenc

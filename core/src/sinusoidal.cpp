@@ -2,6 +2,7 @@
 #include "posenc/sinusoidal.hpp"
 
 #include "detail/angles.hpp"
+#include "detail/dot_kernels.hpp"
 #include "detail/table_kernels.hpp"
 #include "posenc/detail/check.hpp"
 
@@ -82,12 +83,6 @@ void for_each_row(const std::vector<double>& inv, std::int64_t first, std::int64
   }
 }
 
-double dot_double(const float* a, const float* b, std::size_t n) {
-  double sum = 0;
-  for (std::size_t j = 0; j < n; ++j) sum += static_cast<double>(a[j]) * b[j];
-  return sum;
-}
-
 }  // namespace
 
 pe_layout parse_pe_layout(std::string_view name) {
@@ -105,6 +100,9 @@ void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
                       std::int64_t first, std::int64_t count, pe_layout layout) {
   const std::vector<double> inv = ladder(dim, base);
   check_span("first", first, "count", count, max_table_position);
+  // count may exceed a 32-bit size_t (WASM): refuse it before the cast can truncate.
+  if (static_cast<std::uint64_t>(count) > std::numeric_limits<std::size_t>::max())
+    detail::fail_length("count = ", count, " does not fit size_t");
   const std::size_t need =
       detail::checked_mul("count * dim", static_cast<std::size_t>(count), half_of(dim) * 2);
   detail::check_buffer("out", out_size, need);
@@ -184,7 +182,7 @@ std::vector<double> pe_dot_by_distance(int dim, double base, std::int64_t p,
   const std::vector<float> row_p = sinusoidal_row(dim, base, p);
   std::vector<double> out(static_cast<std::size_t>(k_count));
   for_each_row(inv, p + k_first, k_count, [&](std::size_t j, const float* row) {
-    out[j] = dot_double(row_p.data(), row, row_p.size());
+    out[j] = detail::dot_reference(row_p.data(), row, row_p.size());
   });
   return out;
 }
@@ -208,7 +206,7 @@ std::vector<double> pe_norms(int dim, double base, std::int64_t first, std::int6
   check_span("first", first, "count", count, max_row_count);
   std::vector<double> out(static_cast<std::size_t>(count));
   for_each_row(inv, first, count, [&](std::size_t r, const float* row) {
-    out[r] = std::sqrt(dot_double(row, row, inv.size() * 2));
+    out[r] = std::sqrt(detail::dot_reference(row, row, inv.size() * 2));
   });
   return out;
 }

@@ -168,7 +168,8 @@ TEST_CASE("random: bad arguments throw naming the argument", "[random]") {
   CHECK_THROWS_WITH(gen.uniform(-3e38f, 3e38f), Catch::Contains("hi - lo must be finite"));
   CHECK_THROWS_AS(posenc::fill_uniform(out, 1, 0.0f, NAN), posenc::invalid_argument);
   CHECK_THROWS_WITH(gen.below(0), Catch::Contains("bound"));
-  CHECK_THROWS_WITH(posenc::permutation(-1, 1), Catch::Contains("n must be an integer in [0, 16777216]"));
+  CHECK_THROWS_WITH(posenc::permutation(-1, 1),
+                    Catch::Contains("n must be an integer in [0, 16777216]"));
   CHECK_THROWS_AS(posenc::permutation(posenc::max_permutation_size + 1, 1),
                   posenc::invalid_argument);
   // A failed call leaves the generator's stream untouched.

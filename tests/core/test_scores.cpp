@@ -206,6 +206,20 @@ TEST_CASE("none mode is the plain dot product; partial rotary leaves the tail al
   CHECK(scores(qt, kt, qp, kp, o) == plain);
 }
 
+TEST_CASE("empty query or key sets give empty score matrices", "[scores]") {
+  const auto mode = GENERATE(score_mode::none, score_mode::additive, score_mode::rotary);
+  score_options o;
+  o.dim = 8;
+  o.mode = mode;
+  const std::vector<float> k(16, 1.0f);
+  const std::vector<std::int32_t> kp = {3, 4};
+  std::vector<float> out;
+  posenc::score_terms terms;
+  posenc::attention_scores({}, 0, k, 2, {}, kp, o, out, &terms);
+  CHECK(terms.content.empty());
+  CHECK(posenc::shift_invariance(k, 2, {}, 0, kp, {}, o, 5) == 0.0);
+}
+
 TEST_CASE("decay bound: (d/2+1)/2 at 0, falls over the first wavelength and beyond",
           "[scores]") {
   const int dim = GENERATE(8, 64, 128);

@@ -192,6 +192,20 @@ TEST_CASE("DESIGN §4: PE within 3e-7 of float64 truth for |p| <= 2^24", "[sinus
   CHECK(worst <= 6e-8);  // 0.5 ulp(float) on [−1, 1]; the promise is 3e−7
 }
 
+TEST_CASE("the accuracy check rejects a float32-angle table", "[sinusoidal]") {
+  // What DESIGN §4 warns about: p·θ formed in float32. The same comparison must fail it.
+  const auto inv = posenc::inverse_frequencies(8, 10000).inv_freq;
+  const float p = 1000003.0f;
+  const auto ref = truth_row(8, 10000, p);
+  double worst = 0;
+  for (std::size_t i = 0; i < inv.size(); ++i) {
+    const float angle = p * static_cast<float>(inv[i]);
+    worst = std::max(worst, static_cast<double>(std::fabs(std::sin(angle) - ref[2 * i])));
+  }
+  CAPTURE(worst);
+  CHECK(worst > 3e-7);
+}
+
 TEST_CASE("SIMD table recurrence matches the scalar reference", "[sinusoidal]") {
 #if POSENC_SCALAR_ONLY
   SUCCEED("scalar-only build");

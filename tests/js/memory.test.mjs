@@ -16,15 +16,14 @@ test('requests too large for WebAssembly memory raise RangeError and the next ca
     // JS-side allocation (malloc returns 0 instead of aborting)
     () => pe.tensor(6e8),
     () => pe.tensor(2 ** 40),
-    () => pe.rope({ headDim: 8 }).apply(new Float32Array(6e8 / 1000), { tokens: 6e8 / 8, heads: 1 }),
     // C++-side allocation (std::bad_alloc / length_error caught by the binding)
     () => pe.sinusoidal({ dim: 8192, positions: 80000 }),
     () => pe.sinusoidal({ dim: 8, positions: 2 ** 40 }),
     () => pe.rope({ headDim: 65536, cacheLength: 2 ** 31 - 1 }),
-    () => pe.permutation({ n: 2 ** 24, seed: 1 }).length === 0 || pe.sinusoidal({ dim: 65536, positions: 40000 }),
+    () => pe.sinusoidal({ dim: 65536, positions: 40000 }),
   ];
   for (const f of checks) {
-    assertThrows(f, RangeError, /memory|exceeds|size|overflow|count|holds/);
+    assertThrows(f, RangeError, /memory|exceeds|overflow/);
     assert.deepEqual(Array.from(pe.sinusoidal({ dim: 2, positions: [0] })), [0, 1], 'module still works');
   }
   const stats = pe.memoryStats();

@@ -221,3 +221,33 @@ test('bad rope arguments raise TypeError/RangeError naming the argument; the rop
   assertThrows(() => rope.apply(x, { tokens: 2 }), TypeError, /disposed/);
   assertThrows(() => rope.row(1), TypeError, /disposed/);
 });
+
+test('applyQK (grouped-query attention) equals two apply calls, any mix of arrays and tensors', () => {
+  for (const layout of layouts) {
+    const rope = pe.rope({ headDim: 24, rotaryDim: 16, layout });
+    const T = 6;
+    const xq = randomFloats(rng, T * 4 * 24);
+    const xk = randomFloats(rng, T * 2 * 24);
+    const positions = [0, 7, 7, 100, -4, 65536];
+    // q dense [T][4][24]; k heads-major [2][T][24]
+    const kStrides = { tokenStride: 24, headStride: T * 24 };
+    const wantQ = rope.apply(Float32Array.from(xq), { tokens: T, heads: 4, positions });
+    const wantK = rope.apply(Float32Array.from(xk), { tokens: T, heads: 2, positions, ...kStrides });
+    const q = Float32Array.from(xq);
+    const k = pe.tensor(xk);
+    const [rq, rk] = rope.applyQK(q, k, { positions, qHeads: 4, kHeads: 2, kTokenStride: 24, kHeadStride: T * 24 });
+    assert.equal(rq, q);
+    assert.equal(rk, k);
+    assert.deepEqual(q, wantQ);
+    assert.deepEqual(k.array, wantK);
+    // start offsets, both copied
+    const q2 = Float32Array.from(xq);
+    const k2 = Float32Array.from(xk);
+    rope.applyQK(q2, k2, { tokens: T, start: 50, qHeads: 4, kHeads: 2, kTokenStride: 24, kHeadStride: T * 24 });
+    assert.deepEqual(q2, rope.apply(Float32Array.from(xq), { tokens: T, heads: 4, start: 50 }));
+    assertThrows(() => rope.applyQK(q2, k2, { tokens: T, qHeads: 4, kHeads: 3 }), RangeError, /\bk\b/);
+    assertThrows(() => rope.applyQK(q2, k2, { tokens: T, qHeads: 4, kHeads: 2, kHeadStride: -1 }), RangeError, /kHeadStride/);
+    k.dispose();
+    rope.dispose();
+  }
+});

@@ -2,8 +2,7 @@
 // random port, drive Debian's Chromium through playwright-core, and record every console
 // error, CSP violation and request to a host other than the local server.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
@@ -27,20 +26,23 @@ export async function startSuite() {
     throw new Error('web/dist is missing: run `bash scripts/build-web.sh` (npm test does it)');
   }
   const server = await serve(DIST);
-  const userDataDir = mkdtempSync(join(tmpdir(), 'posenc-web-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium', args: FLAGS, headless: true,
-    viewport: { width: 1440, height: 900 },
-  });
+  // Playwright gives launch() a fresh temporary profile (its own --user-data-dir).
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS, headless: true });
   const origin = new URL(server.url).origin;
+  const shared = await browser.newContext({ locale: 'en-US' });
   return {
     url: server.url,
     origin,
-    context,
-    /** A fresh page with problem recorders attached; `lang` fixes navigator.language. */
-    async open(hash = '', { width = 1440, height = 900, wait = true } = {}) {
+    browser,
+    /**
+     * A page with problem recorders attached. By default pages share one context (and so
+     * localStorage); `locale` opens a fresh context whose navigator.language is `locale`.
+     */
+    async open(hash = '', { width = 1440, height = 900, wait = true, locale } = {}) {
+      const context = locale ? await browser.newContext({ locale }) : shared;
       const page = await context.newPage();
       await page.setViewportSize({ width, height });
+      page.setDefaultTimeout(8000);
       const problems = { console: [], csp: [], foreign: [], pageErrors: [] };
       page.on('console', (m) => { if (m.type() === 'error') problems.console.push(m.text()); });
       page.on('pageerror', (e) => problems.pageErrors.push(String(e)));
@@ -60,9 +62,8 @@ export async function startSuite() {
       return page;
     },
     async close() {
-      await context.close();
+      await browser.close();
       await server.close();
-      rmSync(userDataDir, { recursive: true, force: true });
     },
   };
 }

@@ -87,6 +87,21 @@ export class Heap {
     }
   }
 
+  /**
+   * Copies typed arrays (Float32Array / Int32Array / Float64Array) into scratch memory
+   * and runs `body(ptrs)`. Arrays that view WebAssembly memory themselves (tensor views)
+   * are snapshot first, because allocating the scratch block may grow memory and detach them.
+   */
+  stage(arrays, what, body) {
+    const sources = arrays.map((a) => (a.buffer === this.buffer ? a.slice() : a));
+    return this.withScratch(sources.map((a) => a.byteLength), what, (ptrs) => {
+      sources.forEach((a, i) => {
+        new a.constructor(this.buffer, ptrs[i], a.length).set(a);
+      });
+      return body(ptrs);
+    });
+  }
+
   /** The live tensor whose memory holds all of `view` (a Float32Array on our buffer), or null. */
   tensorOf(view) {
     for (const ref of this.tensors.values()) {

@@ -5,18 +5,22 @@ import * as check from './check.js';
 import { unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
 import { scalingArg } from './scaling.js';
-import { inPlace } from './target.js';
+import { inPlace, inPlaceAll } from './target.js';
 
 const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'cacheStart', 'cacheLength'];
 const APPLY_KEYS = ['tokens', 'heads', 'positions', 'start', 'inverse', 'tokenStride', 'headStride'];
+const QK_KEYS = ['tokens', 'positions', 'start', 'qHeads', 'kHeads', 'qTokenStride', 'qHeadStride',
+  'kTokenStride', 'kHeadStride'];
 const SHIFT_KEYS = ['tokens', 'heads', 'delta', 'tokenStride', 'headStride'];
 
 // tokens, heads and strides of an apply/shift call; dense [tokens][heads][headDim] by default.
-function shape(o, headDim, positions) {
-  const heads = o.heads === undefined ? 1 : check.size('heads', o.heads);
+// `p` prefixes the option names in messages ('q' → qHeads, qTokenStride, …).
+function shape(o, headDim, positions, p = '') {
+  const name = (n) => (p ? p + n[0].toUpperCase() + n.slice(1) : n);
+  const heads = o.heads === undefined ? 1 : check.size(name('heads'), o.heads);
   const tokens = o.tokens === undefined && positions ? positions.length : check.size('tokens', o.tokens);
-  const tokenStride = o.tokenStride === undefined ? heads * headDim : check.size('tokenStride', o.tokenStride);
-  const headStride = o.headStride === undefined ? headDim : check.size('headStride', o.headStride);
+  const tokenStride = o.tokenStride === undefined ? heads * headDim : check.size(name('tokenStride'), o.tokenStride);
+  const headStride = o.headStride === undefined ? headDim : check.size(name('headStride'), o.headStride);
   return [tokens, heads, tokenStride, headStride];
 }
 
@@ -82,6 +86,32 @@ export function rotaryApi({ module, heap }) {
     invert(x, opts) {
       const o = check.options(opts, 'rope.invert()', APPLY_KEYS.filter((k) => k !== 'inverse'));
       return this.apply(x, { ...o, inverse: true });
+    }
+
+    /**
+     * Grouped-query attention: rotates q [tokens][qHeads][headDim] and k [tokens][kHeads]
+     * [headDim] forward in place with one cos/sin row per token (same numbers as two
+     * apply calls). Strides per tensor: qTokenStride, qHeadStride, kTokenStride, kHeadStride.
+     */
+    applyQK(q, k, opts) {
+      const handle = this.#live();
+      const o = check.options(opts, 'rope.applyQK()', QK_KEYS);
+      if (o.positions !== undefined && o.start !== undefined) {
+        throw new TypeError('posenc: rope.applyQK() takes positions or start, not both');
+      }
+      const positions = o.positions === undefined ? null : check.int32Array('positions', o.positions);
+      const start = o.start === undefined ? 0 : check.safeInteger('start', o.start);
+      const [tokens, qHeads, qts, qhs] = shape({ tokens: o.tokens, heads: o.qHeads, tokenStride: o.qTokenStride,
+        headStride: o.qHeadStride }, this.headDim, positions, 'q');
+      const [, kHeads, kts, khs] = shape({ tokens, heads: o.kHeads, tokenStride: o.kTokenStride,
+        headStride: o.kHeadStride }, this.headDim, positions, 'k');
+      const n = positions ? positions.length : 0;
+      inPlaceAll(heap, [['q', q], ['k', k]], [4 * n], ([qp, kp], [qn, kn], [pp]) => {
+        if (positions) heap.i32(pp, n).set(positions);
+        unwrap(module.ropeApplyQK(handle, qp, qn, qHeads, qts, qhs, kp, kn, kHeads, kts, khs,
+          tokens, pp, n, start, positions !== null));
+      });
+      return [q, k];
     }
 
     /** Re-rotates keys by delta positions in place (pure rotation, no attention factor). */

@@ -27,10 +27,8 @@ export function sinusoidalApi({ module, heap }) {
         throw new TypeError('posenc: sinusoidal() takes start only with a count of positions, not with a list');
       }
       const positions = check.int32Array('positions', o.positions);
-      return heap.withScratch([4 * positions.length], 'sinusoidal positions', ([p]) => {
-        heap.i32(p, positions.length).set(positions);
-        return unwrap(module.sinusoidalTableAt(dim, base, p, positions.length, layout));
-      });
+      return heap.stage([positions], 'sinusoidal()', ([p]) =>
+        unwrap(module.sinusoidalTableAt(dim, base, p, positions.length, layout)));
     },
 
     /** One row PE(position): Float32Array(dim). */
@@ -54,10 +52,8 @@ export function sinusoidalApi({ module, heap }) {
       const base = baseArg(o);
       const k = check.safeInteger('k', o.k);
       const layout = layoutArg(o);
-      return heap.withScratch([4 * row.length], 'applyShift row', ([p]) => {
-        heap.f32(p, row.length).set(row);
-        return unwrap(module.applyShift(row.length, base, k, p, row.length, layout));
-      });
+      return heap.stage([row], 'applyShift()', ([p]) =>
+        unwrap(module.applyShift(row.length, base, k, p, row.length, layout)));
     },
 
     /** out[j] = PE(position)·PE(position + kFirst + j), j < kCount (float32 rows, double sums). */

@@ -1,5 +1,5 @@
 // wasm/src/bind_random.cpp — the seeded generator (core: posenc/random.hpp). Seeds are
-// 64-bit: JS passes them as two uint32 halves (a double cannot hold every uint64).
+// 64-bit and arrive as two uint32 halves (seed_of).
 #include "guard.hpp"
 #include "marshal.hpp"
 
@@ -9,10 +9,6 @@
 
 namespace posenc::wasm {
 namespace {
-
-std::uint64_t seed_of(std::uint32_t lo, std::uint32_t hi) {
-  return (std::uint64_t{hi} << 32) | lo;
-}
 
 // Fills the n floats at `out` (scratch or a tensor) in place.
 val fill_uniform(std::uintptr_t out, std::size_t n, std::uint32_t seed_lo, std::uint32_t seed_hi,

@@ -90,6 +90,25 @@ val rope_shift(std::uintptr_t handle, std::uintptr_t x, std::size_t size, double
   });
 }
 
+// q and k (same tokens, own heads and strides) rotated forward in place, sharing one cos/sin
+// row per token. A position list when n_positions ≥ 0, else start.
+val rope_apply_qk(std::uintptr_t handle, std::uintptr_t q, std::size_t q_size, double q_heads,
+                  double q_token_stride, double q_head_stride, std::uintptr_t k,
+                  std::size_t k_size, double k_heads, double k_token_stride,
+                  double k_head_stride, double tokens, std::uintptr_t positions,
+                  std::size_t n_positions, double start, bool use_positions) {
+  return guarded([&] {
+    const rotary_cache& cache = cache_at(handle);
+    const tensor_view qv = view_at(cache, q, q_size, tokens, q_heads, q_token_stride, q_head_stride);
+    const tensor_view kv = view_at(cache, k, k_size, tokens, k_heads, k_token_stride, k_head_stride);
+    if (use_positions)
+      posenc::rope_apply_qk(cache, qv, kv, {from_address<const std::int32_t>(positions), n_positions});
+    else
+      posenc::rope_apply_qk(cache, qv, kv, i64(start));
+    return val::undefined();
+  });
+}
+
 // → { cos: Float32Array(rotaryDim/2), sin: Float32Array(rotaryDim/2) }, raw (no factor).
 val rope_row(std::uintptr_t handle, double position) {
   return guarded([&] {
@@ -113,6 +132,7 @@ EMSCRIPTEN_BINDINGS(posenc_rotary) {
   emscripten::function("ropeDestroy", &rope_destroy);
   emscripten::function("ropeApplyPositions", &rope_apply_positions);
   emscripten::function("ropeApplyStart", &rope_apply_start);
+  emscripten::function("ropeApplyQK", &rope_apply_qk);
   emscripten::function("ropeShift", &rope_shift);
   emscripten::function("ropeRow", &rope_row);
 }

@@ -48,6 +48,11 @@ val copy_to_js(const std::vector<T>& v) {
   return copy_to_js(v.data(), v.size());
 }
 
+// A 64-bit seed from the two uint32 halves JS sends (a double cannot hold every uint64).
+inline std::uint64_t seed_of(std::uint32_t lo, std::uint32_t hi) {
+  return (std::uint64_t{hi} << 32) | lo;
+}
+
 inline bool has(const val& object, const char* key) {
   return !object[key].isUndefined();
 }

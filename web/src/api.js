@@ -81,8 +81,22 @@ export function scores(pe, opts) {
   return pe.scores(opts);
 }
 
-export function shiftInvariance(pe, { q, k, dim, shift, angles }) {
-  return pe.shiftInvariance({ q, k, dim, shift, mode: 'rotary', ...(angles === 'float32' ? { angles } : {}) });
+/**
+ * max |S(m+s, n+s) − S(m, n)| over the matrix (pe.shiftInvariance), and the same relative to
+ * the largest |S| of the unshifted matrix (a display normalization of two package results).
+ */
+export function shiftInvariance(pe, { q, k, dim, shift, angles, peak }) {
+  const opts = { q, k, dim, shift, mode: 'rotary', layout: 'half', ...(angles === 'float32' ? { angles } : {}) };
+  const maxAbs = pe.shiftInvariance(opts);
+  if (peak === undefined) peak = maxAbsOf(pe.scores({ q, k, dim, mode: 'rotary', layout: 'half' }).scores);
+  return { maxAbs, maxRel: peak > 0 ? maxAbs / peak : maxAbs };
+}
+
+/** Largest |v| of a result array (for scales and relative read-outs). */
+export function maxAbsOf(values) {
+  let peak = 0;
+  for (const v of values) peak = Math.max(peak, Math.abs(v));
+  return peak;
 }
 
 let float32Support;
@@ -99,30 +113,42 @@ export function supportsFloat32Angles(pe) {
   return float32Support;
 }
 
-/** One pair rotated by position·θ: a rotator with headDim 2 whose θ₀ = 1 is scaled to θ. */
+// ——— one RoPE pair with any θ ————————————————————————————————————————————————————
+// The package's ladder always starts at θ₀ = 1. A pair turning by θ per position is the
+// second pair of a 4-dim interleaved vector with base θ⁻², since θ₁ = base^(−2/4) = θ;
+// the first pair is left at zero so it adds nothing to any score.
+const pairBase = (theta) => theta ** -2;
+const embed = ([a, b]) => Float32Array.of(0, 0, a, b);
+
+/** The pair v rotated by position·θ (pe.rope). */
 export function rotatePair(pe, { v, position, theta }) {
-  const rope = pe.rope({ headDim: 2, base: 10000, layout: 'interleaved', scaling: pairScaling(theta) });
+  const rope = pe.rope({ headDim: 4, base: pairBase(theta), layout: 'interleaved' });
   try {
-    return rope.apply(Float32Array.from(v), { tokens: 1, heads: 1, positions: [position] });
+    const out = rope.apply(embed(v), { tokens: 1, heads: 1, positions: [position] });
+    return [out[2], out[3]];
   } finally {
     rope.dispose();
   }
 }
 
-function pairScaling(theta) {
-  // θ₀ = 1 for a single pair; linear scaling (position interpolation) divides it by `factor`.
-  return theta === 1 ? undefined : { type: 'linear', factor: 1 / theta };
-}
-
-/** The score of one pair and its split (pe.relativeKernel): dot·cos δθ + area·sin δθ. */
+/**
+ * ⟨R(mθ)q, R(nθ)k⟩ and its split (pe.relativeKernel): dot·cos δθ + area·sin δθ, with
+ * cos δθ and sin δθ read from the sinusoidal row PE(δ) of the same ladder.
+ */
 export function pairKernel(pe, { q, k, m, n, theta }) {
-  return pe.relativeKernel({ q: Float32Array.from(q), k: Float32Array.from(k), theta, delta: n - m });
+  const base = pairBase(theta);
+  const kern = pe.relativeKernel({ q: embed(q), k: embed(k), delta: n - m, base, layout: 'interleaved' });
+  const row = pe.sinusoidal({ dim: 4, base, positions: [n - m] });
+  // relativeKernel returns the two summands already multiplied by cos/sin; report the
+  // unrotated dot and area that multiply them when cos/sin are not tiny.
+  return { score: kern.score, dotTerm: kern.dot, areaTerm: kern.area, sin: row[2], cos: row[3] };
 }
 
-/** Rotary scores of q at m and k at n for each (m, n) pair, 2-D, angle step θ. */
+/** Rotary scores of q at m and k at n for each (m, n) pair (pe.scores on the embedded pair). */
 export function pairScores(pe, { q, k, pairs, theta }) {
-  return pairs.map(([m, n]) => pe.scores({ q: Float32Array.from(q), k: Float32Array.from(k), dim: 2,
-    qPositions: [m], kPositions: [n], mode: 'rotary', layout: 'interleaved', scaling: pairScaling(theta) }).scores[0]);
+  const base = pairBase(theta);
+  return pairs.map(([m, n]) => pe.scores({ q: embed(q), k: embed(k), dim: 4, qPositions: [m], kPositions: [n],
+    mode: 'rotary', layout: 'interleaved', base }).scores[0]);
 }
 
 /** v rotated as a token at `position` (one head), in the given layout. */
@@ -157,22 +183,27 @@ export function peSimilarity(pe, { n, dim }) {
 
 // ——— attention —————————————————————————————————————————————————————————————————
 
+/** Seeded input rows for the attention demos (the package's generator). */
+function inputs(pe, { tokens, dim, seed }) {
+  return pe.fillUniform(new Float32Array(tokens * dim), { seed: seed + 1000, lo: -1, hi: 1 });
+}
+
 /** One seeded attention layer over `tokens` seeded embeddings; `order` permutes the input rows. */
 export function attention(pe, { tokens, dim, heads, seed, mode, causal, order }) {
-  let x = pe.fillUniform(new Float32Array(tokens * dim), { seed: seed + 1000, lo: -1, hi: 1 });
+  let x = inputs(pe, { tokens, dim, seed });
   if (order) {
     const y = new Float32Array(x.length);
     order.forEach((src, r) => y.set(x.subarray(src * dim, (src + 1) * dim), r * dim));
     x = y;
   }
-  const weights = pe.makeAttentionWeights({ dim, heads, seed });
-  return pe.selfAttention({ x, tokens, dim, heads, weights, positions: mode, causal });
+  const weights = pe.attentionWeights({ modelDim: dim, seed });
+  return pe.selfAttention({ x, weights, tokens, modelDim: dim, heads, mode, causal });
 }
 
 export function permutationTest(pe, { tokens, dim, heads, seed, mode, permSeed }) {
-  const x = pe.fillUniform(new Float32Array(tokens * dim), { seed: seed + 1000, lo: -1, hi: 1 });
-  const weights = pe.makeAttentionWeights({ dim, heads, seed });
-  return pe.permutationTest({ x, tokens, dim, heads, weights, positions: mode, seed: permSeed });
+  const x = inputs(pe, { tokens, dim, seed });
+  const weights = pe.attentionWeights({ modelDim: dim, seed });
+  return pe.permutationTest({ x, weights, tokens, modelDim: dim, heads, mode, seed: permSeed });
 }
 
 // ——— speed ——————————————————————————————————————————————————————————————————————

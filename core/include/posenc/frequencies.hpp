@@ -44,16 +44,18 @@ struct scaling {
   // dynamic, longrope: the current sequence length, in [1, 2^31). dynamic uses
   // max(seq_len, max_position_embeddings); longrope picks long_factor iff seq_len > original.
   std::optional<int> seq_len;
-  std::optional<double> attention_factor;               // yarn, longrope: finite > 0
-  double beta_fast = 32.0;                              // yarn: finite ≥ 0, 0 → 32 (HF `or`)
-  double beta_slow = 1.0;                               // yarn: finite ≥ 0, 0 → 1; ≤ beta_fast
-  std::optional<double> mscale;                         // yarn: finite ≥ 0
-  std::optional<double> mscale_all_dim;                 // yarn: finite ≥ 0
-  bool truncate = true;                                 // yarn: floor/ceil the ramp ends
-  double low_freq_factor = 1.0;                         // llama3: finite > 0
-  double high_freq_factor = 4.0;                        // llama3: finite > low_freq_factor
-  std::vector<double> short_factor;                     // longrope: dim/2 finite values > 0
-  std::vector<double> long_factor;                      // longrope: dim/2 finite values > 0
+  std::optional<double> attention_factor;  // yarn, longrope: finite > 0
+  double beta_fast = 32.0;                 // yarn: finite ≥ 0, 0 → 32 (HF `or`)
+  double beta_slow = 1.0;                  // yarn: finite ≥ 0, 0 → 1; ≤ beta_fast
+  std::optional<double> mscale;            // yarn: finite ≥ 0
+  std::optional<double> mscale_all_dim;    // yarn: finite ≥ 0
+  bool truncate = true;                    // yarn: floor/ceil the ramp ends
+  // llama3 (HF requires both; the defaults are Llama 3.1's): low_freq_factor finite > 0,
+  // high_freq_factor finite > low_freq_factor.
+  double low_freq_factor = 1.0;
+  double high_freq_factor = 4.0;
+  std::vector<double> short_factor;        // longrope: dim/2 finite values > 0
+  std::vector<double> long_factor;         // longrope: dim/2 finite values > 0
 };
 
 // The ladder and HF's `attention_scaling` (the factor the cos/sin cache is multiplied by).

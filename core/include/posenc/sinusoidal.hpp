@@ -9,7 +9,11 @@
 // Argument ranges shared by every function below (violations throw posenc::invalid_argument
 // naming the argument; buffers and size products that do not fit throw posenc::length_error):
 //   dim       even, in [2, max_dim]            base   finite, > 1
-//   positions |p| ≤ max_table_position (the range over which angles.hpp keeps its error bound)
+//   positions |p| ≤ max_table_position
+// Error convention: "float64 truth" is sin/cos of the exact product p·θ_i of the position and
+// the double ladder value θ_i. Forming that product in double rounds it by ≤ |p·θ_i|·2⁻⁵³
+// (≤ 1.9e−9 for |p| ≤ 2²⁴, DESIGN §4's range; 1.2e−4 at 2⁴⁰), so every table value is within
+//   0.5 ulp(float) + |p|·2⁻⁵³        (measured ≤ 3.1e−8 for |p| ≤ 2²⁴; the promise is 3e−7).
 #pragma once
 
 #include "posenc/frequencies.hpp"
@@ -22,8 +26,8 @@
 
 namespace posenc {
 
-// Largest |position| the sinusoidal functions accept: 2⁴⁰, where p·θ_0 (θ_0 = 1) still has
-// the 1e−9 reduction error that detail/angles.hpp promises.
+// Largest |position| the sinusoidal functions accept: 2⁴⁰. Past it the double product p·θ_0
+// (θ_0 = 1) would round by more than 1e−4 rad, and the table would stop meaning anything.
 inline constexpr std::int64_t max_table_position = std::int64_t{1} << 40;
 
 // Largest dim shift_matrix accepts: its dim×dim doubles are 32 MiB at 2048.
@@ -41,45 +45,49 @@ std::string_view to_string(pe_layout layout) noexcept;
 // Fills out[r·dim + j] = PE(first + r)[j] for r in [0, count), row-major float32.
 // Ranges: count in [0, max_table_position], first and first+count−1 within ±max_table_position,
 // out_size ≥ count·dim (elements at out). Only the first count·dim elements are written.
-// Max error vs float64 truth: 0.5 ulp(float) + 1e−12 per value (≤ 6e−8 absolute); the SIMD
-// path steps rows by the angle-addition recurrence in double, re-anchored every 64 rows.
+// Max error vs float64 truth: 0.5 ulp(float) + |p|·2⁻⁵³ + 3e−14 per value (the SIMD path steps
+// rows by the angle-addition recurrence in double, re-anchored every 64 rows; the scalar
+// reference evaluates every value directly). Either way ≤ 6e−8 for |p| ≤ 2²⁴.
 void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
                       std::int64_t first, std::int64_t count,
                       pe_layout layout = pe_layout::interleaved);
 
 // The same for arbitrary positions: row r is PE(positions[r]); out_size ≥ positions.size()·dim.
-// Max error vs float64: 0.5 ulp(float) + 1e−9 per value.
+// Max error vs float64 truth: 0.5 ulp(float) + |p|·2⁻⁵³ per value.
 void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
                       std::span<const std::int32_t> positions,
                       pe_layout layout = pe_layout::interleaved);
 
-// One row PE(position), dim floats. Max error vs float64: 0.5 ulp(float) + 1e−9 per value.
+// One row PE(position), dim floats (scalar reference path). Max error vs float64 truth:
+// 0.5 ulp(float) + |position|·2⁻⁵³ per value.
 std::vector<float> sinusoidal_row(int dim, double base, std::int64_t position,
                                   pe_layout layout = pe_layout::interleaved);
 
 // The shift matrix M(k) of DESIGN §2, dim×dim row-major doubles: PE(p+k) = M(k)·PE(p) for
 // every p. Block diagonal, one 2×2 block per pair i (at (2i, 2i+1) interleaved, (i, d/2+i)
 // concat):  [[cos kθ_i, sin kθ_i], [−sin kθ_i, cos kθ_i]] acting on (sin, cos).
-// Ranges: dim ≤ max_shift_matrix_dim, |k| ≤ max_table_position. Max error: 1 ulp(double) + 1e−9.
+// Ranges: dim ≤ max_shift_matrix_dim, |k| ≤ max_table_position. Max error vs float64 truth:
+// 1 ulp(double) + |k|·2⁻⁵³.
 std::vector<double> shift_matrix(int dim, double base, std::int64_t k,
                                  pe_layout layout = pe_layout::interleaved);
 
 // M(k)·row in double without forming M (O(dim)); row has dim floats in `layout`.
 // DESIGN §3: d=8, k=3, row = PE(5) gives PE(8) ≈ [0.98936, −0.14550, 0.71736, 0.69671, …].
-// Max error vs float64 of the exact product: 2 ulp(double) per value + 1e−9 (the rotation);
-// against PE(p+k) itself the float32 rounding of `row` (≤ 6e−8 per value) dominates.
+// Max error vs float64 of the exact product: 3 ulp(double) + |k|·2⁻⁵³ per value; against
+// PE(p+k) itself the float32 rounding of `row` dominates (measured ≤ 7e−8 for |p| ≤ 2²⁴).
 std::vector<double> apply_shift(int dim, double base, std::int64_t k,
                                 std::span<const float> row,
                                 pe_layout layout = pe_layout::interleaved);
 
 // out[j] = PE(p)·PE(p + k_first + j) for j in [0, k_count), the dot of the float32 rows
 // accumulated in double. Ranges: k_count in [0, 2²⁴], all positions within ±max_table_position.
-// Max error vs float64 truth Σ_i cos(kθ_i): dim·6e−8 (the rows' float32 rounding).
+// Max error vs float64 truth Σ_i cos(kθ_i): dim·6e−8 (the rows' float32 rounding; measured
+// ≤ 6e−7 at dim 128).
 std::vector<double> pe_dot_by_distance(int dim, double base, std::int64_t p,
                                        std::int64_t k_first, std::int64_t k_count);
 
 // The closed form of the same: out[j] = Σ_i cos((k_first + j)·θ_i) (DESIGN §2), in double.
-// Ranges as above. Max error vs float64 truth: dim/2 · (1 ulp + 1e−9).
+// Ranges as above. Max error vs float64 truth: dim/2·(2 ulp(double) + |k|·2⁻⁵³).
 std::vector<double> pe_dot_closed_form(int dim, double base, std::int64_t k_first,
                                        std::int64_t k_count);
 
@@ -96,7 +104,8 @@ struct min_distance {
 // [first, first+count). ‖PE(p)−PE(q)‖² = Σ_i 4·sin²((q−p)·θ_i/2) depends only on δ = q−p
 // (DESIGN §2: PE(m)·PE(n) = Σ cos((n−m)θ_i)), so this scans δ = 1 … count−1 in double,
 // O(count·dim/2), without the cancellation of d − 2·PE(p)·PE(q). Returned p is `first`.
-// Ranges: count in [2, max_min_distance_count]. Max error vs float64: 2 ulp + 1e−9.
+// Ranges: count in [2, max_min_distance_count]. Max error vs float64 truth:
+// dim/2·3 ulp(double) relative + |count|·2⁻⁵³ in each angle.
 min_distance pe_min_distance(int dim, double base, std::int64_t first, std::int64_t count);
 
 } // namespace posenc

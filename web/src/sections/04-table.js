@@ -6,7 +6,7 @@ import { boundSlider, boundChoice, boundList } from '../ui/bind.js';
 import { controlRow } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { heatmap } from '../ui/heatmap.js';
-import { fixed, sig } from '../ui/format.js';
+import { fixed, fixed32, sig } from '../ui/format.js';
 
 const RAMP = ' .:-=+*#%@';  // text view: ten characters from blank (−1) to dense (+1)
 
@@ -50,7 +50,7 @@ export default {
       replace(numbers, table({
         caption: t('s4.tableCaption', { d: dim, layout: t(`common.${layout}`) }),
         columns: ['p', ...cols],
-        rows: positions.map((p, r) => [String(p), ...Array.from(data.subarray(r * dim, (r + 1) * dim), (v) => fixed(v, 4))]),
+        rows: positions.map((p, r) => [String(p), ...Array.from(data.subarray(r * dim, (r + 1) * dim), (v) => fixed32(v, 4))]),
         testid: 'pe-table',
       }));
       // The d = 4 example of DESIGN §3: cos 0.01 = 0.99995 needs five digits to be seen.

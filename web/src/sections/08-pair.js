@@ -26,7 +26,7 @@ export default {
   params: {
     's8.m': spec.int(2, -1000, 1000),
     's8.n': spec.int(5, -1000, 1000),
-    's8.theta': spec.num(0.1, 0.001, 1),
+    's8.theta': spec.num(0.1, 0.001, 0.99),
     's8.q': spec.intList([100, 0], -150, 150, 2),   // hundredths, so the hash stays exact
     's8.k': spec.intList([0, 100], -150, 150, 2),
   },
@@ -36,6 +36,7 @@ export default {
       'aria-label': t('s8.svgLabel') });
     const scoreOut = h('output', { 'data-testid': 'pair-score' });
     const splitOut = h('output', { 'data-testid': 'pair-split' });
+    const angleOut = h('output', { 'data-testid': 'pair-angle' });
     const checkBox = h('div');
     const vec = (key) => state.get(key).map((v) => v / 100);
 
@@ -101,8 +102,9 @@ export default {
       if (active) svg.querySelector(`[data-handle="${active}"]`)?.focus();
       const kern = pairKernel(pe, { q, k, m, n, theta });
       scoreOut.textContent = fixed(kern.score, 5);
-      splitOut.textContent = t('s8.splitValue', { dot: fixed(kern.dot, 4), cos: fixed(kern.cos, 4),
-        area: fixed(kern.area, 4), sin: fixed(kern.sin, 4), score: fixed(kern.score, 5) });
+      splitOut.textContent = t('s8.splitValue', { dot: fixed(kern.dotTerm, 5), area: fixed(kern.areaTerm, 5),
+        score: fixed(kern.score, 5) });
+      angleOut.textContent = t('s8.angleValue', { delta: n - m, cos: fixed(kern.cos, 5), sin: fixed(kern.sin, 5) });
       const shifts = [0, 3, -m, 95];
       const pairs = shifts.map((s) => [m + s, n + s]);
       const vals = pairScores(pe, { q, k, pairs, theta });
@@ -130,6 +132,7 @@ export default {
         panel(t('s8.drawTitle'), h('p', { class: 'hint' }, t('s8.dragHint')), h('div', { class: 'pair-box' }, svg)),
         panel(t('s8.scoreTitle'),
           result(t('s8.score'), scoreOut),
+          result(t('s8.angle'), angleOut),
           result(t('s8.split'), splitOut),
           h('p', {}, t('s8.checkText')),
           checkBox)));

@@ -10,7 +10,7 @@ import { controlRow } from '../ui/controls.js';
 import { heatmap } from '../ui/heatmap.js';
 import { plot } from '../ui/plot.js';
 import { fixed, sci, int } from '../ui/format.js';
-import { randomVectors, scores, repeatRows, shiftInvariance, supportsFloat32Angles } from '../api.js';
+import { randomVectors, scores, repeatRows, shiftInvariance, supportsFloat32Angles, maxAbsOf } from '../api.js';
 
 const SWEEP = [0, 10, 100, 1000, 10000, 100000, 1000000];
 
@@ -61,14 +61,23 @@ export default {
       const a = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'additive' });
       rot.draw(r.scores, T, T);
       add.draw(a.scores, T, T);
-      const d = shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'double' });
+      // The deviation needs four more score matrices: measure it just after this frame so the
+      // slider stays smooth (the heatmaps above are what must redraw within one frame).
+      clearTimeout(measureTimer);
+      measureTimer = setTimeout(() => measure(qs, ks, dim, s, maxAbsOf(r.scores)), 0);
+    }
+
+    let measureTimer = 0;
+    function measure(qs, ks, dim, s, peak) {
+      const d = shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, peak });
       devOut.textContent = t('s9.devValue', { abs: sci(d.maxAbs, 2), rel: sci(d.maxRel, 2) });
       if (supportsFloat32Angles(pe)) {
-        const d32 = shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'float32' });
+        const d32 = shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'float32', peak });
         dev32Out.textContent = t('s9.devValue', { abs: sci(d32.maxAbs, 2), rel: sci(d32.maxRel, 2) });
       } else {
         dev32Out.textContent = t('s9.unavailable');
       }
+      devOut.dataset.shift = String(s);
     }
 
     function sweep() {
@@ -78,13 +87,13 @@ export default {
       const qs = repeatRows(q, T);
       const ks = repeatRows(k, T);
       const xs = SWEEP.slice(1);
-      const ours = xs.map((s) => shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'double' }).maxRel);
+      const ours = xs.map((s) => shiftInvariance(pe, { q: qs, k: ks, dim, shift: s }).maxRel);
       const theirs = supportsFloat32Angles(pe)
         ? xs.map((s) => shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'float32' }).maxRel)
         : xs.map(() => null);
       // A log axis cannot show an exact 0: plot it at the float32 resolution floor.
       sweepPlot.update(xs, ours.map((v) => Math.max(v, 1e-9)), theirs.map((v) => (v === null ? null : Math.max(v, 1e-9))));
-      replace(note, supportsFloat32Angles(pe) ? [] : h('p', { class: 'note warn' }, t('s9.missingFloat32')));
+      replace(note, supportsFloat32Angles(pe) ? [] : h('p', { class: 'note info', 'data-testid': 'float32-missing' }, t('s9.missingFloat32')));
     }
 
     const full = () => { vectors(); redraw(); sweep(); };
@@ -107,6 +116,6 @@ export default {
         sweepPlot.el,
         h('p', {}, t('s9.after'))));
     full();
-    return { el, dispose: () => sweepPlot.dispose() };
+    return { el, dispose: () => { clearTimeout(measureTimer); sweepPlot.dispose(); } };
   },
 };

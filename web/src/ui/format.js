@@ -60,3 +60,32 @@ export function rate(perSecond, unit = 'values/s') {
   }
   return `${perSecond.toFixed(0)} ${unit}`;
 }
+
+/**
+ * Fixed decimals for a float32 value, rounded from its shortest round-trip decimal (as numpy
+ * prints float32): cos 0.01 stored as float32 is 0.99994999…, whose shortest form 0.99995
+ * rounds to 1.0000 — the digits a reader expects from the true value, not 0.9999.
+ */
+export function fixed32(x, places = 4) {
+  if (!Number.isFinite(x)) return String(x);
+  if (x === 0) return (0).toFixed(places);
+  const f = Math.fround(x);
+  let digits = 9;
+  for (let p = 1; p <= 9; p++) {
+    if (Math.fround(Number(f.toPrecision(p))) === f) { digits = p; break; }
+  }
+  const [mant, expText] = Math.abs(f).toExponential(digits - 1).split('e');
+  const intDigits = BigInt(mant.replace('.', ''));
+  const scale = digits - 1 - Number(expText);  // value = intDigits / 10^scale
+  let q;
+  if (scale <= places) {
+    q = intDigits * 10n ** BigInt(places - scale);
+  } else {
+    const div = 10n ** BigInt(scale - places);
+    q = intDigits / div;
+    if ((intDigits % div) * 2n >= div) q += 1n;  // half away from zero
+  }
+  const text = q.toString().padStart(places + 1, '0');
+  const body = places ? `${text.slice(0, -places)}.${text.slice(-places)}` : text;
+  return f < 0 && /[1-9]/.test(body) ? MINUS + body : body;
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz (clang 14, ASan + UBSan, into build/fuzz) and
+# runs every target for a bounded time; fails if any target crashes, leaks, trips a
+# sanitizer or an invariant, or times out.
+#
+#   scripts/fuzz.sh                  each target 20 s (the `npm test` budget: < 3 min in all)
+#   scripts/fuzz.sh --long SECONDS   each target SECONDS (the documented longer run)
+#   scripts/fuzz.sh --only fuzz_rotary [--long 600]   one target
+#
+# Each target starts from its seed corpus tests/fuzz/corpus/<target>/ (which also holds
+# regression inputs of past findings) and writes what it discovers to
+# build/fuzz/corpus/<target>/, never to the source tree. A crash leaves its input in
+# build/fuzz/artifacts/<target>/; rerun it with build/fuzz/tests/fuzz/<target> <file>.
+# Flags: targets -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all; the library
+# -fsanitize=fuzzer-no-link,address,undefined (set in tests/fuzz/CMakeLists.txt).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=20
+only=""
+while (($#)); do
+  case "$1" in
+    --long) seconds="${2:?--long needs a number of seconds}"; shift 2 ;;
+    --only) only="${2:?--only needs a target name}"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[[ "$seconds" =~ ^[0-9]+$ && "$seconds" -gt 0 ]] || { echo "fuzz.sh: SECONDS must be a positive integer" >&2; exit 2; }
+
+CXX_FUZZ=${CXX_FUZZ:-clang++-14}
+command -v "$CXX_FUZZ" >/dev/null || { echo "fuzz.sh: $CXX_FUZZ not found (scripts/bootstrap.sh installs clang-14)" >&2; exit 1; }
+
+build=build/fuzz
+jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
+CXX="$CXX_FUZZ" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DPOSENC_BUILD_FUZZ=ON -DPOSENC_BUILD_TESTS=OFF -DPOSENC_INSTALL=OFF >/dev/null
+targets=()
+for source in tests/fuzz/fuzz_*.cpp; do
+  name=$(basename "$source" .cpp)
+  [[ -z "$only" || "$only" == "$name" ]] && targets+=("$name")
+done
+((${#targets[@]})) || { echo "fuzz.sh: no target named '$only'" >&2; exit 2; }
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+
+# Sanitizers stop at the first report; leaks count as findings.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+failed=()
+summary=()
+for name in "${targets[@]}"; do
+  seeds=tests/fuzz/corpus/$name
+  work=$build/corpus/$name
+  artifacts=$build/artifacts/$name
+  log=$build/logs/$name.log
+  mkdir -p "$seeds" "$work" "$artifacts" "$(dirname "$log")"
+  printf '\n==> %s (%s s)\n' "$name" "$seconds"
+  status=0
+  "$build/tests/fuzz/$name" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 \
+    -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 || true)
+  [[ -n "$done_line" ]] && echo "$done_line"
+  if ((status != 0)); then
+    grep -E 'ERROR|runtime error|invariant violated|Test unit written|SUMMARY|exception' "$log" | head -n 20 || true
+    echo "$name: FAILED (exit $status, ${runs:-?} executions) — full log: $log"
+    failed+=("$name")
+    summary+=("$(printf '%-20s %12s executions  FAILED' "$name" "${runs:-?}")")
+  else
+    summary+=("$(printf '%-20s %12s executions  ok' "$name" "${runs:-?}")")
+  fi
+done
+
+printf '\n==> fuzz summary (%s s per target)\n' "$seconds"
+printf '%s\n' "${summary[@]}"
+if ((${#failed[@]})); then
+  echo "fuzz: ${#failed[@]} target(s) failed: ${failed[*]}" >&2
+  exit 1
+fi

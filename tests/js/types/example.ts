@@ -1,0 +1,52 @@
+// A typed use of the package, checked by `tsc --noEmit` (tests/js/package.test.mjs): it
+// must compile, and every `@ts-expect-error` line must really be an error under index.d.ts.
+import { createPosenc, simdSupported, type Posenc, type Rope, type Scaling, type Tensor } from 'posenc';
+
+const pe: Posenc = await createPosenc({ simd: simdSupported() });
+const simd: boolean = pe.simd;
+
+const yarn: Scaling = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 };
+const { invFreq, attentionFactor } = pe.inverseFrequencies({ dim: 128, base: 10000, scaling: yarn });
+const lambda: Float64Array = pe.wavelengths({ dim: 8, base: 10000 });
+
+const table: Float32Array = pe.sinusoidal({ dim: 8, base: 10000, positions: 4 });
+const far: Float32Array = pe.sinusoidal({ dim: 128, positions: 1, start: 1000000 });
+const listed: Float32Array = pe.sinusoidal({ dim: 8, positions: [3, 7, 900], layout: 'concat' });
+const shifted: Float64Array = pe.applyShift(pe.sinusoidalRow({ dim: 8, position: 5 }), { k: 3 });
+
+const rope: Rope = pe.rope({ headDim: 128, rotaryDim: 64, layout: 'interleaved', scaling: { type: 'linear', factor: 2 } });
+const x = new Float32Array(4 * 8 * 128);
+const same: Float32Array = rope.apply(x, { tokens: 4, heads: 8, positions: Int32Array.of(0, 1, 2, 3) });
+rope.apply(x, { tokens: 4, heads: 8, start: 4000, inverse: true });
+rope.invert(x, { tokens: 4, heads: 8, start: 4000 });
+const t: Tensor = pe.tensor(x);
+const sameTensor: Tensor = rope.shift(t, { tokens: 4, heads: 8, delta: -128 });
+const [q2, k2] = rope.applyQK(new Float32Array(4 * 128), t, { tokens: 4, qHeads: 1, kHeads: 8 });
+const view: Float32Array = t.array;
+t.dispose();
+rope.dispose();
+
+const { scores, terms } = pe.scores({ q: new Float32Array(64), k: new Float32Array(64), dim: 64, mode: 'additive' });
+const pp: Float32Array | undefined = terms?.positionPosition;
+const w = pe.attentionWeights({ modelDim: 16, seed: 1n });
+const { output } = pe.selfAttention({ x: new Float32Array(5 * 16), weights: w, modelDim: 16, heads: 2, mode: 'rotary' });
+const gap: number = pe.permutationTest({ x: new Float32Array(5 * 16), weights: w, modelDim: 16, seed: 3 });
+const decay: Float64Array = pe.decayBound({ dim: 128, maxDistance: 1000 });
+
+// @ts-expect-error: dim is required
+pe.inverseFrequencies({ base: 10000 });
+// @ts-expect-error: layout names are fixed
+pe.rope({ headDim: 64, layout: 'neox' });
+// @ts-expect-error: unknown scaling type
+pe.inverseFrequencies({ dim: 8, scaling: { type: 'ntk', factor: 2 } });
+// @ts-expect-error: apply takes a Float32Array or a tensor, not a number[]
+rope.apply([1, 2, 3], { tokens: 1 });
+// @ts-expect-error: positions and start together
+rope.apply(x, { tokens: 4, positions: [0, 1, 2, 3], start: 5 });
+// @ts-expect-error: a list of positions takes no start
+pe.sinusoidal({ dim: 8, positions: [1, 2], start: 3 });
+// @ts-expect-error: mode names are fixed
+pe.scores({ q: new Float32Array(2), k: new Float32Array(2), dim: 2, mode: 'alibi' });
+
+export const used = [simd, invFreq, attentionFactor, lambda, table, far, listed, shifted, same, sameTensor,
+  q2, k2, view, scores, pp, output, gap, decay];

@@ -1,0 +1,133 @@
+// The demo page reacts as it should: dim, base, k, shift s, layout, language, shuffle; the URL
+// hash round-trips the state, and a malformed hash falls back to defaults with a visible note.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSuite, tableCells, num, setNumber } from './helpers.mjs';
+
+let suite;
+before(async () => { suite = await startSuite(); });
+after(async () => { await suite?.close(); });
+
+async function clean(page) {
+  const p = await page.problems();
+  assert.deepEqual([...p.pageErrors, ...p.console, ...p.csp, ...p.foreign], []);
+}
+
+test('dim and base change the ladder, and the hash follows', async () => {
+  const page = await suite.open('#lang=en');
+  await setNumber(page, 's3.d', 4);
+  let rows = await tableCells(page, 'ladder-table');
+  assert.deepEqual(rows.map((r) => num(r[1])), [1, 0.01]);
+  await setNumber(page, 's3.b', 100);
+  rows = await tableCells(page, 'ladder-table');
+  assert.deepEqual(rows.map((r) => num(r[1])), [1, 0.1]);
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /s3\.d=4/);
+  assert.match(hash, /s3\.b=100/);
+  // Round trip: a new page opened on that hash shows the same state.
+  const again = await suite.open(hash);
+  assert.deepEqual(await tableCells(again, 'ladder-table'), rows);
+  assert.equal(await again.inputValue('input[type="number"][name="s3.d"]'), '4');
+  await clean(page);
+  await clean(again);
+  await page.close();
+  await again.close();
+});
+
+test('k changes the shift section: M(1)·PE(5) = PE(6)', async () => {
+  const page = await suite.open('#lang=en');
+  await setNumber(page, 's6.k', 1);
+  const rows = await tableCells(page, 'shift-compare');
+  // sin 6, cos 6, sin 0.6, cos 0.6
+  assert.deepEqual(rows.slice(0, 4).map((r) => r[2]), ['−0.27942', '0.96017', '0.56464', '0.82534']);
+  assert.deepEqual(rows.slice(0, 4).map((r) => r[1]), ['−0.27942', '0.96017', '0.56464', '0.82534']);
+  await clean(page);
+  await page.close();
+});
+
+test('layout switches the table to [sin… | cos…]', async () => {
+  const page = await suite.open('#lang=en&s4.layout=concat');
+  const rows = await tableCells(page, 'pe-table');
+  // p = 1, d = 8, concat: sin 1, sin 0.1, sin 0.01, sin 0.001, cos 1, cos 0.1, cos 0.01, cos 0.001
+  assert.deepEqual(rows[1].slice(1).map(num), [0.8415, 0.0998, 0.0100, 0.0010, 0.5403, 0.9950, 1.0000, 1.0000]);
+  const header = await page.$$eval('[data-testid="pe-table"] thead th', (ths) => ths.map((t) => t.textContent));
+  assert.equal(header[2], 'sin θ₁');
+  await page.click('[data-param="s4.layout"] label:has-text("interleaved")');
+  const back = await tableCells(page, 'pe-table');
+  assert.deepEqual(back[1].slice(1, 3).map(num), [0.8415, 0.5403]);
+  await clean(page);
+  await page.close();
+});
+
+test('shift s = 10⁶: RoPE scores stay put to float32 noise; float32 angles drift', async () => {
+  const page = await suite.open('#lang=en&s9.T=32');
+  await setNumber(page, 's9.s', 1000000);
+  await page.waitForSelector('[data-testid="dev-posenc"][data-shift="1000000"]');
+  const ours = await page.textContent('[data-testid="dev-posenc"]');
+  const rel = (t) => {
+    const m = t.match(/relative ([^)]+)\)/) ?? t.match(/상대 ([^)]+)\)/);
+    return num(m[1].replace(' × 10', 'e').replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+/, (s) => s.replace(/./g, (c) => '0123456789-'['⁰¹²³⁴⁵⁶⁷⁸⁹⁻'.indexOf(c)])));
+  };
+  assert.ok(rel(ours) < 1e-5, `posenc deviation at s = 10⁶: ${ours}`);
+  const theirs = await page.textContent('[data-testid="dev-float32"]');
+  if (!/not available/.test(theirs)) assert.ok(rel(theirs) > 10 * rel(ours), `float32 angles: ${theirs} vs ${ours}`);
+  assert.match(await page.evaluate(() => location.hash), /s9\.s=1000000/);
+  await clean(page);
+  await page.close();
+});
+
+test('shuffle re-orders the sentence; without positions the outputs do not change', async () => {
+  const page = await suite.open('#lang=en');
+  const before1 = await page.textContent('[data-testid="shuffled-sentence"]');
+  await page.click('[data-testid="shuffle"]');
+  const after1 = await page.textContent('[data-testid="shuffled-sentence"]');
+  assert.notEqual(after1, before1);
+  const rows = await tableCells(page, 'perm-table');
+  for (const r of rows) assert.equal(r[1], r[2], `word ${r[0]}`);
+  await page.click('[data-param="s1.mode"] label:has-text("RoPE")');
+  const rope = await tableCells(page, 'perm-table');
+  assert.ok(rope.some((r) => r[1] !== r[2]), 'with RoPE some word must change');
+  await clean(page);
+  await page.close();
+});
+
+test('language: switch to Korean, remembered, and defaulted from navigator.language', async () => {
+  const page = await suite.open('#lang=en');
+  await page.click('button[data-lang="ko"]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'ko');
+  assert.match(await page.textContent('h1'), /위치 인코딩/);
+  assert.match(await page.evaluate(() => location.hash), /lang=ko/);
+  // The numbers are the same in either language.
+  assert.equal((await tableCells(page, 'pair-check'))[0][2], '−0.29552');
+  // Remembered: the same browser profile, no hash → Korean.
+  const again = await suite.open('');
+  assert.equal(await again.getAttribute('html', 'lang'), 'ko');
+  // A Korean browser with nothing remembered gets Korean; an English one gets English.
+  const koBrowser = await suite.open('', { locale: 'ko-KR' });
+  assert.equal(await koBrowser.getAttribute('html', 'lang'), 'ko');
+  const enBrowser = await suite.open('', { locale: 'en-GB' });
+  assert.equal(await enBrowser.getAttribute('html', 'lang'), 'en');
+  for (const p of [page, again, koBrowser, enBrowser]) { await clean(p); await p.close(); }
+});
+
+test('a malformed hash falls back to defaults with a visible note and no error', async () => {
+  const page = await suite.open('#lang=xx&s3.d=7&s9.s=abc&s4.rows=1,,2&bogus=1&%E0%A4%A=1&s3.b=1e400');
+  const note = await page.textContent('[data-testid="hash-note"]');
+  for (const key of ['lang=xx', 's3.d=7', 's9.s=abc', 'bogus', 's3.b']) assert.ok(note.includes(key), `note names ${key}: ${note}`);
+  const rows = await tableCells(page, 'ladder-table');
+  assert.deepEqual(rows.map((r) => num(r[1])), [1, 0.1, 0.01, 0.001]);
+  assert.equal((await tableCells(page, 'pe-table')).length, 4);
+  // The page rewrites the hash to the valid state.
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /bogus|s3\.d=7/);
+  // Text from the hash is shown as text, never parsed as markup.
+  const evil = await suite.open('#s3.d=%3Cimg%20src%3Dx%3E');
+  assert.match(await evil.textContent('[data-testid="hash-note"]'), /<img src=x>/);
+  assert.equal(await evil.locator('#notes img').count(), 0);
+  await evil.close();
+  // A hash typed later is validated the same way.
+  await page.evaluate(() => { location.hash = '#lang=en&s3.d=-2'; });
+  await page.waitForSelector('[data-testid="hash-note"]');
+  assert.match(await page.textContent('[data-testid="hash-note"]'), /s3\.d=-2/);
+  await clean(page);
+  await page.close();
+});

@@ -1,0 +1,297 @@
+// Type declarations of the `posenc` package (wasm/index.js).
+//
+// Conventions: options objects with camelCase keys; typed arrays in and out; unknown option
+// names, wrong types and non-integers throw TypeError/RangeError naming the argument; values
+// outside their allowed range throw RangeError from the C++ core, whose message names the
+// argument and the range. After any error the module keeps working.
+
+/** Context-extension scaling of the ladder: HF transformers' `rope_scaling`, camelCase keys. */
+export type Scaling =
+  | { type: 'default' }
+  | { type: 'linear'; factor: number }
+  | { type: 'dynamic'; factor: number; maxPositionEmbeddings: number; seqLen?: number }
+  | {
+      type: 'yarn';
+      factor?: number;
+      originalMaxPositionEmbeddings?: number;
+      maxPositionEmbeddings?: number;
+      attentionFactor?: number;
+      betaFast?: number;
+      betaSlow?: number;
+      mscale?: number;
+      mscaleAllDim?: number;
+      truncate?: boolean;
+    }
+  | {
+      type: 'llama3';
+      factor: number;
+      originalMaxPositionEmbeddings?: number;
+      maxPositionEmbeddings?: number;
+      lowFreqFactor?: number;
+      highFreqFactor?: number;
+    }
+  | {
+      type: 'longrope';
+      factor?: number;
+      originalMaxPositionEmbeddings?: number;
+      maxPositionEmbeddings?: number;
+      seqLen?: number;
+      attentionFactor?: number;
+      shortFactor: ArrayLike<number>;
+      longFactor: ArrayLike<number>;
+    };
+
+/** Pair layout of RoPE: 'half' = (x[i], x[i + d/2]) (GPT-NeoX, HF); 'interleaved' = (x[2i], x[2i+1]). */
+export type RopeLayout = 'half' | 'interleaved';
+/** Sinusoidal table layout: 'interleaved' = sin at 2i, cos at 2i+1; 'concat' = [sin… | cos…]. */
+export type PeLayout = 'interleaved' | 'concat';
+/** How positions enter attention. */
+export type ScoreMode = 'none' | 'additive' | 'rotary';
+/** A list of int32 positions. */
+export type Positions = Int32Array | readonly number[];
+/** 64-bit seed: a safe integer ≥ 0 or a BigInt in [0, 2^64). */
+export type Seed = number | bigint;
+
+export interface LadderOptions {
+  /** Even, in [2, 65536] (the rotary dim with partial rotary). */
+  dim: number;
+  /** Finite, > 1. Default 10000. */
+  base?: number;
+  scaling?: Scaling;
+}
+
+/**
+ * A Float32Array living in WebAssembly memory: calls that take it work on it in place with
+ * zero copies. `array` is re-made whenever memory grows (old views detach), so read it
+ * after each posenc call rather than keeping it; keep the handle alive while you use it.
+ */
+export interface Tensor {
+  readonly length: number;
+  /** The tensor's floats (a view of WebAssembly memory). Throws TypeError once disposed. */
+  readonly array: Float32Array;
+  readonly disposed: boolean;
+  /** Frees the memory now (a FinalizationRegistry frees forgotten tensors eventually). */
+  dispose(): void;
+}
+
+/** Something an in-place kernel can work on: copied through scratch memory, or zero-copy. */
+export type FloatTarget = Float32Array | Tensor;
+
+export interface RopeOptions {
+  /** Elements per head row, in [2, 65536]. */
+  headDim: number;
+  /** Even, in [2, headDim]; default headDim. Dims ≥ rotaryDim pass through untouched. */
+  rotaryDim?: number;
+  /** Default 10000. */
+  base?: number;
+  /** Default 'half'. */
+  layout?: RopeLayout;
+  scaling?: Scaling;
+  /** First cached position (default 0). Positions outside the cache are computed on the fly. */
+  cacheStart?: number;
+  /** Number of cached cos/sin rows (default 0: everything on the fly, same numbers). */
+  cacheLength?: number;
+}
+
+interface Strides {
+  /** Elements between consecutive tokens; default heads·headDim. */
+  tokenStride?: number;
+  /** Elements between consecutive heads; default headDim ([heads][tokens][dim]: tokens·headDim). */
+  headStride?: number;
+}
+
+export type RopeApplyOptions = Strides & {
+  /** Default 1. */
+  heads?: number;
+  /** Rotate back: R(−p·θ)/attentionFactor. Default false. */
+  inverse?: boolean;
+} & (
+    | { positions: Positions; tokens?: number; start?: never }
+    | { tokens: number; start?: number; positions?: never }
+  );
+
+export type RopeApplyQKOptions = {
+  qHeads?: number;
+  kHeads?: number;
+  qTokenStride?: number;
+  qHeadStride?: number;
+  kTokenStride?: number;
+  kHeadStride?: number;
+} & (
+  | { positions: Positions; tokens?: number; start?: never }
+  | { tokens: number; start?: number; positions?: never }
+);
+
+export interface RopeShiftOptions extends Strides {
+  tokens: number;
+  heads?: number;
+  /** Positions to move the keys by (|delta| ≤ 2^53). */
+  delta: number;
+}
+
+/** A reusable rotator that owns its ladder and cos/sin cache in WebAssembly memory. */
+export interface Rope {
+  readonly headDim: number;
+  readonly rotaryDim: number;
+  readonly base: number;
+  readonly layout: RopeLayout;
+  /** HF's attention_scaling (yarn, longrope), multiplied into rotated dims; 1 otherwise. */
+  readonly attentionFactor: number;
+  /** θ_i, rotaryDim/2 values. */
+  readonly invFreq: Float64Array;
+  readonly disposed: boolean;
+  /** Rotates x [tokens][heads][headDim] in place; returns x. */
+  apply<T extends FloatTarget>(x: T, options: RopeApplyOptions): T;
+  /** apply with inverse: true. */
+  invert<T extends FloatTarget>(x: T, options: Omit<RopeApplyOptions, 'inverse'>): T;
+  /** Rotates q and k forward in place, one cos/sin row per token shared by both. */
+  applyQK<Q extends FloatTarget, K extends FloatTarget>(q: Q, k: K, options: RopeApplyQKOptions): [Q, K];
+  /** Keys rotated at p become keys rotated at p + delta (pure rotation, no attention factor). */
+  shift<T extends FloatTarget>(k: T, options: RopeShiftOptions): T;
+  /** cos/sin(position·θ_i), rotaryDim/2 values each, without the attention factor. */
+  row(position: number): { cos: Float32Array; sin: Float32Array };
+  dispose(): void;
+}
+
+export interface ScoreOptions {
+  /** q [Tq][dim] and k [Tk][dim], row-major. */
+  q: Float32Array;
+  k: Float32Array;
+  dim: number;
+  /** One position per q row (default 0 … Tq−1). */
+  qPositions?: Positions;
+  /** One position per k row (default 0 … Tk−1). */
+  kPositions?: Positions;
+  /** Default 'rotary'. */
+  mode?: ScoreMode;
+  /** RoPE pair layout (rotary). Default 'half'. */
+  layout?: RopeLayout;
+  /** Sinusoidal table layout (additive). Default 'interleaved'. */
+  peLayout?: PeLayout;
+  base?: number;
+  /** Rotary: even, in [2, dim]; default dim. */
+  rotaryDim?: number;
+  scaling?: Scaling;
+  /** Multiply by 1/√dim. Default false. */
+  scale?: boolean;
+}
+
+export interface ScoreTerms {
+  /** q·k */
+  content: Float32Array;
+  /** q·p_n */
+  queryPosition: Float32Array;
+  /** p_m·k */
+  positionKey: Float32Array;
+  /** p_m·p_n (the only term that depends on n − m alone) */
+  positionPosition: Float32Array;
+}
+
+export interface AttentionWeights {
+  /** modelDim² floats each, nn.Linear [out][in] order. */
+  wq: Float32Array;
+  wk: Float32Array;
+  wv: Float32Array;
+  wo: Float32Array;
+}
+
+export interface AttentionOptions {
+  /** [tokens][modelDim] row-major. */
+  x: Float32Array;
+  weights: AttentionWeights;
+  modelDim: number;
+  /** Default x.length / modelDim. */
+  tokens?: number;
+  /** Default 1; must divide modelDim. */
+  heads?: number;
+  /** How positions enter: none (default), additive sinusoidal table, or rotary (Q and K). */
+  mode?: ScoreMode;
+  /** Mask keys after the query. Default false. */
+  causal?: boolean;
+  base?: number;
+  layout?: RopeLayout;
+  peLayout?: PeLayout;
+  /** One position per token (default 0 … T−1). */
+  positions?: Positions;
+}
+
+export interface Posenc {
+  /** True when the SIMD128 binary was loaded. */
+  readonly simd: boolean;
+
+  /** θ_i and HF's attention factor. */
+  inverseFrequencies(options: LadderOptions): { invFreq: Float64Array; attentionFactor: number };
+  /** λ_i = 2π/θ_i. */
+  wavelengths(options: LadderOptions): Float64Array;
+
+  /**
+   * Sinusoidal table, positions × dim row-major: rows start … start+positions−1 (a count)
+   * or PE(p) for each listed position.
+   */
+  sinusoidal(
+    options: { dim: number; base?: number; layout?: PeLayout } & (
+      | { positions: number; start?: number }
+      | { positions: Positions; start?: never }
+    ),
+  ): Float32Array;
+  /** One row PE(position), |position| ≤ 2^40. */
+  sinusoidalRow(options: { dim: number; base?: number; position: number; layout?: PeLayout }): Float32Array;
+  /** M(k), dim×dim row-major: PE(p+k) = M(k)·PE(p). dim ≤ 2048. */
+  shiftMatrix(options: { dim: number; base?: number; k: number; layout?: PeLayout }): Float64Array;
+  /** M(k)·row in double; dim = row.length. */
+  applyShift(row: Float32Array, options: { k: number; base?: number; layout?: PeLayout }): Float64Array;
+  /** PE(position)·PE(position + kFirst + j) for j < kCount. */
+  peDotByDistance(options: { dim: number; base?: number; position?: number; kFirst?: number; kCount: number }): Float64Array;
+  /** Σ_i cos((kFirst + j)·θ_i) for j < kCount. */
+  peDotClosedForm(options: { dim: number; base?: number; kFirst?: number; kCount: number }): Float64Array;
+  /** ‖PE(start + r)‖ for r < count. */
+  peNorms(options: { dim: number; base?: number; start?: number; count: number }): Float64Array;
+  /** The closest pair of encodings among start … start+count−1. */
+  peMinDistance(options: { dim: number; base?: number; start?: number; count: number }): { distance: number; p: number; q: number };
+
+  /** A RoPE rotator; dispose() it when done. */
+  rope(options: RopeOptions): Rope;
+
+  /** Attention logits S[m][n] = ⟨q'_m, k'_n⟩, [Tq][Tk] row-major; terms in 'additive' mode. */
+  scores(options: ScoreOptions): { scores: Float32Array; terms?: ScoreTerms };
+  /** max |S(m+shift, n+shift) − S(m, n)|. */
+  shiftInvariance(options: ScoreOptions & { shift: number }): number;
+  /** qᵀR(δθ)k in double for one pair of rows (dim = q.length). */
+  relativeKernel(options: { q: Float32Array; k: Float32Array; delta: number; base?: number; layout?: RopeLayout }): {
+    score: number;
+    dot: number;
+    area: number;
+  };
+  /** RoFormer's long-term-decay bound for δ = 0 … maxDistance. */
+  decayBound(options: { dim: number; base?: number; maxDistance: number }): Float64Array;
+
+  /** Seeded weights uniform in ±1/√modelDim (bit-identical to the native library). */
+  attentionWeights(options: { modelDim: number; seed: Seed }): AttentionWeights;
+  /** Multi-head self-attention: output [T][D] and softmax weights [H][T][T]. */
+  selfAttention(options: AttentionOptions): { output: Float32Array; weights: Float32Array };
+  /** max |shuffle(out(X)) − out(shuffle(X))|: ~1e−7 without positions, O(1) with them. */
+  permutationTest(options: Omit<AttentionOptions, 'positions'> & { seed: Seed }): number;
+
+  /** Fills out with uniform floats in [lo, hi) (default [−1, 1)) from seed; returns out. */
+  fillUniform<T extends FloatTarget>(out: T, options: { seed: Seed; lo?: number; hi?: number }): T;
+  /** A seeded permutation of 0 … n−1. */
+  permutation(options: { n: number; seed: Seed }): Int32Array;
+
+  /** A tensor of `length` zeros, or a copy of `data`, in WebAssembly memory. */
+  tensor(lengthOrData: number | Float32Array): Tensor;
+  /** Debug: WebAssembly memory size and allocator bytes in use. */
+  memoryStats(): { memoryBytes: number; heapInUse: number };
+}
+
+export interface CreateOptions {
+  /** true/false forces the SIMD/scalar binary; default: SIMD when the engine validates SIMD128. */
+  simd?: boolean;
+  /** The chosen binary from elsewhere: URL, bytes or a compiled module. */
+  wasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+}
+
+/** Loads posenc (fetches/reads the .wasm next to the package's JS). */
+export function createPosenc(options?: CreateOptions): Promise<Posenc>;
+/** True when this engine validates WebAssembly SIMD128 code. */
+export function simdSupported(): boolean;
+export default createPosenc;
