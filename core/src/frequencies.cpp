@@ -140,13 +140,17 @@ frequencies linear(int dim, double base, const scaling& s) {
 }
 
 // HF `_compute_dynamic_ntk_parameters`: seq_len = max(seq_len, M) (M when unset), then
-// base' = base·((factor·seq_len/M) − (factor − 1))^(d/(d−2)).
+// base' = base·((factor·seq_len/M) − (factor − 1))^(d/(d−2)). HF's bracket is evaluated as
+// the equal 1 + factor·(seq_len − M)/M: HF's form cancels to 0 (NaN θ) once factor ≥ 2⁵³.
 frequencies dynamic(int dim, double base, const scaling& s) {
   const double m = *s.max_position_embeddings;
   const double len = std::max(static_cast<double>(s.seq_len.value_or(0)), m);
   const double factor = *s.factor;
-  const double scaled = base * std::pow(factor * len / m - (factor - 1.0),
-                                        static_cast<double>(dim) / (dim - 2));
+  const double scale = 1.0 + factor * ((len - m) / m);
+  const double scaled = base * std::pow(scale, static_cast<double>(dim) / (dim - 2));
+  if (!std::isfinite(scaled))
+    fail_argument("scaling.factor = ", factor, " with seq_len ", len, " overflows the dynamic "
+                  "base (base·(1 + factor·(seq_len − M)/M)^(d/(d−2)) must be finite)");
   return {default_ladder(dim, scaled), 1.0};
 }
 
@@ -166,8 +170,13 @@ double yarn_correction_dim(double rotations, int dim, double base, double length
 double yarn_attention(const scaling& s, double factor) {
   if (s.attention_factor) return *s.attention_factor;
   const double m = s.mscale.value_or(0.0), m_all = s.mscale_all_dim.value_or(0.0);
-  if (m != 0.0 && m_all != 0.0) return yarn_mscale(factor, m) / yarn_mscale(factor, m_all);
-  return yarn_mscale(factor);
+  if (m == 0.0 || m_all == 0.0) return yarn_mscale(factor);
+  const double ratio = yarn_mscale(factor, m) / yarn_mscale(factor, m_all);
+  // Huge mscales overflow get_mscale (inf/inf, x/inf): refuse rather than scale by 0 or NaN.
+  if (!std::isfinite(ratio) || !(ratio > 0.0))
+    fail_argument("scaling.mscale = ", m, " and scaling.mscale_all_dim = ", m_all,
+                  " give a non-finite yarn attention factor");
+  return ratio;
 }
 
 // HF `_compute_yarn_parameters`: θ_i/factor (interpolation) for low dims' long wavelengths,
@@ -184,6 +193,10 @@ frequencies yarn(int dim, double base, const scaling& s) {
   // find_correction_range: floor/ceil when truncate, then clamp to [0, dim − 1].
   double low = yarn_correction_dim(beta_fast, dim, base, original);
   double high = yarn_correction_dim(beta_slow, dim, base, original);
+  // Subnormal betas overflow original/(β·2π); HF would ramp over ±inf and produce NaN.
+  if (!std::isfinite(low) || !std::isfinite(high))
+    fail_argument("scaling.beta_fast = ", beta_fast, " and scaling.beta_slow = ", beta_slow,
+                  " give a non-finite yarn correction range");
   if (s.truncate) low = std::floor(low), high = std::ceil(high);
   low = std::max(low, 0.0);
   high = std::min(high, static_cast<double>(dim - 1));
@@ -238,7 +251,12 @@ frequencies longrope(int dim, double base, const scaling& s) {
   const bool long_context = s.seq_len && *s.seq_len > original;
   const std::vector<double>& ext = long_context ? s.long_factor : s.short_factor;
   frequencies out{default_ladder(dim, base), attention};
-  for (std::size_t i = 0; i < out.inv_freq.size(); ++i) out.inv_freq[i] /= ext[i];
+  for (std::size_t i = 0; i < out.inv_freq.size(); ++i) {
+    out.inv_freq[i] /= ext[i];
+    if (!std::isfinite(out.inv_freq[i]))  // a subnormal factor overflows θ_i / ext_i
+      fail_argument(long_context ? "scaling.long_factor[" : "scaling.short_factor[", i,
+                    "] = ", ext[i], " overflows theta_", i, " / factor");
+  }
   return out;
 }
 

@@ -323,6 +323,44 @@ TEST_CASE("bad scaling parameters throw invalid_argument naming the field", "[fr
   bad(lr, "scaling.original_max_position_embeddings");
 }
 
+TEST_CASE("extreme parameters give a usable ladder or a named error, never NaN", "[frequencies]") {
+  // Fuzz findings (tests/fuzz/corpus): each would have produced NaN or inf θ.
+  scaling dyn = make(scaling_type::dynamic, 1e300);
+  dyn.max_position_embeddings = 100;
+  SECTION("dynamic, huge factor at seq_len ≤ M: 1 + factor·0 = 1, the plain ladder") {
+    // HF's factor·L/M − (factor − 1) cancels to 0 here (factor − 1 rounds to factor).
+    require_close(theta(8, 10000, dyn), theta(8));
+  }
+  SECTION("dynamic, huge factor past M overflows the base: named error") {
+    dyn.seq_len = 200;
+    require_invalid([&] { theta(8, 10000, dyn); }, "scaling.factor");
+  }
+  SECTION("yarn, mscales that overflow get_mscale") {
+    scaling y = make(scaling_type::yarn, 1e300);
+    y.original_max_position_embeddings = 4096;
+    y.mscale = 1e308;
+    y.mscale_all_dim = 1.0;
+    require_invalid([&] { theta(8, 10000, y); }, "scaling.mscale");
+  }
+  SECTION("yarn, subnormal betas overflow the correction range") {
+    scaling y = make(scaling_type::yarn, 4.0);
+    y.original_max_position_embeddings = 4096;
+    y.beta_fast = y.beta_slow = 1e-320;
+    require_invalid([&] { theta(8, 10000, y); }, "scaling.beta_fast");
+  }
+  SECTION("longrope, a subnormal factor overflows θ_i / factor") {
+    scaling lr = make(scaling_type::longrope, 2.0);
+    lr.original_max_position_embeddings = 4096;
+    lr.short_factor = {1, 1, 1, 1e-320};
+    lr.long_factor = {1, 1, 1, 1};
+    require_invalid([&] { theta(8, 10000, lr); }, "scaling.short_factor[3]");
+  }
+  SECTION("huge linear factors underflow θ to 0, which is still a valid ladder") {
+    const auto t = theta(8, 10000, make(scaling_type::linear, 1e308));
+    for (const double v : t) REQUIRE((std::isfinite(v) && v >= 0.0));
+  }
+}
+
 TEST_CASE("fields a type does not read are not validated", "[frequencies]") {
   scaling s;  // type none
   s.factor = -3;

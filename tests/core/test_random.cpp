@@ -78,7 +78,7 @@ TEST_CASE("random: permutation of 10 for seed 42 is the known answer", "[random]
   CHECK(posenc::permutation(10, 42) == kPermutation10Seed42);
 }
 
-TEST_CASE("random: uniform stays in [lo, hi)", "[random]") {
+TEST_CASE("random: uniform stays within lo <= u < hi", "[random]") {
   const auto [lo, hi] = GENERATE(std::pair{0.0f, 1.0f}, std::pair{-3.5f, 2.25f},
                                  std::pair{1.0f, 2.0f}, std::pair{-1e30f, 1e30f},
                                  std::pair{1000.0f, 1000.125f});
@@ -132,7 +132,7 @@ TEST_CASE("random: same seed same numbers, distinct seeds differ", "[random]") {
   CHECK(posenc::permutation(50, 1) != posenc::permutation(50, 2));
 }
 
-TEST_CASE("random: below(bound) covers [0, bound) evenly", "[random]") {
+TEST_CASE("random: below(bound) covers 0 .. bound-1 evenly", "[random]") {
   const std::uint32_t bound = GENERATE(1u, 2u, 3u, 7u, 10u);
   posenc::random gen(5);
   std::vector<int> counts(bound, 0);

@@ -154,13 +154,43 @@ void check_rope_row(worst_ratio& w, const std::vector<float>& x, const std::vect
     w.add(x[offset + j], want[offset + j], 1e-300, name + ".passThrough", offset + j);
 }
 
+// Runs one rope.json case through `cache`, in place or out of place (apply cases), and
+// returns the result; `gain` receives the factor the rotated pairs carry.
+std::vector<float> run_rope(const posenc::rotary_cache& cache, const json& c, bool in_place,
+                            double& gain) {
+  const json& p = c["params"];
+  const std::int64_t tokens = p["tokens"], heads = p["heads"], dim = cache.head_dim();
+  const auto ts = value_or<std::int64_t>(p, "tokenStride", heads * dim);
+  const auto hs = value_or<std::int64_t>(p, "headStride", dim);
+  const auto in = numbers<float>(c["input"]["x"]);
+  std::vector<float> x = in;
+  const posenc::tensor_view view{x.data(), x.size(), tokens, heads, dim, ts, hs};
+  if (c["kind"] == "shift") {
+    gain = 1.0;
+    posenc::rope_shift(cache, view, p["delta"].get<std::int64_t>());
+    return x;
+  }
+  const bool inverse = value_or(p, "inverse", false);
+  const auto dir = inverse ? posenc::direction::inverse : posenc::direction::forward;
+  gain = inverse ? 1.0 / cache.attention_factor() : cache.attention_factor();
+  const posenc::const_tensor_view source{in.data(), in.size(), tokens, heads, dim, ts, hs};
+  const auto positions = posenc_test::position_list(p, tokens);
+  const bool listed = p.contains("positions");
+  const std::int64_t start = value_or<std::int64_t>(p, "start", 0);
+  if (in_place && listed) posenc::rope_apply(cache, view, positions, dir);
+  if (in_place && !listed) posenc::rope_apply(cache, view, start, dir);
+  if (!in_place && listed) posenc::rope_apply(cache, source, view, positions, dir);
+  if (!in_place && !listed) posenc::rope_apply(cache, source, view, start, dir);
+  return x;
+}
+
 } // namespace
 
 TEST_CASE("golden rope.json: apply, inverse and shift", "[vectors][rotary]") {
   worst_ratio w;
   for (const json& c : posenc_test::load_cases("rope.json")) {
     const json& p = c["params"];
-    const std::string name = c["name"], kind = c["kind"];
+    const std::string name = c["name"];
     posenc::rope_config cfg;
     cfg.head_dim = p["headDim"];
     cfg.rotary_dim = value_or(p, "rotaryDim", cfg.head_dim);
@@ -178,28 +208,19 @@ TEST_CASE("golden rope.json: apply, inverse and shift", "[vectors][rotary]") {
     std::vector<posenc::rotary_cache> caches{posenc::rotary_cache(cfg)};
     if (*hi - *lo < 8192) caches.emplace_back(cfg, *lo, std::int64_t{*hi} - *lo + 1);
     for (const auto& cache : caches) {
-      const double f = cache.attention_factor();
       const double a = c["expected"]["attentionFactor"];
-      w.add(f, a, 1e-15 * a, name + ".attentionFactor", 0);
-      std::vector<float> x = in;
-      const posenc::tensor_view view{x.data(), x.size(), tokens, heads, cfg.head_dim, ts, hs};
-      double gain = f;
-      if (kind == "shift") {
-        posenc::rope_shift(cache, view, p["delta"].get<std::int64_t>());
-        gain = 1.0;
-      } else {
-        const bool inverse = value_or(p, "inverse", false);
-        const auto dir = inverse ? posenc::direction::inverse : posenc::direction::forward;
-        if (inverse) gain = 1.0 / f;
-        if (p.contains("positions"))
-          posenc::rope_apply(cache, view, positions, dir);
-        else
-          posenc::rope_apply(cache, view, p["start"].get<std::int64_t>(), dir);
+      w.add(cache.attention_factor(), a, 1e-15 * a, name + ".attentionFactor", 0);
+      for (const bool in_place : {true, false}) {
+        if (!in_place && c["kind"] == "shift") continue;  // rope_shift is in place only
+        double gain = 1.0;
+        const auto x = run_rope(cache, c, in_place, gain);
+        const std::string where = name + (cache.count() ? ".cached" : ".onTheFly") +
+                                  (in_place ? "" : ".outOfPlace");
+        for (std::int64_t t = 0; t < tokens; ++t)
+          for (std::int64_t h = 0; h < heads; ++h)
+            check_rope_row(w, x, in, want, static_cast<std::size_t>(t * ts + h * hs), cfg,
+                           gain, where);
       }
-      for (std::int64_t t = 0; t < tokens; ++t)
-        for (std::int64_t h = 0; h < heads; ++h)
-          check_rope_row(w, x, in, want, static_cast<std::size_t>(t * ts + h * hs), cfg, gain,
-                         name + (cache.count() ? ".cached" : ".onTheFly"));
     }
   }
   require_within(w);

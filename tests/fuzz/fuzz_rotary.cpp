@@ -104,7 +104,12 @@ void check_cache(const rotary_cache& c) {
   expect(cs.size() == static_cast<std::size_t>(c.count()) * half, "cos table holds count x r/2");
   for (std::size_t i = 0; i < cs.size(); ++i) {
     const double one = double{cs[i]} * cs[i] + double{sn[i]} * sn[i];
-    expect(std::fabs(one - 1.0) <= 1e-6, "cos^2 + sin^2 = 1", one, 1.0);
+    if (!(std::fabs(one - 1.0) <= 1e-6)) {
+      fuzz::note("cache row %lld, theta_%zu = %.17g, attention factor %.17g",
+                 static_cast<long long>(c.first()) + static_cast<long long>(i / half), i % half,
+                 c.inv_freq()[i % half], c.attention_factor());
+      fuzz::fail("cos^2 + sin^2 = 1", one, 1.0);
+    }
   }
   std::vector<float> c_row(half), s_row(half);
   for (std::int64_t k = 0; k < c.count(); k += std::max<std::int64_t>(1, c.count() / 4)) {
@@ -121,6 +126,12 @@ struct conditions {
   bool all() const { return data_ok && factor_ok && positions_ok; }
 };
 
+// Known finding (corpus finding-rope-shift-empty-view-hang): a view with no elements
+// (0 heads) but ~2^30 tokens passes validation and the drivers still loop over every token.
+bool known_empty_view_loop(const tensor_view& v) {
+  return fuzz::skip_known(v.tokens > (1 << 16) && (v.heads == 0 || v.dim == 0));
+}
+
 bool small_positions(std::span<const std::int32_t> p) {
   for (std::int32_t x : p)
     if (x < -(1 << 24) || x > (1 << 24)) return false;
@@ -131,6 +142,7 @@ void fuzz_apply(fuzz::input& in, const rotary_cache& cache) {
   const std::int64_t tokens = in.count(12), heads = in.count(4);
   const std::int64_t dim = in.rarely(16) ? in.dim(64) : cache.head_dim();
   auto x = in.make_tensor(tokens, heads, dim, in.rarely(4));
+  if (known_empty_view_loop(x.view)) return;
   const bool by_positions = in.flag();
   const auto n = static_cast<std::size_t>(std::clamp<std::int64_t>(tokens, 0, 64));
   std::vector<std::int32_t> pos = in.positions(in.rarely(16) ? n + 1 : n);
@@ -205,6 +217,7 @@ void fuzz_qk(fuzz::input& in, const rotary_cache& cache) {
   auto k = in.make_tensor(in.rarely(16) ? in.count(12) : tokens, in.count(4), cache.head_dim(),
                           in.rarely(4));
   if (in.rarely(16)) k.view = q.view;  // aliasing q and k must be refused
+  if (known_empty_view_loop(q.view) || known_empty_view_loop(k.view)) return;
   const auto n = static_cast<std::size_t>(std::clamp<std::int64_t>(tokens, 0, 64));
   const std::vector<std::int32_t> pos = in.positions(n);
   const bool by_positions = in.flag();
@@ -226,6 +239,7 @@ void fuzz_qk(fuzz::input& in, const rotary_cache& cache) {
     return;
   }
   check_untouched(cache, q.view, q0.data(), q.storage.begin());
+  if (k.view.data != k.storage.begin()) return;  // k aliased q (accepted only when empty)
   check_untouched(cache, k.view, k0.data(), k.storage.begin());
   // Bit-identical to rope_apply on each (rotary.hpp).
   std::vector<float> q1(q0), k1(k0);
@@ -241,6 +255,7 @@ void fuzz_qk(fuzz::input& in, const rotary_cache& cache) {
 
 void fuzz_shift(fuzz::input& in, const rotary_cache& cache) {
   auto k = in.make_tensor(in.count(12), in.count(4), cache.head_dim(), in.rarely(4));
+  if (known_empty_view_loop(k.view)) return;
   const std::int64_t delta = in.position();
   fuzz::note("shift head_dim %d rotary_dim %d layout %d | k %lld x %lld strides %lld %lld size %zu | delta %lld",
              cache.head_dim(), cache.rotary_dim(), static_cast<int>(cache.layout()),
@@ -283,15 +298,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // (over max_position, or tables over 2^28 floats) — never a legal huge table.
   std::int64_t first = in.flag() ? in.between<std::int64_t>(-40, 40) : in.position();
   std::int64_t count = in.between<std::int64_t>(0, 48);
-  if (in.rarely(16))
+  if (in.rarely(16)) {
+    const int r = config.rotary_dim != 0 ? config.rotary_dim : config.head_dim;
+    const std::int64_t over_table = (std::int64_t{1} << 28) / std::max(1, r / 2) + 1;
     count = in.one_of<std::int64_t>({-1, max_position + 1, std::int64_t{1} << 40, INT64_MIN,
-                                     (std::int64_t{1} << 28) / std::max(1, config.head_dim / 2) + 1});
+                                     r > 2 ? over_table : -1});
+  }
   fuzz::note("cache head_dim %d rotary_dim %d base %.17g layout %d scaling %d first %lld count %lld",
              config.head_dim, config.rotary_dim, config.base, static_cast<int>(config.layout),
              static_cast<int>(config.scaling.type), static_cast<long long>(first),
              static_cast<long long>(count));
   std::unique_ptr<rotary_cache> cache;
   if (!fuzz::attempt([&] { cache = std::make_unique<rotary_cache>(config, first, count); }))
+    return 0;
+  // Known findings: longrope accepts any finite factor > 0, so θ_i/ext_i can reach 1e307
+  // and p·θ_i overflows to inf (corpus finding-longrope-tiny-factor-nan); dynamic scaling
+  // with a huge factor gives NaN θ_i (fuzz_frequencies' finding-dynamic-huge-factor-nan).
+  const auto theta = cache->inv_freq();
+  if (fuzz::skip_known(std::any_of(theta.begin(), theta.end(),
+                                   [](double t) { return !(t <= 1e290); })))
     return 0;
   check_cache(*cache);
   switch (in.between<int>(0, 3)) {

@@ -21,6 +21,7 @@ test('dim and base change the ladder, and the hash follows', async () => {
   await setNumber(page, 's3.b', 100);
   rows = await tableCells(page, 'ladder-table');
   assert.deepEqual(rows.map((r) => num(r[1])), [1, 0.1]);
+  await page.waitForFunction(() => /s3\.b=100/.test(location.hash));
   const hash = await page.evaluate(() => location.hash);
   assert.match(hash, /s3\.d=4/);
   assert.match(hash, /s3\.b=100/);
@@ -71,7 +72,7 @@ test('shift s = 10⁶: RoPE scores stay put to float32 noise; float32 angles dri
   assert.ok(rel(ours) < 1e-5, `posenc deviation at s = 10⁶: ${ours}`);
   const theirs = await page.textContent('[data-testid="dev-float32"]');
   if (!/not available/.test(theirs)) assert.ok(rel(theirs) > 10 * rel(ours), `float32 angles: ${theirs} vs ${ours}`);
-  assert.match(await page.evaluate(() => location.hash), /s9\.s=1000000/);
+  await page.waitForFunction(() => /s9\.s=1000000/.test(location.hash));
   await clean(page);
   await page.close();
 });

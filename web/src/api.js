@@ -71,8 +71,8 @@ export function permutation(pe, { n, seed }) {
 }
 
 /** The demo sentence, one token per word, in the page's language. */
-export function sentence(t) {
-  return t('common.sentence').split(' ');
+export function sentence(t, which = 'short') {
+  return t(which === 'long' ? 'common.sentenceLong' : 'common.sentence').split(' ');
 }
 
 // ——— scores ————————————————————————————————————————————————————————————————————
@@ -184,13 +184,13 @@ export function peSimilarity(pe, { n, dim }) {
 // ——— attention —————————————————————————————————————————————————————————————————
 
 /** Seeded input rows for the attention demos (the package's generator). */
-function inputs(pe, { tokens, dim, seed }) {
-  return pe.fillUniform(new Float32Array(tokens * dim), { seed: seed + 1000, lo: -1, hi: 1 });
+function inputs(pe, { tokens, dim, seed, spread = 1 }) {
+  return pe.fillUniform(new Float32Array(tokens * dim), { seed: seed + 1000, lo: -spread, hi: spread });
 }
 
 /** One seeded attention layer over `tokens` seeded embeddings; `order` permutes the input rows. */
-export function attention(pe, { tokens, dim, heads, seed, mode, causal, order }) {
-  let x = inputs(pe, { tokens, dim, seed });
+export function attention(pe, { tokens, dim, heads, seed, mode, causal, order, spread }) {
+  let x = inputs(pe, { tokens, dim, seed, spread });
   if (order) {
     const y = new Float32Array(x.length);
     order.forEach((src, r) => y.set(x.subarray(src * dim, (src + 1) * dim), r * dim));

@@ -102,6 +102,7 @@ function setLang(lang) {
   if (lang === state.get('lang')) return;
   const sec = currentSection();
   state.set('lang', lang);
+  state.flush();
   rememberLang(lang);
   render();
   if (sec) document.querySelector(`[data-section="${sec}"]`)?.scrollIntoView({ block: 'start' });
@@ -134,13 +135,14 @@ async function start() {
     throw err;
   }
   render();
-  state.write();
+  state.flush();
+  window.addEventListener('pagehide', () => state.flush());
   for (const b of document.querySelectorAll('[data-lang]')) b.addEventListener('click', () => setLang(b.dataset.lang));
   window.addEventListener('hashchange', () => {
     // A hash typed or pasted by the visitor: validate it again and redraw everything from it.
     problems = state.read(location.hash);
     render();
-    state.write();
+    state.flush();
     const sec = state.get('sec');
     if (sec) document.querySelector(`[data-section="${sec}"]`)?.scrollIntoView({ block: 'start' });
   });

@@ -48,10 +48,11 @@ inline constexpr std::int64_t max_position = std::int64_t{1} << 53;
 // one cache may be shared by concurrent calls.
 class rotary_cache {
 public:
-  // Valid ranges: config as documented on rope_config; count in [0, 2^31) with
-  // count·rotary_dim/2 fitting size_t; first and first + count − 1 within ±max_position.
-  // Throws posenc::invalid_argument (naming head_dim, rotary_dim, base, scaling.<field>,
-  // first or count) or posenc::length_error (table size overflow).
+  // Valid ranges: config as documented on rope_config; count ≥ 0 with
+  // count·rotary_dim/2 ≤ 2^28 floats per table (1 GiB; count 0 caches nothing); first and
+  // first + count − 1 within ±max_position. Throws posenc::invalid_argument (naming
+  // head_dim, rotary_dim, base, scaling.<field>, first or count) or posenc::length_error
+  // (table size above the limit or overflowing size_t), before allocating.
   // Table error: every cos/sin within 0.5 ulp(float) + 1e−9 of float64 truth (≤ 3e−7 for
   // |p| ≤ 2^24, DESIGN §4).
   explicit rotary_cache(const rope_config& config, std::int64_t first = 0,

@@ -6,7 +6,8 @@
 //   none:     q'_m = q_m,                    k'_n = k_n
 //   additive: q'_m = q_m + PE(qpos_m),       k'_n = k_n + PE(kpos_n)   (Vaswani et al.)
 //   rotary:   q'_m = RoPE(q_m, qpos_m),      k'_n = RoPE(k_n, kpos_n)  (RoFormer; rotary.hpp)
-// optionally times 1/√dim. Rotary scores depend on n − m only; additive ones do not, because
+// optionally times 1/√dim. RoPE includes the scaling's attention factor f (yarn, longrope),
+// as HF transformers multiplies cos/sin by it, so rotary scores carry f². Rotary scores depend on n − m only; additive ones do not, because
 //   (q + p_m)·(k + p_n) = q·k + q·p_n + p_m·k + p_m·p_n
 // and only the last term is a function of n − m (the cross terms carry absolute position).
 #pragma once
@@ -75,7 +76,8 @@ struct kernel_value {
 //   ⟨R(mθ)q, R(nθ)k⟩ = qᵀR(δθ)k = Σ_i (q1k1 + q2k2)·cos δθ_i + (q2k1 − q1k2)·sin δθ_i,
 // δ = n − m, pairs (q1, q2) = (q[i], q[i + dim/2]) for half or (q[2i], q[2i+1]) interleaved.
 // Ranges: dim even in [2, max_dim], q.size() == k.size() == dim, |delta| ≤ max_position
-// (rotary.hpp). Max error vs float64: dim·(2 ulp(double))·max|q_j·k_j| + the angle's 1e−9.
+// (rotary.hpp). Computed in double: max error vs float64 truth (the exact product δ·θ_i)
+// dim·2⁻⁵²·Σ|q_j·k_j| + |δ|·2⁻⁵³·Σ_i |pair terms|.
 // DESIGN §3 hand check: θ = 0.1 pair, q = (1, 0), k = (0, 1), δ = 3 → −sin 0.3 = −0.295520.
 kernel_value relative_kernel(std::span<const float> q, std::span<const float> k, int dim,
                              double base, std::int64_t delta,
@@ -94,7 +96,8 @@ double shift_invariance(std::span<const float> q, std::size_t tq, std::span<cons
 //   out[δ] = (1/(d/2))·Σ_{j=1}^{d/2} |S_j|,  S_j = Σ_{l=0}^{j−1} e^{i·δ·θ_l},  δ = 0 … max_distance.
 // out[0] = (1/(d/2))·Σ j = (d/2 + 1)/2; the curve falls (not monotonically) as δ grows.
 // Ranges: dim even in [2, max_dim], base finite > 1, max_distance in [0, 2²⁴] with
-// (max_distance + 1)·dim/2 ≤ 2³⁰. Computed in double: error ≤ dim·1e−15 + the angles' 1e−9.
+// (max_distance + 1)·dim/2 ≤ 2³⁰. Computed in double: max error vs float64 truth
+// dim·2⁻⁵¹·out[δ] + |δ|·2⁻⁵³·dim/2 (each angle's product rounding).
 std::vector<double> decay_bound(int dim, double base, std::int64_t max_distance);
 
 } // namespace posenc

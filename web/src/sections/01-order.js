@@ -1,6 +1,7 @@
 // 1. Order is invisible to attention. A sentence with seeded embeddings goes through one
 // attention layer (pe.selfAttention); shuffling the words merely permutes the outputs when no
 // positions are used (pe.permutationTest ≈ 1e−7) and really changes them with PE or RoPE.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
@@ -77,7 +78,7 @@ export default {
       panel(t('s1.sentenceTitle'), chips, tableBox,
         result(t('s1.maxDiff'), diffOut), verdict),
       panel(t('s1.allTitle'), allBox),
-      h('p', {}, t('s1.after')));
+      h('p', {}, rich(t('s1.after'))));
     update();
     return { el };
   },

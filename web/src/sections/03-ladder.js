@@ -1,5 +1,6 @@
 // 3. The frequency ladder: θ_i = b^(−2i/d) and λ_i = 2π/θ_i from pe.inverseFrequencies and
 // pe.wavelengths; clock hands whose angles come from a pe.sinusoidal row.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
@@ -19,13 +20,13 @@ export default {
   params: {
     's3.d': spec.int(8, 2, 1024, { even: true }),
     's3.b': spec.num(10000, 2, 1e7),
-    's3.p': spec.int(0, 0, 10000),
+    's3.p': spec.int(10, 0, 10000),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
     const tableBox = h('div', { class: 'ladder-table' });
     const lambdaPlot = plot({
-      label: t('s3.plotLabel'), xLabel: t('s3.axisI'), yLabel: t('s3.axisLambda'), yLog: true, height: 240,
+      label: t('s3.plotLabel'), xLabel: t('s3.axisI'), yLabel: t('s3.axisLambda'), yLog: true, height: 240, xInt: true,
       series: [{ label: 'λᵢ', points: { show: true, size: 5 } }],
     });
     const clocks = h('div', { class: 'clocks' });
@@ -90,10 +91,10 @@ export default {
         panel(t('s3.tableTitle'), tableBox),
         panel(t('s3.plotTitle'), lambdaPlot.el)),
       panel(t('s3.clockTitle'),
-        h('p', { class: 'hint' }, t('s3.clockHint')),
+        h('p', { class: 'hint' }, rich(t('s3.clockHint'))),
         controlRow(pSlider, play, posOut),
         clocks),
-      h('p', {}, t('s3.after')));
+      h('p', {}, rich(t('s3.after'))));
     update();
     return { el, dispose() { playing = false; clearTimeout(raf); lambdaPlot.dispose(); } };
   },
@@ -121,5 +122,5 @@ function clockFace(sinV, cosV, i, lambda, color, t) {
   svg.append(circle, hand, hub);
   return h('figure', { class: 'clock-face' }, svg,
     h('figcaption', {}, h('strong', {}, `i = ${i}`), ` · λ ≈ ${compact(lambda, 3)}`, h('br'),
-      `sin ${fixed(sinV, 3)} · cos ${fixed(cosV, 3)}`));
+      `sin ${fixed(sinV, 3)}`, h('br'), `cos ${fixed(cosV, 3)}`));
 }

@@ -1,4 +1,5 @@
 // 4. The encoding table: PE rows from pe.sinusoidal as numbers, as a heatmap, and as text.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
@@ -97,10 +98,10 @@ export default {
           boundChoice(ctx, 's4.layout', { label: t('common.layout'),
             options: [['interleaved', t('common.interleaved')], ['concat', t('common.concat')]] }, update)),
         numbers,
-        h('p', {}, t('s4.smallText')),
+        h('p', {}, rich(t('s4.smallText'))),
         small),
       panel(t('s4.heatTitle'),
-        h('p', {}, t('s4.heatText')),
+        h('p', {}, rich(t('s4.heatText'))),
         controlRow(
           boundSlider(ctx, 's4.hd', { label: t('s4.heatDim'), step: 2 }, updateHeat),
           boundSlider(ctx, 's4.hp', { label: t('s4.heatPositions') }, updateHeat),

@@ -1,5 +1,6 @@
 // 5. Properties of the table: bounded values, equal norms √(d/2), the smallest distance between
 // two positions, and PE(p)·PE(p+k) against k with its closed form Σ cos(kθ_i) overlaid.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
@@ -27,7 +28,7 @@ export default {
     const normsBox = h('div');
     const minOut = h('output', { 'data-testid': 'pe-min-distance' });
     const dotPlot = plot({
-      label: t('s5.plotLabel'), xLabel: 'k', yLabel: 'PE(p)·PE(p+k)', height: 260,
+      label: t('s5.plotLabel'), xLabel: 'k', yLabel: 'PE(p)·PE(p+k)', height: 260, xInt: true,
       series: [
         { label: t('s5.measured'), width: 3 },
         { label: t('s5.closed'), dash: [6, 4], width: 1.5 },
@@ -62,13 +63,13 @@ export default {
         boundSlider(ctx, 's5.b', { label: t('s5.base'), log: true, integer: false }, update)),
       h('div', { class: 'grid-2' },
         panel(t('s5.boundsTitle'),
-          h('p', {}, t('s5.boundsText')),
+          h('p', {}, rich(t('s5.boundsText'))),
           result(t('s5.boundsLabel'), boundsOut),
-          h('p', {}, t('s5.minText')),
+          h('p', {}, rich(t('s5.minText'))),
           result(t('s5.minLabel'), minOut)),
-        panel(t('s5.normsTitle'), h('p', {}, t('s5.normsText')), normsBox)),
+        panel(t('s5.normsTitle'), h('p', {}, rich(t('s5.normsText'))), normsBox)),
       panel(t('s5.dotTitle'),
-        h('p', {}, t('s5.dotText')),
+        h('p', {}, rich(t('s5.dotText'))),
         controlRow(
           boundSlider(ctx, 's5.k', { label: t('s5.kMax') }, update),
           boundSlider(ctx, 's5.p', { label: t('s5.p'), log: false, max: 10000 }, update)),

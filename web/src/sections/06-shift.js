@@ -1,5 +1,6 @@
 // 6. A shift is a rotation: M(k) from pe.shiftMatrix, M(k)·PE(p) from pe.applyShift, beside
 // PE(p+k) from pe.sinusoidal; the error is their difference as the package reports it.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
@@ -54,10 +55,10 @@ export default {
         boundSlider(ctx, 's6.d', { label: t('s6.dim'), step: 2 }, update),
         boundSlider(ctx, 's6.k', { label: t('s6.k') }, update),
         boundSlider(ctx, 's6.p', { label: t('s6.p'), min: -1000, max: 1000 }, update)),
-      h('div', { class: 'grid-2' },
-        panel(t('s6.matrixTitle'), h('p', { class: 'hint' }, t('s6.matrixHint')), matrixBox),
+      h('div', { class: 'grid-2 wide-left' },
+        panel(t('s6.matrixTitle'), h('p', { class: 'hint' }, rich(t('s6.matrixHint'))), matrixBox),
         panel(t('s6.compareTitle'), compareBox, result(t('s6.maxErr'), errOut))),
-      h('p', {}, t('s6.after')));
+      h('p', {}, rich(t('s6.after'))));
     update();
     return { el };
   },

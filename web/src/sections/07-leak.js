@@ -1,5 +1,6 @@
 // 7. Adding positions leaks absolute position: pe.scores in 'additive' mode returns the four
 // terms; the same content q, k placed at every position gives the additive score matrix.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
@@ -64,8 +65,8 @@ export default {
         boundSlider(ctx, 's7.d', { label: t('s7.dim'), step: 2 }, update),
         boundSlider(ctx, 's7.delta', { label: t('s7.delta') }, update),
         boundSlider(ctx, 's7.seed', { label: t('common.seed') }, update)),
-      panel(t('s7.termsTitle'), h('p', {}, t('s7.termsText')), termsBox),
-      panel(t('s7.heatTitle'), h('p', {}, t('s7.heatText')), heat.el));
+      panel(t('s7.termsTitle'), h('p', {}, rich(t('s7.termsText'))), termsBox),
+      panel(t('s7.heatTitle'), h('div', { class: 'text-figure-row' }, h('div', {}, h('p', {}, rich(t('s7.heatText')))), heat.el)));
     update();
     return { el };
   },

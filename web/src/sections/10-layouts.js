@@ -1,6 +1,7 @@
 // 10. Two layouts of the same maths: interleaved pairs (x[2i], x[2i+1]) and half pairs
 // (x[i], x[i+d/2]). The page only re-orders elements (no arithmetic); the package rotates
 // and scores both, and the scores agree.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
@@ -71,7 +72,7 @@ export default {
       h('div', { class: 'grid-2' },
         panel(t('s10.mapTitle'), mapBox),
         panel(t('s10.rotTitle'), rotBox, result(t('s10.scores'), eqOut))),
-      h('p', {}, t('s10.after')));
+      h('p', {}, rich(t('s10.after'))));
     update();
     return { el };
   },

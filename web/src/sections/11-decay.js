@@ -1,5 +1,6 @@
 // 11. Long-term decay: the RoFormer §3.4.3 bound (1/(d/2))·Σ_j |S_j| against relative distance,
 // from pe.decayBound.
+import { rich } from '../ui/math.js';
 import { h } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
@@ -18,7 +19,7 @@ export default {
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
-    const p = plot({ label: t('s11.plotLabel'), xLabel: t('s11.axisDelta'), yLabel: t('s11.axisBound'), height: 280,
+    const p = plot({ label: t('s11.plotLabel'), xLabel: t('s11.axisDelta'), yLabel: t('s11.axisBound'), height: 280, xInt: true,
       series: [{ label: t('s11.series'), width: 2 }] });
     function update() {
       const dim = state.get('s11.d');
@@ -34,7 +35,7 @@ export default {
         boundSlider(ctx, 's11.b', { label: t('s11.base'), log: true, integer: false }, update),
         boundSlider(ctx, 's11.max', { label: t('s11.max'), log: true }, update)),
       panel(t('s11.plotTitle'), p.el),
-      h('p', {}, t('s11.after')));
+      h('p', {}, rich(t('s11.after'))));
     update();
     return { el, dispose: () => p.dispose() };
   },

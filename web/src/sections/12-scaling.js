@@ -1,5 +1,6 @@
 // 12. Stretching the context: wavelengths before and after HF's rope_scaling variants, all from
 // pe.wavelengths / pe.inverseFrequencies with the scaling object a model config would carry.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
@@ -26,7 +27,7 @@ export default {
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
-    const chart = plot({ label: t('s12.plotLabel'), xLabel: t('s12.axisI'), yLabel: t('s12.axisLambda'), yLog: true, height: 300,
+    const chart = plot({ label: t('s12.plotLabel'), xLabel: t('s12.axisI'), yLabel: t('s12.axisLambda'), yLog: true, height: 300, xInt: true,
       series: [{ label: t('s12.before'), width: 2 }, { label: t('s12.after'), width: 3, dash: [6, 3] }] });
     const factorOut = h('output', { 'data-testid': 'attention-factor' });
     const params = h('div', { class: 'controls' });
@@ -95,7 +96,7 @@ export default {
       h('div', { class: 'grid-2' },
         panel(t('s12.plotTitle'), chart.el),
         panel(t('s12.tableTitle'), tableBox, result(t('s12.attn'), factorOut))),
-      h('p', {}, t('s12.explain')));
+      h('p', {}, rich(t('s12.explain'))));
     controlsFor();
     update();
     return { el, dispose: () => chart.dispose() };

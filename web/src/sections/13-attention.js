@@ -1,5 +1,6 @@
 // 13. RoFormer self-attention: a small multi-head layer from pe.selfAttention (RoPE on Q and K,
 // never V); one heatmap of attention weights per head; causal mask on or off.
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
@@ -24,10 +25,10 @@ export default {
     const tokenList = h('p', { class: 'tokens' });
 
     function update() {
-      const words = sentence(t);
+      const words = sentence(t, 'long');
       const heads = state.get('s13.heads');
       const res = attention(pe, { tokens: words.length, dim: 32, heads, seed: state.get('s13.seed'),
-        mode: state.get('s13.mode'), causal: state.get('s13.causal') });
+        mode: state.get('s13.mode'), causal: state.get('s13.causal'), spread: 4 });
       const T = words.length;
       replace(tokenList, words.map((w, i) => h('span', { class: 'token' }, h('small', {}, String(i)), w)));
       const maps = [];
@@ -54,7 +55,7 @@ export default {
         boundSlider(ctx, 's13.seed', { label: t('common.seed') }, update)),
       tokenList,
       panel(t('s13.gridTitle'), grid),
-      h('p', {}, t('s13.after')));
+      h('p', {}, rich(t('s13.after'))));
     update();
     return { el };
   },

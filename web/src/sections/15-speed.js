@@ -2,6 +2,7 @@
 // the scalar binary (createPosenc({ simd: false })) and the plain-JS reference loop of
 // bench/plain-js-rope.mjs. Timing is measurement, not maths; every rotation is the package's
 // (or the reference's, which is the thing compared against).
+import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, result } from '../ui/section.js';
@@ -46,7 +47,7 @@ export default {
       if (busy) return;
       busy = true;
       runBtn.disabled = true;
-      replace(out, h('p', { class: 'hint' }, t('s15.running')));
+      replace(out, h('p', { class: 'hint' }, rich(t('s15.running'))));
       const tokens = state.get('s15.tokens');
       const n = tokens * HEADS * HEAD_DIM;
       const budget = 400;
@@ -92,7 +93,7 @@ export default {
           options: [16, 128, 512, 2048, 4096].map((v) => [String(v), String(v)]) }, () => {}),
         runBtn),
       panel(t('s15.resultTitle'), out),
-      h('p', { class: 'hint' }, t('s15.note')));
+      h('p', { class: 'hint' }, rich(t('s15.note'))));
     return { el, dispose() { disposed = true; } };
   },
 };

@@ -121,7 +121,18 @@ export class HashState {
     return parts.length ? `#${parts.join('&')}` : '';
   }
 
+  /**
+   * Writes the hash soon (trailing, 250 ms): history.replaceState costs ~10 ms in Chromium,
+   * which would eat the frame budget of every slider move if done each time.
+   */
   write() {
+    clearTimeout(this.pending);
+    this.pending = setTimeout(() => this.flush(), 250);
+  }
+
+  /** Writes the hash now. */
+  flush() {
+    clearTimeout(this.pending);
     const hash = this.serialize();
     const url = `${location.pathname}${location.search}${hash}`;
     if (`${location.pathname}${location.search}${location.hash}` !== url) history.replaceState(null, '', url || location.pathname);

@@ -49,6 +49,7 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
       canvas.width = cols; canvas.height = rows;
       image = ctx.createImageData(cols, rows);
       frame.style.setProperty('--aspect', `${cols} / ${rows}`);
+      frame.style.setProperty('--ar', String(cols / rows));
     }
     image ??= ctx.createImageData(cols, rows);
     const px = image.data;

@@ -3,13 +3,26 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { h } from './dom.js';
 import { LINES } from './palette.js';
+import { superscript } from './format.js';
+
+const INT_INCRS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 1e5, 2e5, 5e5, 1e6];
+
+/** Log-axis labels: plain numbers in the readable middle, 10ⁿ outside it, blanks between decades. */
+function logLabels(u, splits) {
+  return splits.map((v) => {
+    if (v == null || v <= 0) return '';
+    const e = Math.log10(v);
+    if (Math.abs(e - Math.round(e)) > 1e-9) return '';
+    return v >= 0.01 && v < 1e5 ? String(Number(v.toPrecision(3))) : `10${superscript(Math.round(e))}`;
+  });
+}
 
 /**
  * plot({ label, xLabel, yLabel, series: [{ label, color?, dash?, points?, width? }], xLog, yLog, height })
  * .update(x, ...ys) redraws with new data (arrays or typed arrays of equal length).
  */
 export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false, height = 260,
-  yRange, xRange, caption }) {
+  yRange, xRange, caption, xInt = false }) {
   const holder = h('div', { class: 'plot-holder' });
   const el = h('figure', { class: 'plot', role: 'group', 'aria-label': label }, holder,
     caption ? h('figcaption', {}, caption) : null);
@@ -24,8 +37,10 @@ export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false
       y: { distr: yLog ? 3 : 1, ...(yRange ? { range: yRange } : {}) },
     },
     axes: [
-      { label: xLabel, stroke: '#3b3b45', grid: { stroke: '#e4e4ea' }, ticks: { stroke: '#c8c8d0' } },
-      { label: yLabel, stroke: '#3b3b45', grid: { stroke: '#e4e4ea' }, ticks: { stroke: '#c8c8d0' }, size: 56 },
+      { label: xLabel, stroke: '#3b3b45', grid: { stroke: '#e4e4ea' }, ticks: { stroke: '#c8c8d0' },
+        ...(xInt ? { incrs: INT_INCRS } : {}), ...(xLog ? { values: logLabels } : {}) },
+      { label: yLabel, stroke: '#3b3b45', grid: { stroke: '#e4e4ea' }, ticks: { stroke: '#c8c8d0' }, size: 60,
+        ...(yLog ? { values: logLabels } : {}) },
     ],
     legend: { show: true, live: true },
     cursor: { drag: { x: false, y: false } },
