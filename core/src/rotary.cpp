@@ -27,9 +27,13 @@ void check_position(const char* name, std::int64_t p) {
 
 // Float cos/sin of p·θ_i for every i: the only source of float rows in rotary, so cached
 // rows and on-the-fly rows are the same function (bit-identical).
-void compute_row(std::span<const double> inv_freq, std::int64_t p, float* cos_out,
-                 float* sin_out) noexcept {
+void compute_row(std::span<const double> inv_freq, angle_precision angles, std::int64_t p,
+                 float* cos_out, float* sin_out) noexcept {
   const auto position = static_cast<double>(p);  // exact: |p| ≤ 2^53
+  if (angles == angle_precision::float32) {
+    detail::sincos_row_float32(position, inv_freq.data(), inv_freq.size(), sin_out, cos_out);
+    return;
+  }
 #if POSENC_SCALAR_ONLY
   detail::sincos_row_scalar(position, inv_freq.data(), inv_freq.size(), sin_out, cos_out);
 #else
@@ -71,7 +75,7 @@ public:
       cos_ = cache.cos_table().data() + offset;
       sin_ = cache.sin_table().data() + offset;
     } else {
-      compute_row(cache.inv_freq(), p, data_.data(), data_.data() + half_);
+      compute_row(cache.inv_freq(), cache.angles(), p, data_.data(), data_.data() + half_);
       cos_ = data_.data();
       sin_ = data_.data() + half_;
     }
@@ -275,12 +279,23 @@ rope_layout parse_rope_layout(std::string_view name) {
                         std::string(name), "\"");
 }
 
+angle_precision parse_angle_precision(std::string_view name) {
+  if (name == "exact") return angle_precision::exact;
+  if (name == "float32") return angle_precision::float32;
+  detail::fail_argument("angles must be \"exact\" or \"float32\", got \"", std::string(name), "\"");
+}
+
+std::string_view to_string(angle_precision angles) noexcept {
+  return angles == angle_precision::float32 ? "float32" : "exact";
+}
+
 std::string_view to_string(rope_layout layout) noexcept {
   return layout == rope_layout::interleaved ? "interleaved" : "half";
 }
 
 rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::int64_t count)
-    : head_dim_(config.head_dim), layout_(config.layout), first_(first), count_(count) {
+    : head_dim_(config.head_dim), layout_(config.layout), angles_(config.angles), first_(first),
+      count_(count) {
   detail::check_range("head_dim", config.head_dim, 2, max_dim);
   rotary_dim_ = config.rotary_dim == 0 ? config.head_dim : config.rotary_dim;
   detail::check_even("rotary_dim (0 means head_dim)", rotary_dim_, 2, config.head_dim);
@@ -305,7 +320,7 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   sin_.resize(floats);
   for (std::int64_t k = 0; k < count; ++k) {
     const auto offset = static_cast<std::size_t>(k) * half;
-    compute_row(inv_freq_, first + k, cos_.data() + offset, sin_.data() + offset);
+    compute_row(inv_freq_, angles_, first + k, cos_.data() + offset, sin_.data() + offset);
   }
 }
 
@@ -317,7 +332,7 @@ void rotary_cache::row(std::int64_t position, float* cos_out, float* sin_out) co
     std::copy_n(cos_.data() + offset, half, cos_out);
     std::copy_n(sin_.data() + offset, half, sin_out);
   } else {
-    compute_row(inv_freq_, position, cos_out, sin_out);
+    compute_row(inv_freq_, angles_, position, cos_out, sin_out);
   }
 }
 

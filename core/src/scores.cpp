@@ -108,7 +108,7 @@ std::vector<float> rotate_rows(const rotary_cache& cache, std::span<const float>
 }
 
 rope_config rope_config_of(const score_options& o) {
-  return {o.dim, o.rotary_dim == 0 ? o.dim : o.rotary_dim, o.base, o.layout, o.scaling};
+  return {o.dim, o.rotary_dim == 0 ? o.dim : o.rotary_dim, o.base, o.layout, o.scaling, o.angles};
 }
 
 // The additive mode: scores, and the four terms when asked.

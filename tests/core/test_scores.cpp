@@ -135,6 +135,27 @@ TEST_CASE("rotary scores are shift-invariant at s = 1e6, additive ones are not",
   CHECK(none == 0.0);
 }
 
+TEST_CASE("float32 angles (the common way) drift at s = 1e6; posenc's exact angles do not",
+          "[scores]") {
+  const int dim = 128;
+  const std::size_t tq = 8, tk = 8;
+  const auto q = random_floats(tq * dim, 30), k = random_floats(tk * dim, 31);
+  const auto qp = random_positions(tq, 32, 0, 512), kp = random_positions(tk, 33, 0, 512);
+  score_options o;
+  o.dim = dim;
+  o.mode = score_mode::rotary;
+  const double scale = max_abs(scores(q, k, qp, kp, o));
+  const double exact = posenc::shift_invariance(q, tq, k, tk, qp, kp, o, 1000000);
+  o.angles = posenc::angle_precision::float32;
+  const double at_zero = posenc::shift_invariance(q, tq, k, tk, qp, kp, o, 0);
+  const double float32 = posenc::shift_invariance(q, tq, k, tk, qp, kp, o, 1000000);
+  CAPTURE(scale, exact, float32);
+  CHECK(at_zero == 0.0);
+  CHECK(exact / scale <= 1e-5);
+  CHECK(float32 / scale > 1e-3);  // ~|p|·2^-24 rad of angle error per pair
+  CHECK(float32 > 100 * exact);
+}
+
 TEST_CASE("additive: the four terms sum to the score; p_m·p_n is the closed form", "[scores]") {
   const int dim = GENERATE(8, 64);
   const auto pe_layout = GENERATE(posenc::pe_layout::interleaved, posenc::pe_layout::concat);

@@ -20,19 +20,33 @@ using fuzz::expect;
 // computing one value differ by at most 2 float ulps at 1 (+ 2e−9).
 constexpr double kTwoWays = 1.2e-7 + 2e-9;
 
-std::int64_t small_count(fuzz::input& in, std::int64_t cap) {
+// Known finding (corpus finding-large-position-angle-rounding): the angle p·θ_i is one
+// rounded double product, off by up to 0.5 ulp(p·θ_i) — 6e−5 rad near p = 2^40 — although
+// sinusoidal.hpp promises 1e−9 up to max_table_position. Past |p| = 2^24 (where the
+// rounding is ≤ 1e−9) accuracy checks are skipped under POSENC_FUZZ_SKIP_KNOWN.
+bool known_large_angle(std::initializer_list<std::int64_t> positions) {
+  bool large = false;
+  for (std::int64_t p : positions) large = large || p < -(1 << 24) || p > (1 << 24);
+  return fuzz::skip_known(large);
+}
+
+// A count in [0, cap], or rarely one the function must refuse: negative, or `limit` + 1
+// (its documented maximum + 1), or absurd. Never a legal huge count (that would be slow).
+std::int64_t small_count(fuzz::input& in, std::int64_t cap, std::int64_t limit) {
   if (in.rarely(16))
-    return in.one_of<std::int64_t>({-1, INT64_MIN, INT64_MAX, max_table_position + 1,
-                                     (std::int64_t{1} << 24) + 1, max_min_distance_count + 1});
+    return in.one_of<std::int64_t>({-1, INT64_MIN, INT64_MAX, limit + 1});
   return in.between<std::int64_t>(0, cap);
 }
+
+// Documented maxima of the counts (sinusoidal.hpp).
+constexpr std::int64_t kMaxRows = std::int64_t{1} << 24;
 
 std::int64_t first_position(fuzz::input& in) {
   return in.flag() ? in.between<std::int64_t>(-300, 300) : in.position();
 }
 
 void fuzz_table(fuzz::input& in, int dim, double base, pe_layout layout) {
-  const std::int64_t first = first_position(in), count = small_count(in, 40);
+  const std::int64_t first = first_position(in), count = small_count(in, 40, max_table_position);
   const auto row_floats = static_cast<std::size_t>(std::clamp(dim, 0, 2048));
   const auto rows = static_cast<std::size_t>(std::clamp<std::int64_t>(count, 0, 40));
   std::size_t size = rows * row_floats;
@@ -48,6 +62,7 @@ void fuzz_table(fuzz::input& in, int dim, double base, pe_layout layout) {
   for (const float v : std::span(out.begin(), size))
     expect(v >= -1.0f && v <= 1.0f, "every table value in [-1, 1]", v, 1.0);
   if (count <= 0 || first < INT32_MIN || first + count - 1 > INT32_MAX) return;
+  if (known_large_angle({first, first + count - 1})) return;
   // The same rows by positions, and single rows.
   std::vector<std::int32_t> pos(static_cast<std::size_t>(count));
   for (std::size_t r = 0; r < pos.size(); ++r)
@@ -91,7 +106,7 @@ void fuzz_shift(fuzz::input& in, int dim, double base, pe_layout layout) {
   if (!fuzz::attempt([&] { shifted = apply_shift(dim, base, k, row, layout); })) return;
   // M(k)·PE(p) = PE(p + k) (DESIGN §2), to the float rounding of PE(p) plus the table error.
   std::vector<float> target;
-  if (fuzz::attempt([&] { target = sinusoidal_row(dim, base, p + k, layout); }))
+  if (!known_large_angle({p, k, p + k}) && fuzz::attempt([&] { target = sinusoidal_row(dim, base, p + k, layout); }))
     for (std::size_t j = 0; j < target.size(); ++j)
       expect(std::fabs(shifted[j] - target[j]) <= 2.5e-7, "M(k) PE(p) == PE(p + k)",
              shifted[j] - target[j], 2.5e-7);
@@ -109,7 +124,7 @@ void fuzz_shift(fuzz::input& in, int dim, double base, pe_layout layout) {
 
 void fuzz_dots(fuzz::input& in, int dim, double base) {
   const std::int64_t p = first_position(in), k_first = first_position(in);
-  const std::int64_t k_count = small_count(in, 24);
+  const std::int64_t k_count = small_count(in, 24, kMaxRows);
   fuzz::note("dots dim %d base %.17g p %lld k_first %lld k_count %lld", dim, base,
              static_cast<long long>(p), static_cast<long long>(k_first),
              static_cast<long long>(k_count));
@@ -119,6 +134,7 @@ void fuzz_dots(fuzz::input& in, int dim, double base) {
   const bool ok_closed =
       fuzz::attempt([&] { closed = pe_dot_closed_form(dim, base, k_first, k_count); });
   if (!ok_measured || !ok_closed) return;
+  if (known_large_angle({p, k_first, p + k_first, p + k_first + k_count})) return;
   // sinusoidal.hpp: measured within dim·6e−8 of truth, closed form dim/2·(1 ulp + 1e−9).
   const double tol = dim * 1.2e-7 + 1e-9 * dim;
   for (std::size_t j = 0; j < measured.size(); ++j)
@@ -127,7 +143,7 @@ void fuzz_dots(fuzz::input& in, int dim, double base) {
 }
 
 void fuzz_norms(fuzz::input& in, int dim, double base) {
-  const std::int64_t first = first_position(in), count = small_count(in, 24);
+  const std::int64_t first = first_position(in), count = small_count(in, 24, kMaxRows);
   fuzz::note("norms dim %d base %.17g first %lld count %lld", dim, base,
              static_cast<long long>(first), static_cast<long long>(count));
   std::vector<double> norms;
@@ -138,7 +154,8 @@ void fuzz_norms(fuzz::input& in, int dim, double base) {
 }
 
 void fuzz_min_distance(fuzz::input& in, int dim, double base) {
-  const std::int64_t first = first_position(in), count = small_count(in, 40);
+  const std::int64_t first = first_position(in);
+  const std::int64_t count = small_count(in, 40, max_min_distance_count);
   fuzz::note("min_distance dim %d base %.17g first %lld count %lld", dim, base,
              static_cast<long long>(first), static_cast<long long>(count));
   min_distance m;

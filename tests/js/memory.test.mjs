@@ -50,8 +50,13 @@ test('a tensor survives memory growth: its view is re-made, contents and zero-co
 
 // One round of mixed calls touching every allocation path (scratch, temporary blocks,
 // C++ vectors, rope caches, tensors, error values with caught C++ exceptions).
+const q = new Float32Array(3 * 16).fill(0.5);
+const k = new Float32Array(4 * 16).fill(-0.25);
+const weights = pe.attentionWeights({ modelDim: 8, seed: 1 });
+const tokens = pe.fillUniform(new Float32Array(4 * 8), { seed: 2 });
+
 function mixedRound(i, x, big) {
-  switch (i % 12) {
+  switch (i % 15) {
     case 0: pe.inverseFrequencies({ dim: 64, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 } }); break;
     case 1: pe.sinusoidal({ dim: 32, positions: 16, start: i }); break;
     case 2: pe.sinusoidal({ dim: 16, positions: [i, 3, -i] }); break;
@@ -63,8 +68,11 @@ function mixedRound(i, x, big) {
     case 8: pe.permutation({ n: 50, seed: i }); break;
     case 9: pe.shiftMatrix({ dim: 16, k: i }); pe.peNorms({ dim: 8, count: 20 }); break;
     case 10: try { pe.tensor(1e9); } catch { /* expected */ } break;
-    case 11: if (i % 1200 === 11) pe.sinusoidal({ dim: 64, positions: 5000 }); // > scratch: temporary block
+    case 11: if (i % 1500 === 11) pe.sinusoidal({ dim: 64, positions: 5000 }); // > scratch: temporary block
       else pe.wavelengths({ dim: 8 }); break;
+    case 12: pe.scores({ q, k, dim: 16, mode: ['none', 'additive', 'rotary'][i % 3] }); break;
+    case 13: pe.selfAttention({ x: tokens, weights, modelDim: 8, heads: 2, mode: 'rotary', causal: true }); break;
+    case 14: try { pe.scores({ q, k, dim: 16, mode: 'alibi' }); } catch { /* expected */ } break;
   }
   if (i % 100 === 0) pe.fillUniform(big, { seed: i }); // copying path beyond the scratch size
 }
@@ -72,7 +80,7 @@ function mixedRound(i, x, big) {
 test('100 000 mixed calls leave memory size and allocator in-use bytes unchanged', () => {
   const x = new Float32Array(128);
   const big = new Float32Array(400000);
-  for (let i = 0; i < 2400; i++) mixedRound(i, x, big); // warm-up: scratch at its size
+  for (let i = 0; i < 3000; i++) mixedRound(i, x, big); // warm-up: scratch at its size
   const before = pe.memoryStats();
   for (let i = 0; i < 100000; i++) mixedRound(i, x, big);
   const after = pe.memoryStats();

@@ -132,3 +132,45 @@ test('a malformed hash falls back to defaults with a visible note and no error',
   await clean(page);
   await page.close();
 });
+
+test('attention: heads and causal mask change the heatmaps (read through the keyboard read-out)', async () => {
+  const page = await suite.open('#lang=en&s13.heads=3');
+  assert.equal(await page.locator('[data-testid^="attn-head-"]').count(), 3);
+  const weightAt01 = async () => {
+    const canvas = page.locator('[data-testid="attn-head-0"] canvas.heat-canvas');
+    await canvas.focus();
+    await canvas.press('ArrowRight');  // from (0, 0) to row 0, column 1
+    const text = await page.locator('[data-testid="attn-head-0"] .heat-readout').textContent();
+    return num(text.match(/([−-]?\d+\.\d+)\s*$/)[1]);
+  };
+  assert.equal(await weightAt01(), 0, 'causal: the first word cannot attend to the second');
+  await page.click('[data-param="s13.causal"] + label, label:has-text("Causal mask")');
+  assert.ok(await weightAt01() > 0, 'without the mask it can');
+  await setNumber(page, 's13.heads', 1);
+  assert.equal(await page.locator('[data-testid^="attn-head-"]').count(), 1);
+  await clean(page);
+  await page.close();
+});
+
+test('speed: the three implementations are timed side by side', async () => {
+  const page = await suite.open('#lang=en&s15.tokens=16');
+  await page.click('[data-testid="speed-run"]');
+  await page.waitForSelector('[data-testid="speed-table"]', { timeout: 20000 });
+  const rows = await tableCells(page, 'speed-table');
+  assert.equal(rows.length, 3);
+  assert.match(rows[0][0], /SIMD/);
+  assert.match(rows[2][0], /plain/);
+  for (const r of rows) assert.match(r[1], /^\d+\.\d+ ms$/);
+  await clean(page);
+  await page.close();
+});
+
+test('the section named in the hash is scrolled into view', async () => {
+  const page = await suite.open('#lang=en&sec=9');
+  await page.waitForFunction(() => {
+    const r = document.querySelector('[data-section="9"]').getBoundingClientRect();
+    return r.top < window.innerHeight / 2 && r.bottom > 0;
+  });
+  await clean(page);
+  await page.close();
+});

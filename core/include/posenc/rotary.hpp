@@ -28,6 +28,18 @@ enum class rope_layout { half, interleaved };
 rope_layout parse_rope_layout(std::string_view name);
 std::string_view to_string(rope_layout layout) noexcept;
 
+// How a rotator forms its angles. `exact` (the default, DESIGN §4) forms p·θ in double,
+// reduces it mod 2π and rounds cos/sin once. `float32` reproduces what most implementations
+// do (θ rounded to float32, p·θ multiplied and evaluated in float32, as HF transformers'
+// `inv_freq.float() @ position_ids.float()` then `.cos()`); it exists only so the demo and
+// the benchmarks can show, side by side, the drift that causes at large positions
+// (at p = 10⁶ the float32 spacing is 0.06 rad).
+enum class angle_precision { exact, float32 };
+
+// "exact" | "float32"; anything else throws posenc::invalid_argument naming `angles`.
+angle_precision parse_angle_precision(std::string_view name);
+std::string_view to_string(angle_precision angles) noexcept;
+
 // What a rotator is made of. Frequencies are a pure function of these (fixed at construction).
 struct rope_config {
   int head_dim = 0;        // elements per head row, in [2, max_dim]
@@ -35,6 +47,7 @@ struct rope_config {
   double base = 10000.0;   // finite, > 1
   rope_layout layout = rope_layout::half;
   posenc::scaling scaling = {};
+  angle_precision angles = angle_precision::exact;
 };
 
 enum class direction { forward, inverse };
@@ -61,6 +74,7 @@ public:
   int head_dim() const noexcept { return head_dim_; }
   int rotary_dim() const noexcept { return rotary_dim_; }
   rope_layout layout() const noexcept { return layout_; }
+  angle_precision angles() const noexcept { return angles_; }
   double attention_factor() const noexcept { return attention_factor_; }
   std::span<const double> inv_freq() const noexcept { return inv_freq_; }
   std::int64_t first() const noexcept { return first_; }
@@ -86,6 +100,7 @@ private:
   int head_dim_ = 0;
   int rotary_dim_ = 0;
   rope_layout layout_ = rope_layout::half;
+  angle_precision angles_ = angle_precision::exact;
   double attention_factor_ = 1.0;
   std::vector<double> inv_freq_;
   std::int64_t first_ = 0;

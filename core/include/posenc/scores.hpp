@@ -39,6 +39,7 @@ struct score_options {
   int rotary_dim = 0;                // rotary: even, in [2, dim]; 0 means dim
   posenc::scaling scaling = {};      // rotary: context-extension scaling of the ladder
   bool scale = false;                // multiply every score (and term) by 1/√dim
+  angle_precision angles = angle_precision::exact;  // rotary: float32 = the common (drifting) way
 };
 
 // The four [tq][tk] matrices of the additive decomposition (DESIGN §2), each scaled like

@@ -69,7 +69,7 @@ export default {
     }
 
     const el = shell(ctx, this,
-      tex(String.raw`\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)\quad\text{${t('s1.forEvery')}}`),
+      tex([String.raw`\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)`, String.raw`\text{${t('s1.forEvery')}}`]),
       controlRow(
         boundChoice(ctx, 's1.mode', { label: t('common.positions'),
           options: [['none', t('common.none')], ['additive', t('common.additive')], ['rotary', t('common.rope')]] }, update),

@@ -83,7 +83,7 @@ export default {
     }, { 'aria-pressed': 'false', 'data-testid': 'clock-play' });
 
     const el = shell(ctx, this,
-      tex(String.raw`\theta_i = b^{-2i/d},\quad i = 0,\dots,\tfrac d2 - 1 \qquad\qquad \lambda_i = \frac{2\pi}{\theta_i}`),
+      tex([String.raw`\theta_i = b^{-2i/d},\quad i = 0,\dots,\tfrac d2 - 1`, String.raw`\lambda_i = \dfrac{2\pi}{\theta_i}`]),
       controlRow(
         boundSlider(ctx, 's3.d', { label: t('s3.dim'), step: 2 }, update),
         boundSlider(ctx, 's3.b', { label: t('s3.base'), log: true, integer: false }, update)),

@@ -90,7 +90,7 @@ export default {
 
     const update = () => { updateNumbers(); updateHeat(); };
     const el = shell(ctx, this,
-      tex(String.raw`\mathrm{PE}(p)_{2i} = \sin(p\,\theta_i), \qquad \mathrm{PE}(p)_{2i+1} = \cos(p\,\theta_i)`),
+      tex([String.raw`\mathrm{PE}(p)_{2i} = \sin(p\,\theta_i)`, String.raw`\mathrm{PE}(p)_{2i+1} = \cos(p\,\theta_i)`]),
       panel(t('s4.numbersTitle'),
         controlRow(
           boundSlider(ctx, 's4.d', { label: t('s4.dim'), step: 2 }, updateNumbers),

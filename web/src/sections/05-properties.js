@@ -57,7 +57,7 @@ export default {
     }
 
     const el = shell(ctx, this,
-      tex(String.raw`\lVert \mathrm{PE}(p)\rVert^2 = \sum_{i} \bigl(\sin^2 p\theta_i + \cos^2 p\theta_i\bigr) = \tfrac d2 \qquad \mathrm{PE}(p)\cdot\mathrm{PE}(p+k) = \sum_{i=0}^{d/2-1} \cos(k\,\theta_i)`),
+      tex([String.raw`\lVert \mathrm{PE}(p)\rVert^2 = \displaystyle\sum_{i} \bigl(\sin^2 p\theta_i + \cos^2 p\theta_i\bigr) = \tfrac d2`, String.raw`\mathrm{PE}(p)\cdot\mathrm{PE}(p+k) = \displaystyle\sum_{i=0}^{d/2-1} \cos(k\,\theta_i)`]),
       controlRow(
         boundSlider(ctx, 's5.d', { label: t('s5.dim'), step: 2 }, update),
         boundSlider(ctx, 's5.b', { label: t('s5.base'), log: true, integer: false }, update)),

@@ -126,7 +126,7 @@ export default {
     }
 
     const el = shell(ctx, this,
-      tex(String.raw`\langle R(m\theta)q,\; R(n\theta)k\rangle = (q_1k_1 + q_2k_2)\cos\delta\theta + (q_2k_1 - q_1k_2)\sin\delta\theta,\qquad \delta = n - m`),
+      tex([String.raw`\langle R(m\theta)q,\; R(n\theta)k\rangle`, String.raw`= (q_1k_1 + q_2k_2)\cos\delta\theta + (q_2k_1 - q_1k_2)\sin\delta\theta,`, String.raw`\delta = n - m`]),
       controlRow(
         boundSlider(ctx, 's8.m', { label: t('s8.m'), min: -200, max: 200 }, update),
         boundSlider(ctx, 's8.n', { label: t('s8.n'), min: -200, max: 200 }, update),

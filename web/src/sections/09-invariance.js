@@ -102,7 +102,7 @@ export default {
     const full = () => { vectors(); redraw(); sweep(); };
     const sSlider = boundSlider(ctx, 's9.s', { label: t('s9.s'), log: true, min: 0 }, redraw);
     const el = shell(ctx, this,
-      tex(String.raw`S_{\text{rope}}(m+s,\,n+s) = q^{\top} R\bigl((n-m)\theta\bigr)\, k = S_{\text{rope}}(m,n)\quad\text{for every } s`),
+      tex([String.raw`S_{\text{rope}}(m+s,\,n+s) = q^{\top} R\bigl((n-m)\theta\bigr)\, k = S_{\text{rope}}(m,n)`, String.raw`\text{${t('s9.forEvery')}}`]),
       controlRow(
         sSlider,
         boundSelect(ctx, 's9.T', { label: t('s9.T'), options: [[8, '8'], [16, '16'], [32, '32'], [64, '64'], [128, '128'], [256, '256']].map(([v, l]) => [String(v), l]) }, full),

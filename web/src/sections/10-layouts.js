@@ -62,7 +62,7 @@ export default {
     }
 
     const el = shell(ctx, this,
-      tex(String.raw`\text{interleaved: } (x_{2i},\, x_{2i+1}) \qquad\qquad \text{half: } (x_i,\, x_{i+d/2}) \qquad\qquad i = 0,\dots,\tfrac d2-1`),
+      tex([String.raw`\text{interleaved: } (x_{2i},\, x_{2i+1})`, String.raw`\text{half: } (x_i,\, x_{i+d/2})`, String.raw`i = 0,\dots,\tfrac d2-1`]),
       controlRow(
         boundSlider(ctx, 's10.d', { label: t('s10.dim'), step: 2 }, update),
         boundSlider(ctx, 's10.p', { label: t('s10.p'), min: 0, max: 1000 }, update),

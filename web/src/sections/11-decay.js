@@ -29,7 +29,7 @@ export default {
       p.update(distances, values);
     }
     const el = shell(ctx, this,
-      tex(String.raw`\bigl|\,q^{\top}R(\delta\theta)k\,\bigr| \le \Bigl(\max_j |h_{j+1}-h_j|\Bigr)\,\sum_{j=1}^{d/2} |S_j|,\qquad S_j = \sum_{l<j} e^{\,i\,\delta\,\theta_l}`),
+      tex([String.raw`\bigl|\,q^{\top}R(\delta\theta)k\,\bigr| \le \Bigl(\max_j |h_{j+1}-h_j|\Bigr)\displaystyle\sum_{j=1}^{d/2} |S_j|,`, String.raw`S_j = \displaystyle\sum_{l<j} e^{\,i\,\delta\,\theta_l}`]),
       controlRow(
         boundSlider(ctx, 's11.d', { label: t('s11.dim'), step: 2 }, update),
         boundSlider(ctx, 's11.b', { label: t('s11.base'), log: true, integer: false }, update),

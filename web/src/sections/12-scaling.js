@@ -85,7 +85,7 @@ export default {
     }
 
     const el = shell(ctx, this,
-      tex(String.raw`\text{linear: }\theta_i' = \theta_i / s \qquad \text{NTK: } b' = b\left(\tfrac{s\,L}{L_0} - (s-1)\right)^{d/(d-2)} \qquad \text{YaRN, llama3: blend by wavelength}`),
+      tex([String.raw`\text{linear: }\theta_i' = \theta_i / s`, String.raw`\text{NTK: } b' = b\left(\tfrac{s\,L}{L_0} - (s-1)\right)^{d/(d-2)}`, String.raw`\text{YaRN, llama3: ${t('s12.blend')}}`]),
       controlRow(
         boundChoice(ctx, 's12.type', { label: t('s12.type'),
           options: [['linear', 'linear'], ['dynamic', 'dynamic (NTK)'], ['yarn', 'YaRN'], ['llama3', 'llama3']] }, () => { controlsFor(); update(); }),

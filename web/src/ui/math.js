@@ -5,8 +5,18 @@ import katex from 'katex';
 import 'katex/dist/katex.min.css';
 import { h } from './dom.js';
 
-/** A typeset formula element (display mode by default). */
+/**
+ * A typeset formula element (display mode by default). An array of sources gives one display
+ * block whose parts wrap onto separate lines on narrow screens instead of scrolling.
+ */
 export function tex(source, { display = true, label } = {}) {
+  if (Array.isArray(source)) {
+    return h('div', { class: 'math display multi' }, source.map((part) => {
+      const el = h('span', { class: 'math-part' });
+      katex.render(part, el, { displayMode: false, throwOnError: false, strict: false, output: 'htmlAndMathml' });
+      return el;
+    }));
+  }
   const el = h(display ? 'div' : 'span', { class: display ? 'math display' : 'math' });
   katex.render(source, el, { displayMode: display, throwOnError: false, strict: false, output: 'htmlAndMathml' });
   if (label) el.setAttribute('aria-label', label);
