@@ -7,6 +7,7 @@
 #include "posenc/scores.hpp"
 
 #include <catch2/catch.hpp>
+#include "support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +18,8 @@
 #include <vector>
 
 namespace {
+
+using posenc::test::require_throws;
 
 using posenc::rope_layout;
 using posenc::score_mode;
@@ -51,17 +54,6 @@ double max_abs(const std::vector<float>& v) {
   double m = 0;
   for (float x : v) m = std::max(m, static_cast<double>(std::fabs(x)));
   return m;
-}
-
-template <class E, class F>
-void require_throws(F&& f, const std::string& needle) {
-  try {
-    f();
-  } catch (const E& e) {
-    CHECK_THAT(e.what(), Catch::Contains(needle));
-    return;
-  }
-  FAIL("expected an exception naming " << needle);
 }
 
 }  // namespace

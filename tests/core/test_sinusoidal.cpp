@@ -7,6 +7,7 @@
 #include "posenc/sinusoidal.hpp"
 
 #include <catch2/catch.hpp>
+#include "support.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,8 @@
 #include <vector>
 
 namespace {
+
+using posenc::test::require_throws;
 
 using posenc::pe_layout;
 
@@ -44,18 +47,6 @@ std::vector<float> table(int dim, std::int64_t first, std::int64_t count,
   std::vector<float> out(static_cast<std::size_t>(dim * count));
   posenc::sinusoidal_table(out.data(), out.size(), dim, base, first, count, layout);
   return out;
-}
-
-// Throws E whose message names `needle`.
-template <class E, class F>
-void require_throws(F&& f, const std::string& needle) {
-  try {
-    f();
-  } catch (const E& e) {
-    CHECK_THAT(e.what(), Catch::Contains(needle));
-    return;
-  }
-  FAIL("expected an exception naming " << needle);
 }
 
 const int kDims[] = {2, 4, 6, 10, 64, 80, 96, 128, 256};

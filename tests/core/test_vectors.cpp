@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,10 @@ struct worst_ratio {
     const double r = std::abs(got - want) / bound;
     if (!(r <= ratio)) {  // also catches NaN
       ratio = std::isnan(r) ? HUGE_VAL : r;
-      where = name + "[" + std::to_string(i) + "]: got " + std::to_string(got) + ", want " +
-              std::to_string(want);
+      std::ostringstream out;
+      out.precision(17);
+      out << name << "[" << i << "]: got " << got << ", want " << want << ", bound " << bound;
+      where = out.str();
     }
   }
 };

@@ -14,12 +14,7 @@
 
 #include <cstddef>
 
-#ifndef POSENC_SCALAR_ONLY
-#define POSENC_SCALAR_ONLY 0
-#endif
-#if !POSENC_SCALAR_ONLY
-#include <xsimd/xsimd.hpp>
-#endif
+#include "simd.hpp"
 
 namespace posenc::detail {
 

@@ -13,12 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#ifndef POSENC_SCALAR_ONLY
-#define POSENC_SCALAR_ONLY 0
-#endif
-#if !POSENC_SCALAR_ONLY
-#include <xsimd/xsimd.hpp>
-#endif
+#include "simd.hpp"
 
 namespace posenc::detail {
 

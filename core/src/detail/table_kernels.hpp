@@ -23,12 +23,7 @@
 #include <cstdint>
 #include <vector>
 
-#ifndef POSENC_SCALAR_ONLY
-#define POSENC_SCALAR_ONLY 0
-#endif
-#if !POSENC_SCALAR_ONLY
-#include <xsimd/xsimd.hpp>
-#endif
+#include "simd.hpp"
 
 namespace posenc::detail {
 
