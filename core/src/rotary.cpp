@@ -4,6 +4,7 @@
 #include "posenc/rotary.hpp"
 
 #include "detail/angles.hpp"
+#include "detail/dispatch.hpp"
 #include "detail/rotary_kernels.hpp"
 #include "posenc/detail/check.hpp"
 
@@ -34,11 +35,8 @@ void compute_row(std::span<const double> inv_freq, angle_precision angles, std::
     detail::sincos_row_float32(position, inv_freq.data(), inv_freq.size(), sin_out, cos_out);
     return;
   }
-#if POSENC_SCALAR_ONLY
-  detail::sincos_row_scalar(position, inv_freq.data(), inv_freq.size(), sin_out, cos_out);
-#else
-  detail::sincos_row<arch>(position, inv_freq.data(), inv_freq.size(), sin_out, cos_out);
-#endif
+  detail::dispatched::sincos_rows(position, 1, inv_freq.data(), inv_freq.size(), sin_out,
+                                  cos_out);
 }
 
 // Where token t sits: positions[t], or start + t when no span is given.
@@ -81,19 +79,24 @@ public:
     }
   }
 
-  // Rotates the first r dims of one head row (after load, with the sign of the direction).
-  void rotate(float sign, float g, const float* in, float* out) const noexcept {
-#if POSENC_SCALAR_ONLY
-    if (interleaved_)
-      detail::rotate_interleaved_scalar(cos_, sin_, half_, sign, g, in, out);
-    else
-      detail::rotate_half_scalar(cos_, sin_, half_, sign, g, in, out);
-#else
-    if (interleaved_)
-      detail::rotate_interleaved<arch>(cos_, sin_, cos2_, sin2_, half_, sign, g, in, out);
-    else
-      detail::rotate_half<arch>(cos_, sin_, half_, sign, g, in, out);
-#endif
+  // The kernel job for one token of one target (after load and expand): every head row
+  // rotated by this row, pass-through dims copied out of place.
+  detail::token_rows job(float sign, float g, const const_tensor_view& in,
+                         const tensor_view& out) const noexcept {
+    detail::token_rows j;
+    j.cos = cos_;
+    j.sin = sin_;
+    j.cos2 = cos2_;
+    j.sin2 = sin2_;
+    j.half = half_;
+    j.interleaved = interleaved_;
+    j.sign = sign;
+    j.g = g;
+    j.in_head_stride = in.head_stride;
+    j.out_head_stride = out.head_stride;
+    j.heads = in.heads;
+    j.dim = in.dim;
+    return j;
   }
 
   // Once per token, before rotate: the interleaved kernels read the expanded row.
@@ -120,7 +123,6 @@ private:
 void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targets,
                    std::int64_t tokens, position_source pos, float sign, float g) {
   row_buffer row(cache);
-  const std::int64_t r = cache.rotary_dim();
   for (std::int64_t t = 0; t < tokens; ++t) {
     const std::int64_t p = pos.at(t);
     if (t == 0 || p != pos.at(t - 1)) {  // a run of one position (packed padding) loads once
@@ -128,14 +130,10 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
       row.expand(sign);
     }
     for (const rope_target& target : targets) {
-      const const_tensor_view& in = target.in;
-      const tensor_view& out = target.out;
-      for (std::int64_t h = 0; h < in.heads; ++h) {
-        const float* src = in.data + t * in.token_stride + h * in.head_stride;
-        float* dst = out.data + t * out.token_stride + h * out.head_stride;
-        row.rotate(sign, g, src, dst);
-        if (src != dst) std::copy(src + r, src + in.dim, dst + r);  // pass-through dims
-      }
+      detail::token_rows job = row.job(sign, g, target.in, target.out);
+      job.in = target.in.data + t * target.in.token_stride;
+      job.out = target.out.data + t * target.out.token_stride;
+      detail::dispatched::rotate_token(job);
     }
   }
 }
@@ -304,13 +302,14 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   if (count > 0 && first > max_position - (count - 1))
     detail::fail_argument("first + count - 1 must be <= ", max_position, ", got first ",
                           first, " with count ", count);
-  const auto half = static_cast<std::size_t>(rotary_dim_ / 2);
-  const std::size_t floats =
-      detail::checked_mul("cache table size count x rotary_dim/2",
-                          static_cast<std::size_t>(count), half);
-  if (floats > kMaxTableFloats)
-    detail::fail_length("cache table size count x rotary_dim/2 must be <= ", kMaxTableFloats,
-                        ", got ", count, " x ", half);
+  // Bound count·r/2 in int64 before anything becomes a size_t: size_t is 32 bits in WASM,
+  // where a cast first would wrap and size the table smaller than the loop below fills.
+  const std::int64_t half64 = rotary_dim_ / 2;
+  if (count > static_cast<std::int64_t>(kMaxTableFloats) / half64)
+    detail::fail_length("count (cached positions) x rotary_dim/2 must be <= ", kMaxTableFloats,
+                        ", got ", count, " x ", half64);
+  const auto half = static_cast<std::size_t>(half64);
+  const std::size_t floats = static_cast<std::size_t>(count) * half;
 
   frequencies freq = inverse_frequencies(rotary_dim_, config.base, config.scaling);
   inv_freq_ = std::move(freq.inv_freq);
@@ -318,6 +317,11 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
 
   cos_.resize(floats);
   sin_.resize(floats);
+  if (angles_ == angle_precision::exact) {  // the same rows compute_row gives, in one call
+    detail::dispatched::sincos_rows(static_cast<double>(first), count, inv_freq_.data(), half,
+                                    sin_.data(), cos_.data());
+    return;
+  }
   for (std::int64_t k = 0; k < count; ++k) {
     const auto offset = static_cast<std::size_t>(k) * half;
     compute_row(inv_freq_, angles_, first + k, cos_.data() + offset, sin_.data() + offset);

@@ -4,6 +4,7 @@
 #include "posenc/detail/check.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
@@ -60,8 +61,13 @@ void check_view(const char* name, const const_tensor_view& v) {
   const std::int64_t h_span = span_of(name, "heads", v.heads, v.head_stride);
   if (t_span > kMaxIndex - h_span || t_span + h_span > kMaxIndex - v.dim)
     detail::fail_length(name, ": furthest element index overflows int64");
-  const auto need = static_cast<std::size_t>(t_span + h_span + v.dim);
-  detail::check_buffer(name, v.size, need);
+  // Compare in 64 bits: size_t is 32 bits in WASM, and a cast first would wrap a huge view
+  // into a small "need" that passes, letting a kernel write outside the caller's buffer.
+  const std::int64_t need = t_span + h_span + v.dim;
+  if (static_cast<std::uint64_t>(need) > static_cast<std::uint64_t>(v.size))
+    detail::fail_length(name, " holds ", v.size, " elements but its furthest element is at ",
+                        need - 1, " (tokens ", v.tokens, ", heads ", v.heads, ", dim ", v.dim,
+                        ", token_stride ", v.token_stride, ", head_stride ", v.head_stride, ")");
   check_no_overlap(name, v);
 }
 
