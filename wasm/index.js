@@ -23,6 +23,11 @@ export { simdSupported };
 export async function createPosenc(opts) {
   const o = check.options(opts, 'createPosenc()', ['simd', 'wasm']);
   if (o.simd !== undefined) check.boolean('simd', o.simd);
+  const w = o.wasm;
+  if (w !== undefined && !(typeof w === 'string' || w instanceof URL || w instanceof ArrayBuffer ||
+      ArrayBuffer.isView(w) || w instanceof WebAssembly.Module)) {
+    throw new TypeError('posenc: wasm must be a URL, a string, bytes or a WebAssembly.Module');
+  }
   const { module, simd } = await loadModule(o);
   const heap = new Heap(module);
   const ctx = { module, heap };
@@ -38,8 +43,11 @@ export async function createPosenc(opts) {
     /** A Float32Array in WebAssembly memory (zero-copy argument); length or data to copy. */
     tensor(lengthOrData) {
       if (lengthOrData instanceof Float32Array) {
-        const t = new Tensor(heap, lengthOrData.length);
-        t.array.set(lengthOrData);
+        check.float32Array('data', lengthOrData);
+        // A view of WebAssembly memory would detach if allocating the tensor grows it.
+        const data = lengthOrData.buffer === heap.buffer ? lengthOrData.slice() : lengthOrData;
+        const t = new Tensor(heap, data.length);
+        t.array.set(data);
         return t;
       }
       return new Tensor(heap, check.size('length', lengthOrData));

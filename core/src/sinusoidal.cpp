@@ -2,6 +2,7 @@
 #include "posenc/sinusoidal.hpp"
 
 #include "detail/angles.hpp"
+#include "detail/dispatch.hpp"
 #include "detail/dot_kernels.hpp"
 #include "detail/table_kernels.hpp"
 #include "posenc/detail/check.hpp"
@@ -42,11 +43,7 @@ void check_span(const char* first_name, std::int64_t first, const char* count_na
 // Fills rows [first, first+count) of an already validated table.
 void fill_rows(const std::vector<double>& inv, std::int64_t first, std::int64_t count,
                pe_layout layout, float* out) {
-#if POSENC_SCALAR_ONLY
-  detail::table_rows_scalar(inv.data(), inv.size(), first, count, layout, out);
-#else
-  detail::table_rows<xsimd::default_arch>(inv.data(), inv.size(), first, count, layout, out);
-#endif
+  detail::dispatched::table_rows(inv.data(), inv.size(), first, count, layout, out);
 }
 
 // (cos kθ_i, sin kθ_i) in double, the 2×2 block of M(k) for pair i.
@@ -118,13 +115,8 @@ void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
   detail::check_buffer("out", out_size, need);
   if (need > 0 && out == nullptr) detail::fail_argument("out must not be null");
   // Every int32 lies within ±max_table_position, so positions need no further check.
-#if POSENC_SCALAR_ONLY
-  for (std::size_t r = 0; r < positions.size(); ++r)
-    detail::pe_row_scalar(positions[r], inv.data(), inv.size(), layout, out + r * dim);
-#else
-  detail::table_positions<xsimd::default_arch>(inv.data(), inv.size(), positions.data(),
-                                               positions.size(), layout, out);
-#endif
+  detail::dispatched::table_positions(inv.data(), inv.size(), positions.data(),
+                                      positions.size(), layout, out);
 }
 
 std::vector<float> sinusoidal_row(int dim, double base, std::int64_t position,

@@ -222,6 +222,51 @@ TEST_CASE("longrope, worked by hand for d = 8, original 4096, max 16384", "[freq
   }
 }
 
+TEST_CASE("scaling identities and bounds on random ladders", "[frequencies]") {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int d = 2 * std::uniform_int_distribution<int>(2, 256)(rng);
+    const double b = std::exp(0.1 + 16 * unit(rng));
+    const double f = 1.0 + 63 * unit(rng);
+    const int original = std::uniform_int_distribution<int>(16, 1 << 17)(rng);
+    INFO("d = " << d << ", base = " << b << ", factor = " << f << ", original = " << original);
+    const auto plain = theta(d, b);
+    // linear: the same division HF does, so exactly θ_i / factor.
+    const auto lin = theta(d, b, make(scaling_type::linear, f));
+    for (int i = 0; i < d / 2; ++i) REQUIRE(lin[i] == plain[i] / f);
+    // dynamic at seq_len ≤ M: the bracket is exactly 1, the base unchanged.
+    scaling dyn = make(scaling_type::dynamic, f);
+    dyn.max_position_embeddings = original;
+    dyn.seq_len = original / 2;
+    REQUIRE(theta(d, b, dyn) == plain);
+    // yarn and llama3 interpolate between θ_i/factor and θ_i, keep the order of the ladder,
+    // and are the plain ladder (to rounding) at factor 1.
+    scaling yarn = make(scaling_type::yarn, f), llama = make(scaling_type::llama3, f);
+    yarn.original_max_position_embeddings = llama.original_max_position_embeddings = original;
+    yarn.truncate = trial % 2 == 0;
+    for (const scaling& s : {yarn, llama}) {
+      const auto t = theta(d, b, s);
+      for (int i = 0; i < d / 2; ++i) {
+        REQUIRE(t[i] <= plain[i] * (1 + 1e-15));
+        REQUIRE(t[i] >= plain[i] / f * (1 - 1e-15));
+        if (i > 0) REQUIRE(t[i] < t[i - 1]);
+      }
+      scaling one = s;
+      one.factor = 1.0;
+      const auto f1 = posenc::inverse_frequencies(d, b, one);
+      require_close(f1.inv_freq, plain, 3e-16);
+      REQUIRE(f1.attention_factor == 1.0);
+    }
+    // longrope with unit short factors is the plain ladder.
+    scaling lr = make(scaling_type::longrope, f);
+    lr.original_max_position_embeddings = original;
+    lr.short_factor.assign(d / 2, 1.0);
+    lr.long_factor.assign(d / 2, 2.0);
+    REQUIRE(theta(d, b, lr) == plain);
+  }
+}
+
 TEST_CASE("scaling type names round-trip (HF rope_type)", "[frequencies]") {
   for (const char* name : {"default", "linear", "dynamic", "yarn", "llama3", "longrope"})
     REQUIRE(posenc::to_string(posenc::parse_scaling_type(name)) == name);

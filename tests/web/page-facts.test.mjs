@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSuite, tableCells, num, SHOTS } from './helpers.mjs';
+import { startSuite, tableCells, num, golden, SHOTS } from './helpers.mjs';
 
 let suite;
 let page;
@@ -33,6 +33,14 @@ test('§3 ladder: d=8, b=10000 gives θ = 1, 0.1, 0.01, 0.001 and λ ≈ 6.28 �
   assert.deepEqual(rows.map((r) => r[0]), ['0', '1', '2', '3']);
   assert.deepEqual(rows.map((r) => num(r[1])), [1, 0.1, 0.01, 0.001]);
   [6.283, 62.83, 628.3, 6283].forEach((want, i) => close(rows[i][2], want, want * 1e-3, `λ${i}`));
+  const g = golden('ladder.json');
+  if (g) {
+    const d8 = g.cases.find((c) => c.name === 'd8-design').expected;
+    rows.forEach((r, i) => {
+      assert.equal(num(r[1]), d8.invFreq[i], `golden θ${i}`);
+      close(r[2], d8.wavelengths[i], d8.wavelengths[i] * 5e-4, `golden λ${i}`);
+    });
+  }
 });
 
 test('§4 table: PE rows p=0..3 at d=8 (4 decimals) and PE(1) at d=4 (5 digits)', async () => {
@@ -50,6 +58,16 @@ test('§4 table: PE rows p=0..3 at d=8 (4 decimals) and PE(1) at d=4 (5 digits)'
   });
   const small = (await tableCells(page, 'pe-small'))[0];
   assert.deepEqual(small.slice(1), ['0.84147', '0.54030', '0.0099998', '0.99995']);
+  // The same rows against the float64 golden vectors shared with the C++ and JS tests.
+  const g = golden('sinusoidal.json');
+  if (g) {
+    const d8 = g.cases.find((c) => c.name === 'd8-rows0to3-interleaved').expected.values;
+    rows.forEach((r, p) => r.slice(1).forEach((text, j) => {
+      assert.equal(num(text), Number(d8[p * 8 + j].toFixed(4)), `golden d8 p=${p} j=${j}`);
+    }));
+    const d4 = g.cases.find((c) => c.name === 'd4-row1-interleaved').expected.values;
+    small.slice(1).forEach((text, j) => assert.equal(num(text), Number(d4[j].toPrecision(5)), `golden d4 j=${j}`));
+  }
 });
 
 test('§5 properties: every ‖PE(p)‖ = 4.0000 at d = 32, values within [−1, 1]', async () => {
@@ -94,11 +112,20 @@ test('no console error, no CSP violation, no request outside localhost', async (
 
 test('screenshots at 1440×900 and 390×844 (English and Korean)', async () => {
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'page-1440-en.png') });
-  await page.screenshot({ path: join(SHOTS, 'page-1440-en-full.png'), fullPage: true });
+  await page.screenshot({ path: join(SHOTS, 'page-1440-en.png'), timeout: 30000 });
+  await page.screenshot({ path: join(SHOTS, 'page-1440-en-full.png'), fullPage: true, timeout: 30000 });
+  await (await page.$('section[data-section="9"]')).screenshot({ path: join(SHOTS, 'section9-1440-en.png'), timeout: 30000 });
+  const koWide = await suite.open('#lang=ko&sec=8', { width: 1440, height: 900 });
+  await koWide.waitForTimeout(300);
+  await koWide.screenshot({ path: join(SHOTS, 'page-1440-ko-sec8.png'), timeout: 30000 });
+  await koWide.close();
+  const enPhone = await suite.open('#lang=en&sec=9', { width: 390, height: 844 });
+  await enPhone.waitForTimeout(300);
+  await enPhone.screenshot({ path: join(SHOTS, 'page-390-en-sec9.png'), timeout: 30000 });
+  await enPhone.close();
   const phone = await suite.open('#lang=ko', { width: 390, height: 844 });
-  await phone.screenshot({ path: join(SHOTS, 'page-390-ko.png') });
-  await phone.screenshot({ path: join(SHOTS, 'page-390-ko-full.png'), fullPage: true });
+  await phone.screenshot({ path: join(SHOTS, 'page-390-ko.png'), timeout: 30000 });
+  await phone.screenshot({ path: join(SHOTS, 'page-390-ko-full.png'), fullPage: true, timeout: 30000 });
   const p = await phone.problems();
   assert.deepEqual([...p.console, ...p.csp, ...p.foreign, ...p.pageErrors], []);
   // Nothing may overflow the phone viewport horizontally.

@@ -53,6 +53,12 @@ test('layout switches the table to [sin… | cos…]', async () => {
   assert.deepEqual(rows[1].slice(1).map(num), [0.8415, 0.0998, 0.0100, 0.0010, 0.5403, 0.9950, 1.0000, 1.0000]);
   const header = await page.$$eval('[data-testid="pe-table"] thead th', (ths) => ths.map((t) => t.textContent));
   assert.equal(header[2], 'sin θ₁');
+  // The text view draws the heatmap with characters, one line per position.
+  await page.click('[data-param="s4.view"] label:has-text("text")');
+  const lines = (await page.textContent('pre.text-heat')).split('\n');
+  assert.equal(lines.length, 100);
+  assert.equal(lines[0].length, 64);
+  assert.match(lines.join(''), /^[ .:\-=+*#%@]+$/);
   await page.click('[data-param="s4.layout"] label:has-text("interleaved")');
   const back = await tableCells(page, 'pe-table');
   assert.deepEqual(back[1].slice(1, 3).map(num), [0.8415, 0.5403]);
@@ -171,6 +177,20 @@ test('the section named in the hash is scrolled into view', async () => {
     const r = document.querySelector('[data-section="9"]').getBoundingClientRect();
     return r.top < window.innerHeight / 2 && r.bottom > 0;
   });
+  await clean(page);
+  await page.close();
+});
+
+test('the clocks advance when Play is pressed and stop on Pause', async () => {
+  const page = await suite.open('#lang=en');
+  const p0 = num((await page.textContent('[data-testid="clock-p"]')).replace('p = ', ''));
+  await page.click('[data-testid="clock-play"]');
+  await page.waitForFunction((start) => {
+    const t = document.querySelector('[data-testid="clock-p"]').textContent.replace('p = ', '');
+    return Number(t.replace(/\s/g, '')) >= start + 3;
+  }, p0);
+  await page.click('[data-testid="clock-play"]');
+  assert.equal(await page.getAttribute('[data-testid="clock-play"]', 'aria-pressed'), 'false');
   await clean(page);
   await page.close();
 });

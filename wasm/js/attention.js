@@ -3,6 +3,9 @@
 import * as check from './check.js';
 import { unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
+import { ROPE_LAYOUTS } from './rotary.js';
+import { SCORE_MODES } from './scores.js';
+import { PE_LAYOUTS } from './sinusoidal.js';
 
 const ATTENTION_KEYS = ['x', 'weights', 'tokens', 'modelDim', 'heads', 'mode', 'causal', 'base',
   'layout', 'peLayout', 'positions'];
@@ -23,14 +26,15 @@ function attentionArgs(o) {
   }
   const modelDim = check.integer('modelDim', o.modelDim);
   const options = {
-    tokens: o.tokens === undefined ? (modelDim > 0 ? Math.floor(x.length / modelDim) : 0) : check.integer('tokens', o.tokens),
+    // Derived from x only for a usable modelDim; otherwise 1, so the core reports modelDim.
+    tokens: o.tokens === undefined ? (modelDim > 0 ? Math.floor(x.length / modelDim) : 1) : check.integer('tokens', o.tokens),
     modelDim,
     heads: o.heads === undefined ? 1 : check.integer('heads', o.heads),
-    mode: o.mode === undefined ? 'none' : check.string('mode', o.mode),
+    mode: o.mode === undefined ? 'none' : check.oneOf('mode', o.mode, SCORE_MODES),
     causal: o.causal === undefined ? false : check.boolean('causal', o.causal),
     base: baseArg(o),
-    layout: o.layout === undefined ? 'half' : check.string('layout', o.layout),
-    peLayout: o.peLayout === undefined ? 'interleaved' : check.string('peLayout', o.peLayout),
+    layout: o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS),
+    peLayout: o.peLayout === undefined ? 'interleaved' : check.oneOf('peLayout', o.peLayout, PE_LAYOUTS),
   };
   return { x, w, options };
 }

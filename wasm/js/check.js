@@ -68,16 +68,57 @@ export function string(name, v) {
   return v;
 }
 
+/**
+ * True for a typed array whose buffer was transferred away, or an old view of WebAssembly
+ * memory after it grew. Such a view reads as empty but throws on use; a genuinely empty
+ * array does not (ArrayBuffer.prototype.detached is missing before Node 22 / Chrome 114).
+ */
+function isDetached(v) {
+  if (v.buffer.detached !== undefined) return v.buffer.detached;
+  if (v.byteLength !== 0) return false;
+  try {
+    v.subarray(0, 0); // constructing a view on a detached buffer throws
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A typed array of `type` whose buffer is still attached. */
+export function typedArray(name, v, type) {
+  if (!(v instanceof type)) throw new TypeError(`posenc: ${name} must be a ${type.name}, got ${describe(v)}`);
+  if (isDetached(v)) {
+    throw new TypeError(`posenc: ${name} is a detached ${type.name} (its buffer was transferred, or ` +
+      'it is an old view of WebAssembly memory that has since grown: re-read tensor.array)');
+  }
+  return v;
+}
+
 export function float32Array(name, v) {
-  if (!(v instanceof Float32Array)) {
-    throw new TypeError(`posenc: ${name} must be a Float32Array, got ${describe(v)}`);
+  return typedArray(name, v, Float32Array);
+}
+
+/** One of the strings in `allowed` (layout and mode names, as in index.d.ts). */
+export function oneOf(name, v, allowed) {
+  string(name, v);
+  if (!allowed.includes(v)) {
+    throw new RangeError(`posenc: ${name} must be ${allowed.map((a) => `'${a}'`).join(' or ')}, got '${v}'`);
+  }
+  return v;
+}
+
+/** A row of an even number ≥ 2 of floats (dim = its length). */
+export function evenRow(name, v) {
+  float32Array(name, v);
+  if (v.length < 2 || v.length % 2 !== 0) {
+    throw new RangeError(`posenc: ${name} must hold an even number ≥ 2 of values (its length is the dim), got ${v.length}`);
   }
   return v;
 }
 
 /** Int32Array or an array of int32 numbers → Int32Array (no copy for an Int32Array). */
 export function int32Array(name, v) {
-  if (v instanceof Int32Array) return v;
+  if (v instanceof Int32Array) return typedArray(name, v, Int32Array);
   if (!Array.isArray(v)) {
     throw new TypeError(`posenc: ${name} must be an Int32Array or an array of integers, got ${describe(v)}`);
   }
@@ -88,6 +129,7 @@ export function int32Array(name, v) {
 
 /** Float64Array / Float32Array or an array of finite numbers → Float64Array. */
 export function float64Array(name, v) {
+  if (ArrayBuffer.isView(v) && isDetached(v)) typedArray(name, v, v.constructor);
   if (v instanceof Float64Array || v instanceof Float32Array || Array.isArray(v)) {
     const out = new Float64Array(v.length);
     for (let i = 0; i < v.length; i++) out[i] = number(`${name}[${i}]`, v[i]);

@@ -7,6 +7,7 @@ import { baseArg } from './frequencies.js';
 import { scalingArg } from './scaling.js';
 import { inPlace, inPlaceAll } from './target.js';
 
+export const ROPE_LAYOUTS = ['half', 'interleaved'];
 const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'cacheStart', 'cacheLength'];
 const APPLY_KEYS = ['tokens', 'heads', 'positions', 'start', 'inverse', 'tokenStride', 'headStride'];
 const QK_KEYS = ['tokens', 'positions', 'start', 'qHeads', 'kHeads', 'qTokenStride', 'qHeadStride',
@@ -34,10 +35,11 @@ export function rotaryApi({ module, heap }) {
       const o = check.options(opts, 'rope()', ROPE_KEYS);
       const headDim = check.integer('headDim', o.headDim);
       const rotaryDim = o.rotaryDim === undefined ? headDim : check.integer('rotaryDim', o.rotaryDim);
-      const layout = o.layout === undefined ? 'half' : check.string('layout', o.layout);
+      const layout = o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS);
       const r = unwrap(module.ropeCreate(headDim, rotaryDim, baseArg(o), layout, scalingArg(o.scaling),
         o.cacheStart === undefined ? 0 : check.safeInteger('cacheStart', o.cacheStart),
-        o.cacheLength === undefined ? 0 : check.size('cacheLength', o.cacheLength)));
+        // The core caches at most 2^31 − 1 rows (rotary.hpp).
+        o.cacheLength === undefined ? 0 : check.integer('cacheLength', o.cacheLength, 0)));
       this.#handle = r.handle;
       this.headDim = headDim;
       this.rotaryDim = r.rotaryDim;

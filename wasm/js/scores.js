@@ -4,6 +4,10 @@ import * as check from './check.js';
 import { unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
 import { scalingArg } from './scaling.js';
+import { ROPE_LAYOUTS } from './rotary.js';
+import { PE_LAYOUTS } from './sinusoidal.js';
+
+export const SCORE_MODES = ['none', 'additive', 'rotary'];
 
 const SCORE_KEYS = ['q', 'k', 'dim', 'qPositions', 'kPositions', 'mode', 'layout', 'peLayout',
   'base', 'rotaryDim', 'scaling', 'scale'];
@@ -22,9 +26,9 @@ function scoreArgs(o) {
   const kPositions = o.kPositions === undefined ? arange(tk) : check.int32Array('kPositions', o.kPositions);
   const options = {
     dim,
-    mode: o.mode === undefined ? 'rotary' : check.string('mode', o.mode),
-    layout: o.layout === undefined ? 'half' : check.string('layout', o.layout),
-    peLayout: o.peLayout === undefined ? 'interleaved' : check.string('peLayout', o.peLayout),
+    mode: o.mode === undefined ? 'rotary' : check.oneOf('mode', o.mode, SCORE_MODES),
+    layout: o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS),
+    peLayout: o.peLayout === undefined ? 'interleaved' : check.oneOf('peLayout', o.peLayout, PE_LAYOUTS),
     base: baseArg(o),
     rotaryDim: o.rotaryDim === undefined ? 0 : check.integer('rotaryDim', o.rotaryDim),
     scaling: scalingArg(o.scaling),
@@ -62,10 +66,11 @@ export function scoresApi({ module, heap }) {
     /** { score, dot, area }: qᵀR(δθ)k in double for one pair of rows (dim = q.length). */
     relativeKernel(opts) {
       const o = check.options(opts, 'relativeKernel()', ['q', 'k', 'delta', 'base', 'layout']);
-      const q = check.float32Array('q', o.q);
+      const q = check.evenRow('q', o.q);
       const k = check.float32Array('k', o.k);
+      if (k.length !== q.length) throw new RangeError(`posenc: k must have the length of q (${q.length}), got ${k.length}`);
       const delta = check.safeInteger('delta', o.delta);
-      const layout = o.layout === undefined ? 'half' : check.string('layout', o.layout);
+      const layout = o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS);
       return heap.stage([q, k], 'relativeKernel()', ([qp, kp]) =>
         unwrap(module.relativeKernel(qp, q.length, kp, k.length, q.length, baseArg(o), delta, layout)));
     },

@@ -5,7 +5,9 @@ import * as check from './check.js';
 import { unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
 
-const layoutArg = (o) => (o.layout === undefined ? 'interleaved' : check.string('layout', o.layout));
+export const PE_LAYOUTS = ['interleaved', 'concat'];
+
+const layoutArg = (o) => (o.layout === undefined ? 'interleaved' : check.oneOf('layout', o.layout, PE_LAYOUTS));
 
 export function sinusoidalApi({ module, heap }) {
   return {
@@ -47,7 +49,7 @@ export function sinusoidalApi({ module, heap }) {
 
     /** M(k)·row in double (row: Float32Array of dim values in `layout`) → Float64Array. */
     applyShift(row, opts) {
-      check.float32Array('row', row);
+      check.evenRow('row', row);
       const o = check.options(opts, 'applyShift()', ['base', 'k', 'layout']);
       const base = baseArg(o);
       const k = check.safeInteger('k', o.k);

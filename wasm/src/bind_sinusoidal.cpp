@@ -17,12 +17,13 @@ namespace {
 
 std::int64_t i64(double v) { return static_cast<std::int64_t>(v); }
 
-// rows·dim floats as a size_t (32 bits here), or length_error: `rows` may be any count ≥ 0
-// that JS accepted, up to 2^53, and a plain cast would trap in WebAssembly.
-std::size_t table_floats(double rows, int dim) {
-  const double n = rows * dim;
+// positions·dim floats as a size_t (32 bits here), or length_error: `positions` may be any
+// count ≥ 0 that JS accepted, up to 2^53, and a plain cast would trap in WebAssembly.
+std::size_t table_floats(double positions, int dim) {
+  const double n = positions * dim;
   if (!(n <= static_cast<double>(std::numeric_limits<std::size_t>::max())))
-    detail::fail_length("a table of ", rows, " rows x ", dim, " floats exceeds WebAssembly memory");
+    detail::fail_length("positions x dim = ", positions, " x ", dim,
+                        " floats exceeds WebAssembly memory");
   return static_cast<std::size_t>(n);
 }
 

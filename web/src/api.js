@@ -211,7 +211,10 @@ export function permutationTest(pe, { tokens, dim, heads, seed, mode, permSeed }
 let scalarPromise;
 /** The scalar binary, loaded once on demand (null when it cannot be loaded). */
 export function loadScalar() {
-  scalarPromise ??= createPosenc({ simd: false }).catch(() => null);
+  scalarPromise ??= createPosenc({ simd: false }).catch((err) => {
+    console.warn('posenc: the scalar binary could not be loaded:', err);
+    return null;
+  });
   return scalarPromise;
 }
 

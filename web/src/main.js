@@ -122,6 +122,10 @@ function trackSection() {
   scrollTimer = setTimeout(() => {
     const sec = currentSection();
     if (sec !== state.get('sec')) state.set('sec', sec);
+    for (const a of toc.querySelectorAll('a[data-sec]')) {
+      if (Number(a.dataset.sec) === sec) a.setAttribute('aria-current', 'location');
+      else a.removeAttribute('aria-current');
+    }
   }, 250);
 }
 

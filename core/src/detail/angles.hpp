@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include "simd.hpp"
 
@@ -88,6 +89,20 @@ void sincos_row(double position, const double* inv_freq, std::size_t n, float* s
     }
   }
   sincos_row_scalar(position, inv_freq + i, n - i, sin_out + i, cos_out + i);  // tail
+}
+
+// Rows of `count` consecutive positions first, first + 1, … (the RoPE cache): row k at
+// sin_out/cos_out + k·n. Each row is sincos_row of its position, so cached rows and rows
+// computed on the fly are bit-identical (rotary.hpp promises it). first + k is exact in
+// double for |first + k| ≤ 2^53.
+template <class Arch>
+void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
+                 float* sin_out, float* cos_out) noexcept {
+  for (std::int64_t k = 0; k < count; ++k) {
+    const auto offset = static_cast<std::size_t>(k) * n;
+    sincos_row<Arch>(first + static_cast<double>(k), inv_freq, n, sin_out + offset,
+                     cos_out + offset);
+  }
 }
 
 #endif // !POSENC_SCALAR_ONLY

@@ -58,6 +58,46 @@ inline void expand_interleaved_row(const float* cos, const float* sin, std::size
   }
 }
 
+// One token of one tensor: `heads` rows of `dim` floats, each rotated by the same cos/sin
+// row (DESIGN §2); dims ≥ r = 2·half pass through (copied when out ≠ in). This is the unit
+// of work rotary.cpp hands to the runtime-dispatched kernel (detail/dispatch.hpp): one call
+// per token, so the dispatch cost is paid once per `heads` rows.
+struct token_rows {
+  const float* cos = nullptr;   // half values
+  const float* sin = nullptr;
+  const float* cos2 = nullptr;  // interleaved only: expand_interleaved_row's output
+  const float* sin2 = nullptr;
+  std::size_t half = 0;
+  bool interleaved = false;
+  float sign = 1.0f;  // +1 forward, −1 inverse
+  float g = 1.0f;     // attention factor (or its inverse)
+  const float* in = nullptr;
+  float* out = nullptr;
+  std::int64_t in_head_stride = 0;
+  std::int64_t out_head_stride = 0;
+  std::int64_t heads = 0;
+  std::int64_t dim = 0;
+};
+
+// Copies the pass-through dims [r, dim) of one row when rotating out of place.
+inline void copy_pass_through(const token_rows& job, const float* src, float* dst) noexcept {
+  if (src == dst) return;
+  for (std::int64_t j = static_cast<std::int64_t>(2 * job.half); j < job.dim; ++j) dst[j] = src[j];
+}
+
+// Scalar reference of rotate_token.
+inline void rotate_token_scalar(const token_rows& job) noexcept {
+  for (std::int64_t h = 0; h < job.heads; ++h) {
+    const float* src = job.in + h * job.in_head_stride;
+    float* dst = job.out + h * job.out_head_stride;
+    if (job.interleaved)
+      rotate_interleaved_scalar(job.cos, job.sin, job.half, job.sign, job.g, src, dst);
+    else
+      rotate_half_scalar(job.cos, job.sin, job.half, job.sign, job.g, src, dst);
+    copy_pass_through(job, src, dst);
+  }
+}
+
 // rope_shift's kernels: the same pair formula (g = 1) with double cos/sin and double
 // arithmetic, rounded to float once per element. cos² + sin² = 1 to 1e−16 in double, where
 // float cos/sin miss it by up to ~1e−7 — the SAME bias at every repeated shift, which would
@@ -179,6 +219,21 @@ void shift_interleaved(const double* cos, const double* sin, const double* cos2,
   }
   const std::size_t done = j / 2;
   shift_interleaved_scalar(cos + done, sin + done, half - done, x + j);
+}
+
+// SIMD twin of rotate_token_scalar (same results as the per-row kernels above).
+template <class Arch>
+void rotate_token(const token_rows& job) noexcept {
+  for (std::int64_t h = 0; h < job.heads; ++h) {
+    const float* src = job.in + h * job.in_head_stride;
+    float* dst = job.out + h * job.out_head_stride;
+    if (job.interleaved)
+      rotate_interleaved<Arch>(job.cos, job.sin, job.cos2, job.sin2, job.half, job.sign, job.g,
+                               src, dst);
+    else
+      rotate_half<Arch>(job.cos, job.sin, job.half, job.sign, job.g, src, dst);
+    copy_pass_through(job, src, dst);
+  }
 }
 
 #endif // !POSENC_SCALAR_ONLY

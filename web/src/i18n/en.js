@@ -344,6 +344,8 @@ export default {
     'Rotating queries and keys is on the hot path of every decoding step, so it must be fast. Press Run to time RoPE on your own machine: posenc’s SIMD WebAssembly (four floats per instruction), the same code compiled without SIMD, and a straightforward JavaScript loop with precomputed cos/sin tables — the way most people would write it.',
   ],
   's15.tokens': 'Tokens',
+  's15.idle': 'Press Run to measure. Nothing is timed until you ask.',
+  's15.noScalar': 'The scalar binary could not be loaded, so only SIMD and plain JS are compared.',
   's15.run': 'Run',
   's15.running': 'Measuring… (about two seconds)',
   's15.resultTitle': 'Your results',
@@ -356,6 +358,6 @@ export default {
   's15.scalarOnly': 'posenc, WebAssembly (scalar)',
   's15.scalar': 'posenc, WebAssembly without SIMD',
   's15.plain': 'plain JavaScript loop',
-  's15.ratio': 'posenc is faster than plain JS by',
+  's15.ratio': 'Speed-up of posenc SIMD over plain JS:',
   's15.note': 'Times vary with your device and what else it is doing; the ratios are what matter. The plain-JS loop is the benchmark reference in bench/plain-js-rope.mjs.',
 };

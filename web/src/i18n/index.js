@@ -25,7 +25,7 @@ export function browserLang() {
 }
 
 /**
- * A translator for `lang`: t('s3.title'), t('note.bad', { key: 'd' }) fills {key}.
+ * A translator for `lang`: t('s3.title'), t('note.badValue', { key: 'd' }) fills {key}.
  * Falls back to English, then to the key itself (visible, so a missing string is noticed).
  */
 export function translator(lang) {

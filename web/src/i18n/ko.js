@@ -344,6 +344,8 @@ export default {
     '쿼리와 키를 회전하는 일은 모든 디코딩 단계의 핵심 경로에 있으므로 빨라야 합니다. 실행을 눌러 내 컴퓨터에서 RoPE 시간을 재 보세요. posenc의 SIMD WebAssembly(명령 하나에 float 네 개), SIMD 없이 컴파일한 같은 코드, 그리고 cos/sin 표를 미리 계산해 둔 평범한 자바스크립트 반복문(대부분의 사람이 짤 법한 방식)을 비교합니다.',
   ],
   's15.tokens': '토큰 수',
+  's15.idle': '실행을 누르면 측정합니다. 누르기 전에는 아무것도 재지 않습니다.',
+  's15.noScalar': '스칼라 바이너리를 불러오지 못해 SIMD와 평범한 JS만 비교합니다.',
   's15.run': '실행',
   's15.running': '측정 중… (2초쯤 걸립니다)',
   's15.resultTitle': '내 결과',
@@ -356,6 +358,6 @@ export default {
   's15.scalarOnly': 'posenc, WebAssembly (스칼라)',
   's15.scalar': 'posenc, SIMD 없는 WebAssembly',
   's15.plain': '평범한 자바스크립트 반복문',
-  's15.ratio': 'posenc가 평범한 JS보다 빠른 정도',
+  's15.ratio': '평범한 JS 대비 posenc SIMD의 속도 배율:',
   's15.note': '시간은 기기와 그때 하는 다른 일에 따라 달라집니다. 중요한 것은 비율입니다. 평범한 JS 반복문은 bench/plain-js-rope.mjs의 벤치마크 기준 구현입니다.',
 };

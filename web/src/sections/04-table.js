@@ -70,7 +70,7 @@ export default {
       const layout = state.get('s4.layout');
       const data = pe.sinusoidal({ dim, positions: n, layout });
       if (state.get('s4.view') === 'color') {
-        heat.draw(data, n, dim, { min: -1, max: 1 });
+        heat.draw(data, n, dim, { min: -1, max: 1, rowRange: `0 … ${n - 1}`, colRange: `0 … ${dim - 1}` });
         replace(heatBox, heat.el);
       } else {
         const lines = [];

@@ -56,7 +56,7 @@ export default {
       const positions = [...Array(T).keys()];
       const mat = scores(pe, { q: repeatRows(q, T), k: repeatRows(k, T), dim,
         qPositions: positions, kPositions: positions, mode: 'additive' });
-      heat.draw(mat.scores, T, T);
+      heat.draw(mat.scores, T, T, { rowRange: `0 … ${T - 1}`, colRange: `0 … ${T - 1}` });
     }
 
     const el = shell(ctx, this,

@@ -62,11 +62,12 @@ export default {
       const qs = repeatRows(q, T);
       const ks = repeatRows(k, T);
       const r = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'rotary' });
-      rot.draw(r.scores, T, T);
+      const range = `${s} … ${s + T - 1}`;
+      rot.draw(r.scores, T, T, { rowRange: range, colRange: range });
       clearTimeout(followTimer);
       followTimer = setTimeout(() => {
         const a = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'additive' });
-        add.draw(a.scores, T, T);
+        add.draw(a.scores, T, T, { rowRange: range, colRange: range });
         measure(qs, ks, dim, s, maxAbsOf(r.scores));
       }, 0);
     }

@@ -16,19 +16,40 @@ import { loadScalar, ropeRunner } from '../api.js';
 const HEAD_DIM = 128;
 const HEADS = 8;
 
-/** Median time per call (ms) of fn over repeated runs within ~budget ms. */
+/**
+ * Median time per call (ms) of fn. Browsers coarsen performance.now() (to 0.1 ms without
+ * cross-origin isolation), so each sample times a batch of calls lasting at least ~5 ms.
+ */
 async function timeIt(fn, budget) {
   for (let i = 0; i < 3; i++) fn();
+  let reps = 1;
+  for (;;) {
+    const a = performance.now();
+    for (let i = 0; i < reps; i++) fn();
+    if (performance.now() - a >= 5 || reps >= 1 << 20) break;
+    reps *= 2;
+  }
   const samples = [];
   const t0 = performance.now();
   while (performance.now() - t0 < budget || samples.length < 5) {
     const a = performance.now();
-    fn();
-    samples.push(performance.now() - a);
-    if (samples.length % 8 === 0) await new Promise((r) => setTimeout(r, 0));  // keep the page responsive
+    for (let i = 0; i < reps; i++) fn();
+    samples.push((performance.now() - a) / reps);
+    await new Promise((r) => setTimeout(r, 0));  // keep the page responsive between batches
   }
   samples.sort((x, y) => x - y);
   return samples[samples.length >> 1];
+}
+
+/** Horizontal bars of throughput (longest = fastest); widths set through the CSSOM. */
+function bars(items) {
+  const top = Math.max(...items.map(([, v]) => v));
+  return h('div', { class: 'bars', 'aria-hidden': 'true' }, items.map(([name, v], i) => {
+    const bar = h('span', { class: `bar bar-${i}` });
+    bar.style.setProperty('width', `${(100 * v) / top}%`);
+    return h('div', { class: 'bar-row' }, h('span', { class: 'bar-name' }, name), h('span', { class: 'bar-track' }, bar),
+      h('span', { class: 'bar-value' }, rate(v)));
+  }));
 }
 
 export default {
@@ -39,7 +60,8 @@ export default {
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
-    const out = h('div', { 'data-testid': 'speed-result', 'aria-live': 'polite' });
+    const out = h('div', { 'data-testid': 'speed-result', 'aria-live': 'polite' },
+      h('p', { class: 'hint' }, t('s15.idle')));
     let busy = false;
     let disposed = false;
 
@@ -59,8 +81,9 @@ export default {
         const tSimd = await timeIt(simdRun.step, budget);
         simdRun.dispose();
         rows.push([pe.simd ? t('s15.simd') : t('s15.scalarOnly'), tSimd]);
-        const scalarPe = await loadScalar();
-        if (scalarPe && pe.simd) {
+        const scalarPe = pe.simd ? await loadScalar() : null;
+        const scalarMissing = pe.simd && !scalarPe;
+        if (scalarPe) {
           const scalarRun = ropeRunner(scalarPe, { headDim: HEAD_DIM, tokens, heads: HEADS, x });
           rows.push([t('s15.scalar'), await timeIt(scalarRun.step, budget)]);
           scalarRun.dispose();
@@ -77,6 +100,8 @@ export default {
             rows: rows.map(([name, ms]) => [name, `${ms.toFixed(3)} ms`, rate(n / (ms / 1000)), `${(ref / ms).toFixed(2)}×`]),
             testid: 'speed-table',
           }),
+          bars(rows.map(([name, ms]) => [name, n / (ms / 1000)])),
+          scalarMissing ? h('p', { class: 'note info' }, t('s15.noScalar')) : null,
           result(t('s15.ratio'), h('output', {}, `${(ref / rows[0][1]).toFixed(1)}×`)));
       } catch (err) {
         replace(out, h('p', { class: 'note warn' }, String(err?.message ?? err)));

@@ -81,7 +81,7 @@ export class HashState {
           key = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
           raw = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1));
         } catch {
-          problems.push({ key: part.slice(0, 40), value: '' });
+          problems.push({ key: (eq < 0 ? part : part.slice(0, eq)).slice(0, 40), value: '', unknown: true });
           continue;
         }
         const s = this.schema[key];

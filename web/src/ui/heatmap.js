@@ -20,10 +20,12 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
   const legendMax = h('span', { class: 'legend-max' });
   const legend = h('div', { class: 'legend' }, legendMin, legendCanvas, legendMax);
   const frame = h('div', { class: 'heat-frame' }, canvas, cursor);
+  const axisX = h('span', { class: 'axis-x' }, colLabel ?? '');
+  const axisY = h('span', { class: 'axis-y' }, rowLabel ?? '');
   const el = h('figure', { class: ['heatmap', className] },
     h('div', { class: 'heat-axes' },
-      h('span', { class: 'axis-x' }, colLabel ?? ''),
-      h('div', { class: 'heat-body' }, h('span', { class: 'axis-y' }, rowLabel ?? ''), frame)),
+      axisX,
+      h('div', { class: 'heat-body' }, axisY, frame)),
     legend, out);
 
   // Legend gradient (drawn once).
@@ -60,6 +62,9 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
       px[o] = palette[k]; px[o + 1] = palette[k + 1]; px[o + 2] = palette[k + 2]; px[o + 3] = 255;
     }
     ctx.putImageData(image, 0, 0);
+    // Optional index ranges after the axis names, e.g. "key position n → 1000 … 1063".
+    if (opts.colRange) axisX.textContent = `${colLabel ?? ''}  ${opts.colRange}`;
+    if (opts.rowRange) axisY.textContent = `${rowLabel ?? ''}  ${opts.rowRange}`;
     legendMin.textContent = format(min);
     legendMax.textContent = format(max);
     state = { data, rows, cols, min, max, ...opts };

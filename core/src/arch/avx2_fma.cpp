@@ -1,0 +1,7 @@
+// core/src/arch/avx2_fma.cpp — the dispatched kernels (detail/dispatch.hpp) for AVX2 + FMA.
+// The root CMakeLists.txt compiles this file alone with -mavx2 -mfma and defines
+// POSENC_DISPATCH; dispatch.cpp calls these instantiations only when the CPU reports
+// AVX2 and FMA (xsimd::available_architectures()).
+#include "../detail/dispatch.hpp"
+
+POSENC_DISPATCHED_KERNELS(template, xsimd::fma3<xsimd::avx2>)

@@ -1,0 +1,53 @@
+// core/src/detail/dispatch.hpp — the hot kernels at the best SIMD arch this CPU runs.
+//
+// The library is built for baseline x86-64 (SSE2), so `xsimd::default_arch` is sse2. The
+// kernels below are ALSO compiled for AVX2 + FMA in their own translation unit
+// (core/src/arch/avx2_fma.cpp, built with -mavx2 -mfma) and chosen per call by
+// xsimd::dispatch (xsimd's ifunc-like walk of an arch_list, best first). Each function here
+// computes exactly what its kernel template computes for the chosen arch; see the kernel's
+// own contract and error bound (angles.hpp, rotary_kernels.hpp, table_kernels.hpp).
+// Without POSENC_DISPATCH (Emscripten's sse2-as-SIMD128 build, non-x86 targets) they call
+// the default arch directly; under POSENC_SCALAR_ONLY the scalar references.
+#pragma once
+
+#include "posenc/sinusoidal.hpp"
+#include "rotary_kernels.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace posenc::detail::dispatched {
+
+// The arch the dispatched kernels run on here: "fma3+avx2", "sse2", … or "scalar".
+const char* arch_name() noexcept;
+
+// rotate_token<Arch>(job): every head row of one token (rotary_kernels.hpp).
+void rotate_token(const token_rows& job) noexcept;
+
+// sincos_rows<Arch>: `count` cos/sin rows of consecutive positions from `first` (angles.hpp).
+void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
+                 float* sin_out, float* cos_out) noexcept;
+
+// table_rows<Arch> / table_positions<Arch>: sinusoidal table rows (table_kernels.hpp).
+void table_rows(const double* inv_freq, std::size_t half, std::int64_t first,
+                std::int64_t count, pe_layout layout, float* out);
+void table_positions(const double* inv_freq, std::size_t half, const std::int32_t* positions,
+                     std::size_t count, pe_layout layout, float* out);
+
+}  // namespace posenc::detail::dispatched
+
+#if POSENC_DISPATCH
+#include "table_kernels.hpp"
+
+// The kernel instantiations each arch translation unit provides: `template` there (explicit
+// instantiation), `extern template` in dispatch.cpp (so the baseline TU never instantiates
+// them with instructions it is not compiled for). One list, so the two cannot disagree.
+#define POSENC_DISPATCHED_KERNELS(KIND, ARCH)                                          \
+  KIND void posenc::detail::rotate_token<ARCH>(const posenc::detail::token_rows&) noexcept; \
+  KIND void posenc::detail::sincos_rows<ARCH>(double, std::int64_t, const double*,    \
+                                              std::size_t, float*, float*) noexcept;  \
+  KIND void posenc::detail::table_rows<ARCH>(const double*, std::size_t, std::int64_t, \
+                                             std::int64_t, posenc::pe_layout, float*); \
+  KIND void posenc::detail::table_positions<ARCH>(                                     \
+      const double*, std::size_t, const std::int32_t*, std::size_t, posenc::pe_layout, float*);
+#endif

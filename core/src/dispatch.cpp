@@ -1,0 +1,105 @@
+// dispatch.cpp — runtime choice of the SIMD arch for the hot kernels (detail/dispatch.hpp).
+#include "detail/dispatch.hpp"
+
+#include "detail/angles.hpp"
+#include "detail/table_kernels.hpp"
+
+namespace posenc::detail::dispatched {
+namespace {
+
+#if POSENC_DISPATCH
+// Best first; xsimd::dispatch takes the first arch whose version the CPU reaches. sse2 is
+// the x86-64 baseline, so the walk always ends on a supported arch.
+using avx2_fma = xsimd::fma3<xsimd::avx2>;
+using arch_list = xsimd::arch_list<avx2_fma, xsimd::sse2>;
+
+// Calls kernel(Arch{}) for the chosen arch (kernel: a generic lambda over the arch tag).
+template <class Kernel>
+void at_best_arch(Kernel&& kernel) {
+  xsimd::dispatch<arch_list>(kernel)();
+}
+
+const char* best_arch_name() noexcept {
+  const char* name = "sse2";
+  at_best_arch([&](auto arch) { name = decltype(arch)::name(); });
+  return name;
+}
+#elif !POSENC_SCALAR_ONLY
+template <class Kernel>
+void at_best_arch(Kernel&& kernel) {
+  kernel(xsimd::default_arch{});
+}
+
+const char* best_arch_name() noexcept { return xsimd::default_arch::name(); }
+#endif
+
+}  // namespace
+}  // namespace posenc::detail::dispatched
+
+#if POSENC_DISPATCH
+POSENC_DISPATCHED_KERNELS(extern template, xsimd::fma3<xsimd::avx2>)
+#endif
+
+namespace posenc::detail::dispatched {
+
+#if POSENC_SCALAR_ONLY
+
+const char* arch_name() noexcept { return "scalar"; }
+
+void rotate_token(const token_rows& job) noexcept { rotate_token_scalar(job); }
+
+void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
+                 float* sin_out, float* cos_out) noexcept {
+  for (std::int64_t k = 0; k < count; ++k) {
+    const auto offset = static_cast<std::size_t>(k) * n;
+    sincos_row_scalar(first + static_cast<double>(k), inv_freq, n, sin_out + offset,
+                      cos_out + offset);
+  }
+}
+
+void table_rows(const double* inv_freq, std::size_t half, std::int64_t first,
+                std::int64_t count, pe_layout layout, float* out) {
+  table_rows_scalar(inv_freq, half, first, count, layout, out);
+}
+
+void table_positions(const double* inv_freq, std::size_t half, const std::int32_t* positions,
+                     std::size_t count, pe_layout layout, float* out) {
+  for (std::size_t r = 0; r < count; ++r)
+    pe_row_scalar(positions[r], inv_freq, half, layout, out + r * 2 * half);
+}
+
+#else
+
+const char* arch_name() noexcept {
+  static const char* const name = best_arch_name();
+  return name;
+}
+
+void rotate_token(const token_rows& job) noexcept {
+  at_best_arch([&](auto arch) { detail::rotate_token<decltype(arch)>(job); });
+}
+
+void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
+                 float* sin_out, float* cos_out) noexcept {
+  at_best_arch([&](auto arch) {
+    detail::sincos_rows<decltype(arch)>(first, count, inv_freq, n, sin_out, cos_out);
+  });
+}
+
+void table_rows(const double* inv_freq, std::size_t half, std::int64_t first,
+                std::int64_t count, pe_layout layout, float* out) {
+  at_best_arch([&](auto arch) {
+    detail::table_rows<decltype(arch)>(inv_freq, half, first, count, layout, out);
+  });
+}
+
+void table_positions(const double* inv_freq, std::size_t half, const std::int32_t* positions,
+                     std::size_t count, pe_layout layout, float* out) {
+  at_best_arch([&](auto arch) {
+    detail::table_positions<decltype(arch)>(inv_freq, half, positions, count, layout, out);
+  });
+}
+
+#endif
+
+}  // namespace posenc::detail::dispatched

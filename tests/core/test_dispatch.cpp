@@ -1,0 +1,137 @@
+// test_dispatch.cpp — the runtime-dispatched kernels (core/src/detail/dispatch.hpp) equal
+// their scalar references. The other suites call the kernels at xsimd's default arch (SSE2
+// on baseline x86-64); these go through xsimd::dispatch, i.e. AVX2 + FMA where the CPU has
+// it, so both SIMD paths are exercised on every machine that has both.
+#include "detail/angles.hpp"
+#include "detail/dispatch.hpp"
+#include "detail/rotary_kernels.hpp"
+#include "detail/table_kernels.hpp"
+#include "posenc/frequencies.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr float kUlp = 1.0f / 8388608.0f;  // ulp(1) in float: 2^-23
+
+void fill(std::vector<float>& v, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (float& x : v) x = u(rng);
+}
+
+}  // namespace
+
+TEST_CASE("dispatch picks AVX2+FMA when the CPU has it", "[dispatch]") {
+  const std::string name = posenc::detail::dispatched::arch_name();
+  CAPTURE(name);
+#if defined(__x86_64__) && !POSENC_SCALAR_ONLY
+  if (name != "scalar") {  // the POSENC_SCALAR library build reports "scalar"
+    const auto cpu = xsimd::available_architectures();
+    CHECK(name == std::string(cpu.fma3_avx2 ? "fma3+avx2" : "sse2"));
+  }
+#else
+  CHECK(!name.empty());
+#endif
+}
+
+TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
+  std::mt19937 rng(17);
+  for (std::size_t half : {1u, 3u, 4u, 7u, 8u, 9u, 16u, 31u, 64u}) {
+    for (std::int64_t extra : {0, 5}) {  // pass-through dims after the rotated ones
+      const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra, heads = 3;
+      std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
+      std::vector<float> x(static_cast<std::size_t>(heads * dim));
+      fill(c, rng);
+      fill(s, rng);
+      fill(x, rng);
+      for (bool interleaved : {false, true}) {
+        for (float sign : {1.0f, -1.0f}) {
+          posenc::detail::expand_interleaved_row(c.data(), s.data(), half, sign, c2.data(),
+                                                 s2.data());
+          std::vector<float> y1(x.size(), 9.0f), y2(x.size(), 9.0f);
+          posenc::detail::token_rows job;
+          job.cos = c.data();
+          job.sin = s.data();
+          job.cos2 = c2.data();
+          job.sin2 = s2.data();
+          job.half = half;
+          job.interleaved = interleaved;
+          job.sign = sign;
+          job.g = 1.25f;
+          job.in = x.data();
+          job.in_head_stride = job.out_head_stride = dim;
+          job.heads = heads;
+          job.dim = dim;
+          job.out = y1.data();
+          posenc::detail::dispatched::rotate_token(job);
+          job.out = y2.data();
+          posenc::detail::rotate_token_scalar(job);
+          CAPTURE(half, extra, interleaved, sign);
+          for (std::size_t i = 0; i < x.size(); ++i)  // |x|,|c|,|s| ≤ 1: ≤ 1 ulp of 2g
+            REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * job.g * kUlp);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dispatched sincos_rows equal the scalar reference to 1 ulp", "[dispatch]") {
+  for (int dim : {2, 10, 64, 128, 130}) {
+    const auto inv = posenc::inverse_frequencies(dim, 10000).inv_freq;
+    const std::size_t n = inv.size();
+    for (double first : {0.0, -37.0, 4000.0, 16777000.0, 5e8}) {
+      const std::int64_t count = 40;
+      std::vector<float> s(n * count), c(n * count), s_ref(n), c_ref(n);
+      posenc::detail::dispatched::sincos_rows(first, count, inv.data(), n, s.data(), c.data());
+      for (std::int64_t k = 0; k < count; ++k) {
+        posenc::detail::sincos_row_scalar(first + double(k), inv.data(), n, s_ref.data(),
+                                          c_ref.data());
+        for (std::size_t i = 0; i < n; ++i) {
+          CAPTURE(dim, first, k, i);
+          // Both are within 0.5 ulp(float) + 1e−15 of truth: they may differ by 1 ulp.
+          REQUIRE(std::fabs(s[k * n + i] - s_ref[i]) <= std::max(kUlp / 2 * std::fabs(s_ref[i]), 1e-45f) * 2);
+          REQUIRE(std::fabs(c[k * n + i] - c_ref[i]) <= std::max(kUlp / 2 * std::fabs(c_ref[i]), 1e-45f) * 2);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dispatched sinusoidal table rows equal the scalar reference", "[dispatch]") {
+  const auto layout = GENERATE(posenc::pe_layout::interleaved, posenc::pe_layout::concat);
+  for (int dim : {2, 6, 64, 512}) {
+    const auto inv = posenc::inverse_frequencies(dim, 10000).inv_freq;
+    for (std::int64_t first : {std::int64_t{0}, std::int64_t{-500}, std::int64_t{16777000}}) {
+      const std::int64_t count = 150;  // crosses two re-anchoring points
+      std::vector<float> simd(static_cast<std::size_t>(count * dim)), ref(simd.size());
+      posenc::detail::dispatched::table_rows(inv.data(), inv.size(), first, count, layout,
+                                             simd.data());
+      posenc::detail::table_rows_scalar(inv.data(), inv.size(), first, count, layout,
+                                        ref.data());
+      double worst = 0;
+      for (std::size_t j = 0; j < ref.size(); ++j)
+        worst = std::max(worst, static_cast<double>(std::fabs(simd[j] - ref[j])));
+      CAPTURE(dim, first, worst);
+      CHECK(worst <= 6e-8 + 4e-9);  // as the default-arch recurrence test (test_sinusoidal)
+
+      std::vector<std::int32_t> positions = {3, -7, 900, 123456, 0};
+      std::vector<float> rows(positions.size() * static_cast<std::size_t>(dim));
+      std::vector<float> row_ref(static_cast<std::size_t>(dim));
+      posenc::detail::dispatched::table_positions(inv.data(), inv.size(), positions.data(),
+                                                  positions.size(), layout, rows.data());
+      for (std::size_t r = 0; r < positions.size(); ++r) {
+        posenc::detail::pe_row_scalar(positions[r], inv.data(), inv.size(), layout,
+                                      row_ref.data());
+        for (int j = 0; j < dim; ++j)
+          CHECK(std::fabs(rows[r * dim + j] - row_ref[j]) <= kUlp);
+      }
+    }
+  }
+}

@@ -1,0 +1,559 @@
+// tests/js/hardening-cases.mjs — the bad-input matrix of the package (issue 6), as data.
+//
+// Every exported function and method has an entry: how to build a valid call, and for each
+// argument (a path into that call: 'opts.dim', 'x', 'self', …) which of the BAD values the
+// API legitimately accepts, with the reason (`ok`), and extra argument-specific bad values
+// (`extra`: unknown names, out-of-range parameters). Every other BAD value must be refused
+// with a TypeError or RangeError whose message names the argument. Used by
+// hardening.test.mjs (the matrix) and exhaustion.test.mjs (the same calls, 100 000 times).
+//
+// A known open finding is marked on the single value with `todo: { value: 'reason' }`.
+
+/** The values of the issue, tried on every argument. `like` is the argument's valid value. */
+export const BAD = [
+  ['undefined', () => undefined],
+  ['null', () => null],
+  ['string', () => '8'],
+  ['NaN', () => NaN],
+  ['+Infinity', () => Infinity],
+  ['-Infinity', () => -Infinity],
+  ['-1', () => -1],
+  ['1.5', () => 1.5],
+  ['2^31', () => 2 ** 31],
+  ['2^53', () => 2 ** 53],
+  ['Float64Array', (like) => Float64Array.from(isList(like) ? like : [1, 2, 3, 4])],
+  ['too short', (like) => (isList(like) ? like.slice(0, like.length - 1) : new Float32Array(1))],
+  ['detached', (like) => detached(ArrayBuffer.isView(like) ? like : new Float32Array(4))],
+];
+
+function isList(v) {
+  return Array.isArray(v) || (ArrayBuffer.isView(v) && !(v instanceof DataView));
+}
+
+/** A typed array of like's type and length whose ArrayBuffer has been transferred away. */
+export function detached(like) {
+  const a = new like.constructor(like.length);
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+}
+
+// Deterministic test data (no dependency on the code under test).
+export const ramp = (n, scale = 0.01) => Float32Array.from({ length: n }, (_, i) => Math.sin(1 + i * 0.7) * (1 + i * scale));
+
+// Shared reasons, so the table reads as a specification.
+const OPTIONAL = 'optional: undefined selects the documented default';
+const POSITION = 'a position may be any int32 (KV-cache offsets, left padding)';
+const SAFE_POS = 'positions, starts and shifts may be negative safe integers';
+const NULL_SCALING = 'null scaling means no scaling (like undefined)';
+const BASE = { undefined: OPTIONAL, '1.5': 'any finite base > 1', '2^31': 'any finite base > 1', '2^53': 'any finite base > 1' };
+const SAFE_OK = { '-1': SAFE_POS, '2^31': 'any safe integer' };
+// A shape argument (tokens, heads, strides) that makes x too small is reported as x being
+// too small for the shape: naming the buffer is the right explanation there.
+const SHAPE = ['x', 'k', 'q'];
+
+// The options object itself: a message may name it ('options', 'unknown option …') or, when
+// it is missing, the first required option it lacks.
+const OPTIONS = { path: 'opts', name: 'options', aliases: (slots, valid) => ['option', 'tokens', ...Object.keys(valid.opts)] };
+
+// Fresh valid input pieces.
+const q8 = () => ramp(16);          // two rows of dim 8
+const k8 = () => ramp(24, 0.02);    // three rows of dim 8
+
+/**
+ * Entries: { name, make(env) → call slots, call(pe, slots, env) → result, args: [{ path,
+ * name?, ok?, todo?, extra? }], inPlace?: slot name that is changed in place (must stay
+ * unchanged when the call fails) }. `env` holds { pe, rope, tensor } made by the test.
+ */
+export const CASES = [
+  {
+    name: 'inverseFrequencies',
+    make: () => ({ opts: { dim: 8, base: 10000 } }),
+    call: (pe, a) => pe.inverseFrequencies(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 7], ['zero', 0], ['too big', 65538]] },
+      { path: 'opts.base', ok: BASE, extra: [['one', 1], ['zero', 0]] },
+      { path: 'opts.scaling', ok: { undefined: OPTIONAL, null: NULL_SCALING },
+        extra: [['no type', {}], ['unknown type', { type: 'ntk' }], ['unknown key', { type: 'linear', factor: 2, fctor: 2 }]] },
+    ],
+  },
+  ...scalingCases(),
+  {
+    name: 'wavelengths',
+    make: () => ({ opts: { dim: 8, base: 10000 } }),
+    call: (pe, a) => pe.wavelengths(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 7], ['zero', 0]] },
+      { path: 'opts.base', ok: BASE, extra: [['one', 1]] },
+      { path: 'opts.scaling', ok: { undefined: OPTIONAL, null: NULL_SCALING }, extra: [['unknown type', { type: 'x' }]] },
+    ],
+  },
+  {
+    name: 'sinusoidal (count)',
+    make: () => ({ opts: { dim: 8, positions: 4, start: 0, layout: 'interleaved' } }),
+    call: (pe, a) => pe.sinusoidal(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 7], ['zero', 0], ['too big', 65538]] },
+      { path: 'opts.base', ok: BASE, extra: [['one', 1]] },
+      { path: 'opts.positions' },
+      { path: 'opts.start', ok: { undefined: OPTIONAL, ...SAFE_OK } },
+      { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'half'], ['case', 'Interleaved']] },
+    ],
+  },
+  {
+    name: 'sinusoidal (list)',
+    make: () => ({ opts: { dim: 8, positions: Int32Array.of(0, 3, -7, 900) } }),
+    call: (pe, a) => pe.sinusoidal(a.opts),
+    args: [
+      { path: 'opts.positions', ok: { 'too short': 'any number of positions' },
+        extra: [['element NaN', [1, NaN]], ['element 1.5', [0, 1.5]], ['element 2^31', [2 ** 31]], ['Float32Array', new Float32Array(2)]] },
+      { path: 'opts.start', ok: { undefined: OPTIONAL } },
+      { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'x']] },
+    ],
+  },
+  {
+    name: 'sinusoidalRow',
+    make: () => ({ opts: { dim: 8, position: 5, layout: 'concat' } }),
+    call: (pe, a) => pe.sinusoidalRow(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 9]] },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.position', ok: { '-1': SAFE_POS, '2^31': '|position| ≤ 2^40' }, extra: [['2^41', 2 ** 41]] },
+      { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'half']] },
+    ],
+  },
+  {
+    name: 'shiftMatrix',
+    make: () => ({ opts: { dim: 8, k: 3 } }),
+    call: (pe, a) => pe.shiftMatrix(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 5], ['too big', 2050]] },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.k', ok: { '-1': SAFE_POS, '2^31': 'k is any safe integer' } },
+      { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'half']] },
+    ],
+  },
+  {
+    name: 'applyShift',
+    make: () => ({ row: ramp(8), opts: { k: 3 } }),
+    call: (pe, a) => pe.applyShift(a.row, a.opts),
+    args: [
+      { path: 'row', ok: {} , extra: [['odd length', new Float32Array(7)], ['empty', new Float32Array(0)]] },
+      OPTIONS,
+      { path: 'opts.k', ok: { '-1': SAFE_POS, '2^31': 'k is any safe integer' } },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'x']] },
+    ],
+  },
+  {
+    name: 'peDotByDistance',
+    make: () => ({ opts: { dim: 8, position: 2, kFirst: -3, kCount: 10 } }),
+    call: (pe, a) => pe.peDotByDistance(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 3]] },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.position', ok: { undefined: OPTIONAL, ...SAFE_OK } },
+      { path: 'opts.kFirst', ok: { undefined: OPTIONAL, ...SAFE_OK } },
+      { path: 'opts.kCount' },
+    ],
+  },
+  {
+    name: 'peDotClosedForm',
+    make: () => ({ opts: { dim: 8, kFirst: -3, kCount: 10 } }),
+    call: (pe, a) => pe.peDotClosedForm(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 3]] },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.kFirst', ok: { undefined: OPTIONAL, ...SAFE_OK } },
+      { path: 'opts.kCount' },
+    ],
+  },
+  {
+    name: 'peNorms',
+    make: () => ({ opts: { dim: 32, start: 10, count: 5 } }),
+    call: (pe, a) => pe.peNorms(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 3]] },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.start', ok: { undefined: OPTIONAL, ...SAFE_OK } },
+      { path: 'opts.count' },
+    ],
+  },
+  {
+    name: 'peMinDistance',
+    make: () => ({ opts: { dim: 8, start: 0, count: 50 } }),
+    call: (pe, a) => pe.peMinDistance(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 3]] },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.start', ok: { undefined: OPTIONAL, ...SAFE_OK } },
+      { path: 'opts.count', extra: [['one', 1]] },
+    ],
+  },
+  {
+    name: 'rope',
+    make: () => ({ opts: { headDim: 8, rotaryDim: 8, base: 10000, layout: 'half', cacheStart: 0, cacheLength: 16 } }),
+    call: (pe, a) => {
+      const r = pe.rope(a.opts);
+      try {
+        return [r.headDim, r.rotaryDim, r.attentionFactor, ...r.invFreq, ...r.row(3).cos];
+      } finally {
+        r.dispose();
+      }
+    },
+    args: [
+      OPTIONS,
+      { path: 'opts.headDim', extra: [['zero', 0], ['too big', 65537]] },
+      { path: 'opts.rotaryDim', ok: { undefined: OPTIONAL, zero: '0 means headDim in the core (index.d.ts says [2, headDim]: reported)' },
+        extra: [['odd', 3], ['zero', 0], ['> headDim', 10]] },
+      { path: 'opts.base', ok: BASE, extra: [['one', 1]] },
+      { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'concat'], ['case', 'HALF']] },
+      { path: 'opts.scaling', ok: { undefined: OPTIONAL, null: NULL_SCALING }, extra: [['unknown type', { type: 'alibi' }], ['linear factor 0', { type: 'linear', factor: 0 }]] },
+      { path: 'opts.cacheStart', ok: { undefined: OPTIONAL, ...SAFE_OK } },
+      { path: 'opts.cacheLength', ok: { undefined: OPTIONAL } },
+    ],
+  },
+  ...ropeMethodCases(),
+  {
+    name: 'scores',
+    make: () => ({ opts: { q: q8(), k: k8(), dim: 8, qPositions: [0, 5], kPositions: Int32Array.of(-1, 3, 9),
+      mode: 'rotary', layout: 'half', base: 10000, rotaryDim: 8, scale: false } }),
+    call: (pe, a) => pe.scores(a.opts).scores,
+    args: scoreArgs(),
+  },
+  {
+    name: 'scores (additive)',
+    make: () => ({ opts: { q: q8(), k: k8(), dim: 8, mode: 'additive', peLayout: 'concat' } }),
+    call: (pe, a) => {
+      const { scores, terms } = pe.scores(a.opts);
+      return [...scores, ...terms.content, ...terms.queryPosition, ...terms.positionKey, ...terms.positionPosition];
+    },
+    args: [
+      { path: 'opts.peLayout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'half']] },
+    ],
+  },
+  {
+    name: 'shiftInvariance',
+    make: () => ({ opts: { q: q8(), k: k8(), dim: 8, shift: 1000 } }),
+    call: (pe, a) => [pe.shiftInvariance(a.opts)],
+    args: [
+      OPTIONS,
+      { path: 'opts.q', extra: [['not a multiple of dim', new Float32Array(9)]] },
+      { path: 'opts.k', extra: [['not a multiple of dim', new Float32Array(9)]] },
+      { path: 'opts.dim', extra: [['odd', 3]] },
+      { path: 'opts.shift', ok: { '-1': SAFE_POS } },
+    ],
+  },
+  {
+    name: 'relativeKernel',
+    make: () => ({ opts: { q: ramp(8), k: ramp(8, 0.5), delta: 3, layout: 'interleaved' } }),
+    call: (pe, a) => Object.values(pe.relativeKernel(a.opts)),
+    args: [
+      OPTIONS,
+      { path: 'opts.q', extra: [['odd length', new Float32Array(7)]] },
+      { path: 'opts.k' },
+      { path: 'opts.delta', ok: { '-1': SAFE_POS, '2^31': 'delta is any safe integer' } },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'concat']] },
+    ],
+  },
+  {
+    name: 'decayBound',
+    make: () => ({ opts: { dim: 16, maxDistance: 20 } }),
+    call: (pe, a) => pe.decayBound(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.dim', extra: [['odd', 3]] },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.maxDistance' },
+    ],
+  },
+  {
+    name: 'attentionWeights',
+    make: () => ({ opts: { modelDim: 4, seed: 7 } }),
+    call: (pe, a) => { const w = pe.attentionWeights(a.opts); return [...w.wq, ...w.wk, ...w.wv, ...w.wo]; },
+    args: [
+      OPTIONS,
+      { path: 'opts.modelDim', extra: [['zero', 0], ['too big', 4097]] },
+      { path: 'opts.seed', ok: { '2^31': 'a seed is any safe integer ≥ 0' }, extra: [['BigInt 2^64', 2n ** 64n], ['BigInt −1', -1n]] },
+    ],
+  },
+  {
+    name: 'selfAttention',
+    make: (env) => ({ opts: { x: ramp(24), weights: env.weights(), modelDim: 8, heads: 2, mode: 'rotary', causal: true,
+      positions: [0, 1, 5] } }),
+    call: (pe, a) => { const r = pe.selfAttention(a.opts); return [...r.output, ...r.weights]; },
+    args: [
+      OPTIONS,
+      { path: 'opts.x', extra: [['not a multiple of modelDim', new Float32Array(25)]] },
+      { path: 'opts.weights' },
+      { path: 'opts.weights.wq', name: 'weights.wq' },
+      { path: 'opts.weights.wo', name: 'weights.wo' },
+      { path: 'opts.modelDim', extra: [['zero', 0], ['not divisible by heads', 6]] },
+      { path: 'opts.tokens', ok: { undefined: OPTIONAL } },
+      { path: 'opts.heads', ok: { undefined: 'optional: one head' }, extra: [['zero', 0], ['3 ∤ 8', 3]] },
+      { path: 'opts.mode', ok: { undefined: OPTIONAL }, extra: [['unknown', 'alibi']] },
+      { path: 'opts.causal', ok: { undefined: OPTIONAL }, extra: [['number', 1]] },
+      { path: 'opts.base', ok: BASE },
+      { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'concat']] },
+      { path: 'opts.peLayout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'half']] },
+      { path: 'opts.positions', ok: { undefined: OPTIONAL }, extra: [['element NaN', [0, NaN, 2]], ['too long', [0, 1, 2, 3]]] },
+    ],
+  },
+  {
+    name: 'permutationTest',
+    make: (env) => ({ opts: { x: ramp(24), weights: env.weights(), modelDim: 8, heads: 2, seed: 3 } }),
+    call: (pe, a) => [pe.permutationTest(a.opts)],
+    args: [
+      OPTIONS,
+      { path: 'opts.x' },
+      { path: 'opts.weights.wk', name: 'weights.wk' },
+      { path: 'opts.modelDim', extra: [['zero', 0]] },
+      { path: 'opts.heads', ok: { undefined: 'optional: one head' }, extra: [['zero', 0]] },
+      { path: 'opts.seed', ok: { '2^31': 'a seed is any safe integer ≥ 0' } },
+    ],
+  },
+  {
+    name: 'fillUniform',
+    make: () => ({ out: new Float32Array(10), opts: { seed: 5, lo: -2, hi: 3 } }),
+    call: (pe, a) => pe.fillUniform(a.out, a.opts),
+    inPlace: 'out',
+    args: [
+      { path: 'out', ok: { 'too short': 'any length is fine (fills what it is given)' }, extra: [['disposed tensor', (env) => env.disposedTensor], ['view of a disposed tensor', (env) => env.disposedView]] },
+      OPTIONS,
+      { path: 'opts.seed', ok: { '2^31': 'a seed is any safe integer ≥ 0' }, extra: [['BigInt 2^64', 2n ** 64n]] },
+      { path: 'opts.lo', ok: { undefined: OPTIONAL, '-1': 'any finite lo < hi', '1.5': 'any finite lo < hi' }, extra: [['lo > hi', 5]] },
+      { path: 'opts.hi', ok: { undefined: OPTIONAL, '-1': 'any finite hi > lo (lo = −2)', '1.5': 'any finite hi > lo', '2^31': 'any finite hi > lo', '2^53': 'any finite hi > lo' } },
+    ],
+  },
+  {
+    name: 'permutation',
+    make: () => ({ opts: { n: 12, seed: 9 } }),
+    call: (pe, a) => pe.permutation(a.opts),
+    args: [
+      OPTIONS,
+      { path: 'opts.n', extra: [] },
+      { path: 'opts.seed', ok: { '2^31': 'a seed is any safe integer ≥ 0' } },
+    ],
+  },
+  {
+    name: 'tensor',
+    make: () => ({ len: 6 }),
+    call: (pe, a) => { const t = pe.tensor(a.len); try { return [t.length, ...t.array]; } finally { t.dispose(); } },
+    args: [{ path: 'len', name: 'length', aliases: ['tensor'], ok: { 'too short': 'a Float32Array is copied (any length)' } }],
+  },
+  {
+    name: 'tensor.array',
+    make: (env) => ({ self: env.liveTensor }),
+    call: (pe, a) => a.self.array,
+    args: [{ path: 'self', name: 'tensor', only: true, extra: [['disposed tensor', (env) => env.disposedTensor]] }],
+  },
+];
+
+// Scaling parameters out of range, one entry per scaling type (through inverseFrequencies).
+function scalingCases() {
+  const entry = (type, scaling, params) => ({
+    name: `inverseFrequencies scaling ${type}`,
+    make: () => ({ opts: { dim: 16, scaling: { type, ...scaling } } }),
+    call: (pe, a) => { const r = pe.inverseFrequencies(a.opts); return [...r.invFreq, r.attentionFactor]; },
+    args: params.map(([field, p = {}]) => ({ path: `opts.scaling.${field}`, name: `scaling.${field}`, ...p })),
+  });
+  const BIG = 'any finite value ≥ 1 is a valid factor';
+  return [
+    entry('linear', { factor: 4 }, [['type', { extra: [['unknown', 'Linear'], ['rope name', 'ntk']] }],
+      ['factor', { ok: { '2^31': BIG, '2^53': BIG, '1.5': BIG }, extra: [['zero', 0], ['below 1', 0.5]] }]]),
+    entry('dynamic', { factor: 2, maxPositionEmbeddings: 2048, seqLen: 4096 }, [
+      ['factor', { ok: { '2^31': BIG, '2^53': BIG, '1.5': BIG }, extra: [['below 1', 0.5]] }],
+      ['maxPositionEmbeddings', { extra: [['zero', 0]] }],
+      ['seqLen', { ok: { undefined: 'optional: HF uses max_position_embeddings' }, extra: [['zero', 0]] }]]),
+    entry('yarn', { factor: 4, originalMaxPositionEmbeddings: 4096, betaFast: 32, betaSlow: 1, mscale: 1, mscaleAllDim: 0, truncate: true }, [
+      ['factor', { ok: { '2^31': BIG, '2^53': BIG, '1.5': BIG }, extra: [['below 1', 0.5]] }],
+      ['originalMaxPositionEmbeddings', { extra: [['zero', 0]] }],
+      ['betaFast', { ok: { undefined: OPTIONAL, '1.5': 'finite ≥ betaSlow', '2^31': 'finite ≥ betaSlow', '2^53': 'finite ≥ betaSlow' }, extra: [['below betaSlow', 0.5]] }],
+      ['betaSlow', { ok: { undefined: OPTIONAL, '1.5': 'finite ≤ betaFast' }, extra: [['above betaFast', 64]] }],
+      ['mscale', { ok: { undefined: OPTIONAL, '1.5': 'finite ≥ 0', '2^31': 'finite ≥ 0', '2^53': 'finite ≥ 0' } }],
+      ['mscaleAllDim', { ok: { undefined: OPTIONAL, '1.5': 'finite ≥ 0', '2^31': 'finite ≥ 0', '2^53': 'finite ≥ 0' } }],
+      ['attentionFactor', { ok: { undefined: OPTIONAL, '1.5': 'finite > 0', '2^31': 'finite > 0', '2^53': 'finite > 0' }, extra: [['zero', 0]] }],
+      ['truncate', { ok: { undefined: OPTIONAL }, extra: [['number', 1]] }]]),
+    entry('llama3', { factor: 8, originalMaxPositionEmbeddings: 8192, lowFreqFactor: 1, highFreqFactor: 4 }, [
+      ['factor', { ok: { '2^31': BIG, '2^53': BIG, '1.5': BIG } }],
+      ['originalMaxPositionEmbeddings', { extra: [['zero', 0]] }],
+      ['lowFreqFactor', { aliases: ['scaling.highFreqFactor'], ok: { undefined: 'optional: Llama 3.1 default', '1.5': 'finite in (0, highFreqFactor)' }, extra: [['zero', 0], ['≥ highFreqFactor', 4]] }],
+      ['highFreqFactor', { ok: { undefined: 'optional: Llama 3.1 default', '1.5': 'finite > lowFreqFactor', '2^31': 'finite > lowFreqFactor', '2^53': 'finite > lowFreqFactor' }, extra: [['= lowFreqFactor', 1]] }]]),
+    entry('longrope', { factor: 4, originalMaxPositionEmbeddings: 4096, seqLen: 8192,
+      shortFactor: [1, 1, 1, 1, 1, 1, 1, 1], longFactor: Float64Array.of(1, 1.5, 2, 3, 4, 6, 8, 16) }, [
+      ['shortFactor', { ok: { Float64Array: 'any array of numbers' }, extra: [['element 0', [0, 1, 1, 1, 1, 1, 1, 1]], ['element NaN', [NaN, 1, 1, 1, 1, 1, 1, 1]], ['too long', new Array(9).fill(1)]] }],
+      ['longFactor', { ok: { Float64Array: 'the valid value is one' }, extra: [['element −1', [-1, 1, 1, 1, 1, 1, 1, 1]]] }],
+      ['seqLen', { ok: { undefined: 'optional: then the short factors apply' }, extra: [['zero', 0]] }],
+      ['attentionFactor', { ok: { undefined: OPTIONAL, '1.5': 'finite > 0', '2^31': 'finite > 0', '2^53': 'finite > 0' }, extra: [['zero', 0]] }]]),
+  ];
+}
+
+// The rotator's methods on one shared rope (headDim 8, 2 tokens × 2 heads), plus a disposed one.
+function ropeMethodCases() {
+  const self = { path: 'self', name: 'rope', only: true, extra: [['disposed rope', (env) => env.disposedRope]] };
+  const x = (extraOk = {}) => ({ path: 'x', ok: extraOk,
+    extra: [['disposed tensor', (env) => env.disposedTensor], ['view of a disposed tensor', (env) => env.disposedView], ['Int32Array', new Int32Array(32)]] });
+  const strides = (p = '') => [
+    { path: `opts.${p}tokenStride`, name: `${p}tokenStride`, ok: { undefined: OPTIONAL }, aliases: SHAPE, extra: [['overlapping rows', 4]] },
+    { path: `opts.${p}headStride`, name: `${p}headStride`, ok: { undefined: OPTIONAL }, aliases: SHAPE, extra: [['overlapping heads', 4]] },
+  ];
+  const common = [
+    OPTIONS,
+    { path: 'opts.heads', ok: { undefined: 'optional: one head (x may be longer than needed)' }, aliases: SHAPE,
+      extra: [['2^29 + 1 (size_t wrap)', 2 ** 29 + 1], ['2^32 + 1', 2 ** 32 + 1]] },
+    ...strides(),
+  ];
+  return [
+    {
+      name: 'rope.apply (start)',
+      make: (env) => ({ self: env.rope, x: ramp(32), opts: { tokens: 2, heads: 2, start: 5 } }),
+      call: (pe, a) => a.self.apply(a.x, a.opts),
+      inPlace: 'x',
+      args: [self, x(), ...common,
+        { path: 'opts.tokens', aliases: SHAPE },
+        { path: 'opts.start', ok: { undefined: OPTIONAL, '-1': SAFE_POS, '2^31': 'start is any safe integer' } },
+        { path: 'opts.inverse', ok: { undefined: OPTIONAL }, extra: [['number', 1]] },
+        { path: 'opts.positions', ok: { undefined: OPTIONAL } }],
+    },
+    {
+      name: 'rope.apply (positions)',
+      make: (env) => ({ self: env.rope, x: ramp(32), opts: { heads: 2, positions: Int32Array.of(3, -7) } }),
+      call: (pe, a) => a.self.apply(a.x, a.opts),
+      inPlace: 'x',
+      args: [self, x(),
+        { path: 'opts.positions', ok: { 'too short': 'one position: one token' }, aliases: ['x', 'tokens'],
+          extra: [['element NaN', [1, NaN]], ['element 2^31', [1, 2 ** 31]], ['too long for x', [1, 2, 3]]] },
+        { path: 'opts.tokens', ok: { undefined: 'optional: positions.length' }, extra: [['≠ positions.length', 1]] }],
+    },
+    {
+      name: 'rope.invert',
+      make: (env) => ({ self: env.rope, x: ramp(32), opts: { tokens: 2, heads: 2, start: -4 } }),
+      call: (pe, a) => a.self.invert(a.x, a.opts),
+      inPlace: 'x',
+      args: [self, x(), ...common, { path: 'opts.tokens', aliases: SHAPE },
+        { path: 'opts.inverse', ok: { undefined: OPTIONAL }, extra: [['true', true]] }],
+    },
+    {
+      name: 'rope.applyQK',
+      make: (env) => ({ self: env.rope, q: ramp(32), k: ramp(16, 0.1), opts: { positions: [4, 9], qHeads: 2, kHeads: 1 } }),
+      call: (pe, a) => { const [q, k] = a.self.applyQK(a.q, a.k, a.opts); return [...q, ...k]; },
+      inPlace: 'q',
+      args: [self,
+        { path: 'q', extra: [['disposed tensor', (env) => env.disposedTensor]] },
+        { path: 'k', extra: [['view of a disposed tensor', (env) => env.disposedView]] },
+        OPTIONS,
+        { path: 'opts.positions', ok: { 'too short': 'one position: one token' }, aliases: ['tokens'], extra: [['element 1.5', [1.5, 2]]] },
+        { path: 'opts.qHeads', name: 'qHeads', ok: { undefined: 'optional: one head' }, aliases: ['q'], extra: [['2^29 + 1 (size_t wrap)', 2 ** 29 + 1]] },
+        { path: 'opts.kHeads', name: 'kHeads', ok: { undefined: 'optional: one head' }, aliases: ['k'], extra: [['2^29 + 1 (size_t wrap)', 2 ** 29 + 1]] },
+        { path: 'opts.qTokenStride', name: 'qTokenStride', ok: { undefined: OPTIONAL }, aliases: ['q'] },
+        { path: 'opts.kHeadStride', name: 'kHeadStride', ok: { undefined: OPTIONAL, '2^31': 'unused with kHeads = 1' }, aliases: ['k'] }],
+    },
+    {
+      name: 'rope.shift',
+      make: (env) => ({ self: env.rope, x: ramp(32), opts: { tokens: 2, heads: 2, delta: -128 } }),
+      call: (pe, a) => a.self.shift(a.x, a.opts),
+      inPlace: 'x',
+      args: [self, { ...x(), name: 'k' }, ...common, { path: 'opts.tokens', aliases: SHAPE },
+        { path: 'opts.delta', ok: { '-1': SAFE_POS, '2^31': 'delta is any safe integer' } }],
+    },
+    {
+      name: 'rope.row',
+      make: (env) => ({ self: env.rope, position: 1000 }),
+      call: (pe, a) => { const r = a.self.row(a.position); return [...r.cos, ...r.sin]; },
+      args: [self, { path: 'position', ok: { '-1': SAFE_POS, '2^31': 'any safe integer' } }],
+    },
+    {
+      name: 'rope.dispose',
+      make: (env) => ({ self: env.rope }),
+      call: (pe, a) => { const r = pe.rope({ headDim: 4 }); r.dispose(); r.dispose(); return [Number(r.disposed)]; },
+      args: [],
+    },
+  ];
+}
+
+function scoreArgs() {
+  return [
+    OPTIONS,
+    { path: 'opts.q', extra: [['not a multiple of dim', new Float32Array(9)]] },
+    { path: 'opts.k', extra: [['disposed tensor', (env) => env.disposedTensor]] },
+    { path: 'opts.dim', extra: [['odd', 3], ['zero', 0]] },
+    { path: 'opts.qPositions', ok: { undefined: 'optional: 0 … Tq−1' }, extra: [['element NaN', [0, NaN]], ['wrong count', [0, 1, 2]]] },
+    { path: 'opts.kPositions', ok: { undefined: 'optional: 0 … Tk−1' }, extra: [['element 2^31', [0, 1, 2 ** 31]]] },
+    { path: 'opts.mode', ok: { undefined: OPTIONAL }, extra: [['unknown', 'alibi'], ['case', 'Rotary']] },
+    { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'concat']] },
+    { path: 'opts.peLayout', ok: { undefined: 'unused in rotary mode, default applies' }, extra: [['unknown', 'half']] },
+    { path: 'opts.base', ok: BASE, extra: [['one', 1]] },
+    { path: 'opts.rotaryDim', ok: { undefined: OPTIONAL }, extra: [['odd', 3], ['> dim', 10]] },
+    { path: 'opts.scaling', ok: { undefined: OPTIONAL, null: NULL_SCALING }, extra: [['bad factor', { type: 'linear', factor: -2 }]] },
+    { path: 'opts.scale', ok: { undefined: OPTIONAL }, extra: [['number', 1]] },
+  ];
+}
+
+// ---- open findings (issue 6), each on the single value it concerns -------------------------
+// [case, argument path, value labels, reason]. The runner reports them as `todo` subtests.
+
+const F_WRAP = 'F1: check_view (core/src/tensor.cpp) casts the int64 element count to 32-bit size_t in WASM: ' +
+  'the buffer check wraps, the kernel writes out of bounds → RuntimeError trap, module dead';
+const F_DETACHED = 'F2: a detached typed array passes wasm/js/check.js and fails in heap staging with V8\'s ' +
+  'TypeError "Cannot perform %TypedArray%.prototype.set on a detached ArrayBuffer" (argument not named)';
+const F_DIM = 'F3: the core names `dim` (dim = row/q length in the binding), not the JS argument';
+const F_TOKENS = 'F3: modelDim ≤ 0 makes wasm/js/attention.js derive tokens = 0; the core then names `tokens`';
+const F_PELAYOUT = 'F3: a bad peLayout is reported as `layout` (wasm/src binding parses it with the layout name)';
+const F_CACHE = 'F3: cacheLength overflow is reported as "cache table size count x rotary_dim/2 overflows size_t"';
+const F_COUNT = 'F3: a huge count of positions is reported as "a table of N rows … exceeds WebAssembly memory"';
+
+export const FINDINGS = [
+  ['applyShift', 'row', ['detached'], F_DETACHED],
+  ['applyShift', 'row', ['too short', 'odd length', 'empty'], F_DIM],
+  ['relativeKernel', 'opts.q', ['too short', 'odd length'], F_DIM],
+  ['relativeKernel', 'opts.q', ['detached'], F_DETACHED],
+  ['relativeKernel', 'opts.k', ['detached'], F_DETACHED],
+  ['fillUniform', 'out', ['detached'], F_DETACHED],
+  ['tensor', 'len', ['detached'], F_DETACHED],
+  ['sinusoidal (count)', 'opts.positions', ['2^31'], F_COUNT],
+  ['sinusoidal (list)', 'opts.positions', ['2^31'], F_COUNT],
+  ['sinusoidal (list)', 'opts.positions', ['detached'], F_DETACHED],
+  ['rope', 'opts.cacheLength', ['2^31'], F_CACHE],
+  ['scores', 'opts.q', ['detached'], F_DETACHED],
+  ['scores', 'opts.k', ['detached'], F_DETACHED],
+  ['scores', 'opts.kPositions', ['detached'], F_DETACHED],
+  ['scores', 'opts.peLayout', ['string', 'unknown'], F_PELAYOUT],
+  ['scores (additive)', 'opts.peLayout', ['string', 'unknown'], F_PELAYOUT],
+  ['shiftInvariance', 'opts.q', ['detached'], F_DETACHED],
+  ['shiftInvariance', 'opts.k', ['detached'], F_DETACHED],
+  ['selfAttention', 'opts.x', ['detached'], F_DETACHED],
+  ['selfAttention', 'opts.peLayout', ['string', 'unknown'], F_PELAYOUT],
+  ['selfAttention', 'opts.modelDim', ['-1', 'zero'], F_TOKENS],
+  ['permutationTest', 'opts.x', ['detached'], F_DETACHED],
+  ['permutationTest', 'opts.modelDim', ['-1', 'zero'], F_TOKENS],
+  ['rope.apply (start)', 'x', ['detached'], F_DETACHED],
+  ['rope.apply (start)', 'opts.heads', ['2^31', '2^29 + 1 (size_t wrap)', '2^32 + 1'], F_WRAP],
+  ['rope.apply (start)', 'opts.tokens', ['2^31'], F_WRAP],
+  ['rope.apply (positions)', 'x', ['detached'], F_DETACHED],
+  ['rope.apply (positions)', 'opts.positions', ['detached'], F_DETACHED],
+  ['rope.invert', 'x', ['detached'], F_DETACHED],
+  ['rope.invert', 'opts.heads', ['2^31', '2^29 + 1 (size_t wrap)', '2^32 + 1'], F_WRAP],
+  ['rope.invert', 'opts.tokens', ['2^31'], F_WRAP],
+  ['rope.shift', 'x', ['detached'], F_DETACHED],
+  ['rope.shift', 'opts.heads', ['2^31', '2^29 + 1 (size_t wrap)', '2^32 + 1'], F_WRAP],
+  ['rope.shift', 'opts.tokens', ['2^31'], F_WRAP],
+  ['rope.applyQK', 'q', ['detached'], F_DETACHED],
+  ['rope.applyQK', 'k', ['detached'], F_DETACHED],
+  ['rope.applyQK', 'opts.qHeads', ['2^31', '2^29 + 1 (size_t wrap)'], F_WRAP],
+  ['rope.applyQK', 'opts.kHeads', ['2^31', '2^29 + 1 (size_t wrap)'], F_WRAP],
+];
+
+for (const [name, path, labels, reason] of FINDINGS) {
+  const arg = CASES.find((c) => c.name === name)?.args.find((a) => a.path === path);
+  if (!arg) throw new Error(`hardening-cases: finding on unknown ${name} ${path}`);
+  arg.todo = { ...arg.todo, ...Object.fromEntries(labels.map((l) => [l, reason])) };
+}

@@ -1,0 +1,48 @@
+// URL-hash state and number formatting, as plain modules (no browser): bad values fall back to
+// defaults and are reported, only non-defaults are written, and float32 values print the
+// digits of their shortest decimal form.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { HashState, spec } from '../../web/src/state/hash.js';
+import { fixed, fixed32, sig, sci } from '../../web/src/ui/format.js';
+
+const schema = () => ({
+  lang: spec.enumOf('en', ['en', 'ko']),
+  d: spec.int(8, 2, 1024, { even: true }),
+  b: spec.num(10000, 2, 1e7),
+  rows: spec.intList([0, 1, 2, 3], -10, 10, 4),
+  causal: spec.bool(true),
+});
+
+test('valid values are read; everything else falls back and is reported', () => {
+  const s = new HashState(schema());
+  assert.deepEqual(s.read('#lang=ko&d=64&b=500.5&rows=3,-2&causal=0'), []);
+  assert.deepEqual([s.get('lang'), s.get('d'), s.get('b'), s.get('rows'), s.get('causal')], ['ko', 64, 500.5, [3, -2], false]);
+  const problems = s.read('#lang=fr&d=7&b=1e400&rows=1,,2&causal=yes&zzz=1&d=3000&%E0%A4%A=1');
+  assert.deepEqual(problems.map((p) => p.key), ['lang', 'd', 'b', 'rows', 'causal', 'zzz', 'd', '%E0%A4%A']);
+  assert.deepEqual([s.get('lang'), s.get('d'), s.get('b'), s.get('rows'), s.get('causal')], ['en', 8, 10000, [0, 1, 2, 3], true]);
+  for (const bad of ['#d=8.5', '#d=0x10', '#d= 8', '#d=-8', '#rows=1,2,3,4,5', '#b=NaN', '#b=Infinity']) {
+    assert.equal(s.read(bad).length, 1, bad);
+  }
+});
+
+test('serialize writes only non-defaults (plus keys marked always), in schema order', () => {
+  const s = new HashState(schema());
+  s.read('#rows=0,1,2,3&d=16');
+  assert.equal(s.serialize(), '#d=16');
+  s.always = new Set(['lang']);
+  assert.equal(s.serialize(), '#lang=en&d=16');
+  const again = new HashState(schema());
+  again.read(s.serialize());
+  assert.equal(again.get('d'), 16);
+});
+
+test('float32 values print the digits of their shortest decimal', () => {
+  assert.equal(fixed32(Math.fround(Math.cos(0.01)), 4), '1.0000');   // 0.99994999… as float32
+  assert.equal(fixed32(Math.fround(Math.cos(0.01)), 5), '0.99995');
+  assert.equal(fixed32(Math.fround(-0.4161468365), 4), '\u22120.4161');
+  assert.equal(fixed32(Math.fround(-0.00001), 4), '0.0000');
+  assert.equal(fixed(-0.00001, 4), '0.0000');
+  assert.equal(sig(Math.fround(0.009999833), 5), '0.0099998');
+  assert.equal(sci(1.234e-7, 2), '1.23 × 10⁻⁷');
+});
