@@ -12,14 +12,33 @@ cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 jobs=${JOBS:-2}
 
+# Several people and `npm test` may run this at once: two builds in one tree corrupt it.
+mkdir -p build
+exec 9>build/.wasm-build.lock
+flock 9
+
 build() {  # build <flavour> <cmake args...>
   local flavour=$1; shift
   local dir=build/wasm-$flavour
-  if [[ ! -f $dir/CMakeCache.txt ]]; then
-    emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release \
-      -DPOSENC_BUILD_TESTS=OFF -DPOSENC_INSTALL=OFF "$@" >/dev/null
+  local out=$PWD/$dir/dist  # the linker writes here (POSENC_WASM_DIST); publish() copies
+  if [[ ! -f $dir/CMakeCache.txt ]] || ! grep -qx "POSENC_WASM_DIST:PATH=$out" "$dir/CMakeCache.txt"; then
+    emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPOSENC_BUILD_TESTS=OFF \
+      -DPOSENC_INSTALL=OFF "-DPOSENC_WASM_DIST=$out" "$@" >/dev/null
   fi
   cmake --build "$dir" -j "$jobs" --target posenc_wasm
+  publish "$out" "$flavour"
+}
+
+# Copies changed files of a flavour into wasm/dist/ by rename (atomic on one filesystem);
+# the .wasm goes first and the glue last, the symbol map (tests only, not packed) between.
+publish() {  # publish <linker output dir> <flavour>
+  mkdir -p wasm/dist
+  local f
+  for f in posenc-$2.wasm posenc-$2.js.symbols posenc-$2.js; do
+    if ! cmp -s "$1/$f" "wasm/dist/$f"; then
+      cp "$1/$f" "wasm/dist/.$f.tmp" && mv -f "wasm/dist/.$f.tmp" "wasm/dist/$f"
+    fi
+  done
 }
 
 build simd -DPOSENC_SCALAR=OFF "-DCMAKE_CXX_FLAGS=-msimd128 -msse2"

@@ -50,7 +50,9 @@ export async function createPosenc(opts) {
         t.array.set(data);
         return t;
       }
-      return new Tensor(heap, check.size('length', lengthOrData));
+      const t = new Tensor(heap, check.size('length', lengthOrData));
+      t.array.fill(0); // malloc'd memory may hold a freed tensor's floats
+      return t;
     },
 
     /** Debug: WebAssembly memory size and allocator bytes in use (for leak tests). */

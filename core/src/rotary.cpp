@@ -9,6 +9,7 @@
 #include "posenc/detail/check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 namespace posenc {
@@ -53,18 +54,23 @@ struct rope_target {
 };
 
 // The per-call scratch: one on-the-fly row and, for the interleaved layout, the row
-// expanded to (c, c, …)/(−s, s, …). The only allocation of a rope call.
+// expanded to (c, c, …)/(−s, s, …). Rows up to kInlineHalf pairs (rotary_dim ≤ 256, every
+// common head) live in the object itself, so a decode call allocates nothing; larger ones
+// take one heap block, the only allocation of a rope call.
 class row_buffer {
 public:
-  row_buffer(const row_buffer&) = delete;  // cos2_/sin2_ point into data_
+  row_buffer(const row_buffer&) = delete;  // data_/cos2_/sin2_ point into the buffers
   row_buffer& operator=(const row_buffer&) = delete;
 
   explicit row_buffer(const rotary_cache& cache)
       : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)),
-        interleaved_(cache.layout() == rope_layout::interleaved),
-        data_(half_ * (interleaved_ ? 6 : 2)),
-        cos2_(interleaved_ ? data_.data() + 2 * half_ : nullptr),
-        sin2_(interleaved_ ? data_.data() + 4 * half_ : nullptr) {}
+        interleaved_(cache.layout() == rope_layout::interleaved) {
+    const std::size_t floats = half_ * (interleaved_ ? 6 : 2);
+    if (floats > inline_.size()) heap_.resize(floats);
+    data_ = heap_.empty() ? inline_.data() : heap_.data();
+    cos2_ = interleaved_ ? data_ + 2 * half_ : nullptr;
+    sin2_ = interleaved_ ? data_ + 4 * half_ : nullptr;
+  }
 
   // The row of position p: pointers into the cache when it holds p, else computed here.
   void load(const rotary_cache& cache, std::int64_t p) {
@@ -73,9 +79,9 @@ public:
       cos_ = cache.cos_table().data() + offset;
       sin_ = cache.sin_table().data() + offset;
     } else {
-      compute_row(cache.inv_freq(), cache.angles(), p, data_.data(), data_.data() + half_);
-      cos_ = data_.data();
-      sin_ = data_.data() + half_;
+      compute_row(cache.inv_freq(), cache.angles(), p, data_, data_ + half_);
+      cos_ = data_;
+      sin_ = data_ + half_;
     }
   }
 
@@ -109,11 +115,15 @@ public:
   }
 
 private:
+  static constexpr std::size_t kInlineHalf = 128;
+
   std::size_t half_;
   bool interleaved_;
-  std::vector<float> data_;
-  float* cos2_;  // expanded interleaved row, inside data_
-  float* sin2_;
+  std::array<float, 6 * kInlineHalf> inline_;  // uninitialised: every use writes first
+  std::vector<float> heap_;
+  float* data_ = nullptr;  // [cos | sin | cos2 | sin2], in inline_ or heap_
+  float* cos2_ = nullptr;  // expanded interleaved row, inside data_
+  float* sin2_ = nullptr;
   const float* cos_ = nullptr;
   const float* sin_ = nullptr;
 };

@@ -46,6 +46,7 @@ test('createPosenc checks its options', async () => {
   await assert.rejects(createPosenc({ simd: 'yes' }), TypeError);
   await assert.rejects(createPosenc({ smid: true }), (e) => e instanceof TypeError && /unknown option 'smid'/.test(e.message));
   await assert.rejects(createPosenc(42), TypeError);
+  await assert.rejects(createPosenc({ wasm: 42 }), (e) => e instanceof TypeError && /\bwasm\b/.test(e.message));
 });
 
 test('two instances are independent modules', async () => {
@@ -55,4 +56,21 @@ test('two instances are independent modules', async () => {
   assert.ok(a.memoryStats().heapInUse > b.memoryStats().heapInUse);
   t.dispose();
   assertThrows(() => t.array, TypeError, /disposed/);
+});
+
+test('detached typed arrays are refused with a TypeError naming the argument', async () => {
+  const pe = await createPosenc();
+  const detach = (a) => structuredClone(a.buffer, { transfer: [a.buffer] }) && a;
+  assertThrows(() => pe.sinusoidal({ dim: 8, positions: detach(new Int32Array(3)) }), TypeError, /\bpositions\b/, /detached/);
+  assertThrows(() => pe.rope({ headDim: 8 }).apply(detach(new Float32Array(8)), { tokens: 1 }), TypeError, /\bx\b/, /detached/);
+  // An old view of a tensor after memory growth is detached too.
+  const t = pe.tensor(8);
+  const old = t.array;
+  const big = pe.tensor(pe.memoryStats().memoryBytes / 4);
+  assertThrows(() => pe.fillUniform(old, { seed: 1 }), TypeError, /\bout\b/, /detached/);
+  pe.fillUniform(t.array, { seed: 1 });
+  big.dispose();
+  t.dispose();
+  // An empty array is not detached.
+  assert.equal(pe.sinusoidal({ dim: 8, positions: new Int32Array(0) }).length, 0);
 });

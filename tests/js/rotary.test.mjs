@@ -190,7 +190,7 @@ test('bad rope arguments raise TypeError/RangeError naming the argument; the rop
   const x = new Float32Array(16);
   assertThrows(() => rope.apply([1, 2, 3], { tokens: 1 }), TypeError, /\bx\b/, /Float32Array/);
   assertThrows(() => rope.apply(new Float64Array(16), { tokens: 1 }), TypeError, /\bx\b/);
-  assertThrows(() => rope.apply(x, { tokens: 3 }), RangeError, /\bx\b/, /24/);
+  assertThrows(() => rope.apply(x, { tokens: 3 }), RangeError, /\bx\b/, /16/);
   assertThrows(() => rope.apply(x, { tokens: 2, positions: [1] }), RangeError, /positions/);
   assertThrows(() => rope.apply(x, { positions: [1, 2], start: 4 }), TypeError, /positions or start/);
   assertThrows(() => rope.apply(x, { tokens: 2, positions: [1, NaN] }), RangeError, /positions\[1\]/);

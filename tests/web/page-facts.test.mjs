@@ -102,6 +102,25 @@ test('§1 permutation: ~1e−7 without positions, large with PE or RoPE', async 
   assert.ok(value(rows[2][1]) > 1e-3, `rotary: ${rows[2][1]}`);
 });
 
+test('accessibility basics: every control is labelled, pictures have names, tables have captions', async () => {
+  const unlabelled = await page.$$eval('input, select, textarea, button', (els) => els.filter((e) => {
+    if (e.closest('.u-legend')) return false;  // uPlot's own legend toggles
+    const named = e.getAttribute('aria-label') || e.getAttribute('aria-labelledby')
+      || (e.id && document.querySelector(`label[for="${e.id}"]`)) || e.closest('label')
+      || (e.tagName === 'BUTTON' && e.textContent.trim());
+    return !named;
+  }).map((e) => e.outerHTML.slice(0, 120)));
+  assert.deepEqual(unlabelled, []);
+  const unnamed = await page.$$eval('canvas.heat-canvas, svg[role="img"], [role="img"]',
+    (els) => els.filter((e) => !e.getAttribute('aria-label')).map((e) => e.outerHTML.slice(0, 80)));
+  assert.deepEqual(unnamed, []);
+  const bare = await page.$$eval('table.data', (ts) => ts.filter((t) => !t.querySelector('caption')?.textContent.trim()).length);
+  assert.equal(bare, 0);
+  // Keyboard: every heatmap canvas and every draggable handle can take focus.
+  const unfocusable = await page.$$eval('canvas.heat-canvas, [data-handle]', (els) => els.filter((e) => e.tabIndex < 0).length);
+  assert.equal(unfocusable, 0);
+});
+
 test('no console error, no CSP violation, no request outside localhost', async () => {
   const p = await page.problems();
   assert.deepEqual(p.pageErrors, []);

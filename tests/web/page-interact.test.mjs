@@ -194,3 +194,43 @@ test('the clocks advance when Play is pressed and stop on Pause', async () => {
   await clean(page);
   await page.close();
 });
+
+test('positions list: bad input is refused with a message, good input redraws the table', async () => {
+  const page = await suite.open('#lang=en');
+  const box = page.locator('input[name="s4.rows"]');
+  await box.fill('0, 1, x');
+  await box.press('Enter');
+  assert.equal(await box.getAttribute('aria-invalid'), 'true');
+  assert.equal((await tableCells(page, 'pe-table')).length, 4);
+  await box.fill('5, 1000000');
+  await box.press('Enter');
+  const rows = await tableCells(page, 'pe-table');
+  assert.deepEqual(rows.map((r) => r[0]), ['5', '1000000']);
+  await clean(page);
+  await page.close();
+});
+
+test('RoPE pair: the arrow keys move q and the score follows', async () => {
+  const page = await suite.open('#lang=en');
+  const before = await page.textContent('[data-testid="pair-score"]');
+  const handle = page.locator('[data-handle="s8.q"]');
+  await handle.focus();
+  await handle.press('ArrowUp');
+  await handle.press('ArrowUp');
+  const after = await page.textContent('[data-testid="pair-score"]');
+  assert.notEqual(after, before);
+  // q = (1, 0.1) now; the four pairs still agree with each other.
+  const rows = await tableCells(page, 'pair-check');
+  assert.equal(new Set(rows.map((r) => r[2])).size, 1, rows.map((r) => r[2]).join(' '));
+  await page.waitForFunction(() => /s8\.q=100%2C10|s8\.q=100,10/.test(location.hash));
+  // Dragging k with the pointer moves it too.
+  const box = await page.locator('[data-handle="s8.k"]').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 - 40, box.y + box.height / 2 + 30, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction(() => /s8\.k=/.test(location.hash));
+  assert.notEqual(await page.textContent('[data-testid="pair-score"]'), after);
+  await clean(page);
+  await page.close();
+});

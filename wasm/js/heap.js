@@ -121,39 +121,56 @@ export class Heap {
  */
 export class Tensor {
   #heap;
+  #ptr;
+  #length;
   #view = null;
 
   constructor(heap, length) {
     this.#heap = heap;
-    this.length = length;
-    this.ptr = heap.malloc(4 * length, `tensor(${length})`);
-    heap.tensors.set(this.ptr, new WeakRef(this));
-    heap.registry.register(this, this.ptr, this);
+    this.#length = length;
+    this.#ptr = heap.malloc(4 * length, `tensor(${length})`);
+    heap.tensors.set(this.#ptr, new WeakRef(this));
+    heap.registry.register(this, this.#ptr, this);
+  }
+
+  /** Number of floats. */
+  get length() {
+    return this.#length;
+  }
+
+  /** Heap address of the first float (0 once disposed); for the package's own calls. */
+  get ptr() {
+    return this.#ptr;
   }
 
   get disposed() {
-    return this.ptr === 0;
+    return this.#ptr === 0;
+  }
+
+  /** True when this tensor lives in `heap` (not in another createPosenc() instance). */
+  ownedBy(heap) {
+    return this.#heap === heap;
   }
 
   /** The tensor's memory as a Float32Array (valid until the next call that may grow memory). */
   get array() {
     this.assertLive('tensor');
     if (this.#view === null || this.#view.buffer !== this.#heap.buffer) {
-      this.#view = this.#heap.f32(this.ptr, this.length);
+      this.#view = this.#heap.f32(this.#ptr, this.#length);
     }
     return this.#view;
   }
 
   assertLive(name) {
-    if (this.ptr === 0) throw new TypeError(`posenc: ${name} is a disposed tensor`);
+    if (this.#ptr === 0) throw new TypeError(`posenc: ${name} is a disposed tensor`);
   }
 
   dispose() {
-    if (this.ptr === 0) return;
+    if (this.#ptr === 0) return;
     this.#heap.registry.unregister(this);
-    this.#heap.tensors.delete(this.ptr);
-    this.#heap.free(this.ptr);
-    this.ptr = 0;
+    this.#heap.tensors.delete(this.#ptr);
+    this.#heap.free(this.#ptr);
+    this.#ptr = 0;
     this.#view = null;
   }
 }

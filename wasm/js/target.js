@@ -3,7 +3,9 @@
 // Three kinds of argument, one contract ("x is changed in place and returned"):
 //   - a posenc Tensor handle, or a Float32Array view of a live tensor's memory: the kernel
 //     runs on that memory directly, zero copies;
-//   - any other Float32Array: copied into the scratch block, processed, copied back.
+//   - any other Float32Array, or a tensor of another createPosenc() instance (its address
+//     means nothing in this module's memory): copied into the scratch block, processed,
+//     copied back.
 import * as check from './check.js';
 import { Tensor } from './heap.js';
 
@@ -11,7 +13,7 @@ import { Tensor } from './heap.js';
 function resolve(heap, name, x) {
   if (x instanceof Tensor) {
     x.assertLive(name);
-    return { ptr: x.ptr, length: x.length };
+    return x.ownedBy(heap) ? { ptr: x.ptr, length: x.length } : { copy: x.array };
   }
   check.float32Array(name, x);
   if (x.buffer !== heap.buffer) return { copy: x };

@@ -84,7 +84,10 @@ function render() {
   const nodes = [header];
   for (const s of SECTIONS) {
     try {
+      const t0 = performance.now();
       const m = s.mount(ctx);
+      // Visible in the browser's performance panel (and read by bench/web-heatmap.mjs users).
+      performance.measure(`posenc section ${s.num}`, { start: t0, end: performance.now() });
       mounted.push(m);
       nodes.push(m.el);
     } catch (err) {

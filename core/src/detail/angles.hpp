@@ -41,54 +41,97 @@ void sincos_row_scalar(double position, const double* inv_freq, std::size_t n,
 
 #if !POSENC_SCALAR_ONLY
 
-// Cody–Waite split of 2π for the batch reduction: kTwoPiA and kTwoPiB carry 26 significant
-// bits each, so k·kTwoPiA and k·kTwoPiB are exact for |k| < 2^27 and the reduction needs no
-// fused multiply-add (xsimd's generic fma is an unfused a·b + c on SSE2/WASM, which would
-// round k·2π before the subtraction). kTwoPiA + kTwoPiB + kTwoPiLo = 2π to 6e−33.
-inline constexpr double kTwoPiA = 6.283185243606567;
-inline constexpr double kTwoPiB = 6.357301884918343e-08;
-// Lanes with |k| above this take the scalar reduction (|x| > 2^26·2π ≈ 4.2e8 rad).
-inline constexpr double kBatchReduceMaxTurns = 67108864.0;  // 2^26
+// The batch path reduces by quadrants instead of turns: x = k·π/2 + r, |r| ≤ π/4, then
+// evaluates sin r and cos r by fdlibm's minimax kernels (__kernel_sin/__kernel_cos, error
+// < 1 ulp(double) on [−π/4, π/4]) and swaps/negates them by k mod 4. One reduction and two
+// short polynomials give both outputs: ~3× cheaper than xsimd::sincos, which reduces each
+// output separately and blends two polynomials per output.
+//
+// Cody–Waite split of π/2: kHalfPiA and kHalfPiB carry 25 significant bits each, so k·A and
+// k·B are exact for |k| ≤ 2^28 and the reduction needs no fused multiply-add (xsimd's
+// generic fma is an unfused a·b + c on SSE2/WASM). A + B + C = π/2 to 1.5e−33, so
+// r = ((x − k·A) − k·B) − k·C is within 1 ulp(r) + 2^28·1e−32 of the exact x − k·π/2.
+inline constexpr double kTwoOverPi = 0.6366197723675814;
+inline constexpr double kHalfPiA = 1.5707963109016418;
+inline constexpr double kHalfPiB = 1.5893254712295857e-08;
+inline constexpr double kHalfPiC = 6.123233995736766e-17;
+// Lanes with |k| above this take the scalar reduction (|x| > 2^28·π/2 ≈ 4.2e8 rad).
+inline constexpr double kBatchReduceMaxQuadrants = 268435456.0;  // 2^28
 
-// Batch twin of reduce_angle (same result to ≤ 1 ulp of the reduced angle) for lanes with
-// |x| ≤ 2^26·2π; returns false when a lane is outside that range.
+// fdlibm's kernel coefficients: sin r ≈ r + r³·P(r²), cos r ≈ 1 − r²/2 + r⁴·Q(r²).
+inline constexpr double kSin[6] = {-1.66666666666666324348e-01, 8.33333333332248946124e-03,
+                                   -1.98412698298579493134e-04, 2.75573137070700676789e-06,
+                                   -2.50507602534068634195e-08, 1.58969099521155010221e-10};
+inline constexpr double kCos[6] = {4.16666666666666019037e-02,  -1.38888888888741095749e-03,
+                                   2.48015872894767294178e-05,  -2.75573143513906633035e-07,
+                                   2.08757232129817482790e-09,  -1.13596475577881948265e-11};
+
+// s = sin x, c = cos x for every lane, each within 1 ulp(double) + 1e−24 of the exact value
+// for |x| ≤ 2^28·π/2; returns false (s, c untouched) when a lane is beyond that range.
 template <class Arch>
-bool reduce_angle_batch(xsimd::batch<double, Arch> x, xsimd::batch<double, Arch>& out) noexcept {
+bool sincos_batch(xsimd::batch<double, Arch> x, xsimd::batch<double, Arch>& s,
+                  xsimd::batch<double, Arch>& c) noexcept {
   using batch = xsimd::batch<double, Arch>;
-  const batch k = xsimd::nearbyint(x * batch(1.0 / kTwoPi));
-  if (xsimd::any(xsimd::abs(k) > batch(kBatchReduceMaxTurns))) return false;
+  const batch k = xsimd::nearbyint(x * batch(kTwoOverPi));
+  if (xsimd::any(xsimd::abs(k) > batch(kBatchReduceMaxQuadrants))) return false;
   // x − k·A is exact (Sterbenz), k·B exact; one rounding in each of the last two steps.
-  out = ((x - k * batch(kTwoPiA)) - k * batch(kTwoPiB)) - k * batch(kTwoPiLo);
+  const batch r = ((x - k * batch(kHalfPiA)) - k * batch(kHalfPiB)) - k * batch(kHalfPiC);
+  const batch z = r * r;
+  batch p(kSin[5]), q(kCos[5]);
+  for (int j = 4; j >= 0; --j) {  // Horner, unrolled by the compiler
+    p = xsimd::fma(p, z, batch(kSin[j]));
+    q = xsimd::fma(q, z, batch(kCos[j]));
+  }
+  const batch sin_r = xsimd::fma(r * z, p, r);
+  const batch cos_r = xsimd::fma(z * z, q, xsimd::fnma(batch(0.5), z, batch(1.0)));
+  // Quadrant q = k mod 4 (exact in double): (sin, cos) = (s, c), (c, −s), (−s, −c), (−c, s).
+  const batch quadrant = k - batch(4.0) * xsimd::floor(k * batch(0.25));
+  const auto odd = (quadrant == batch(1.0)) | (quadrant == batch(3.0));
+  const batch s0 = xsimd::select(odd, cos_r, sin_r);
+  const batch c0 = xsimd::select(odd, sin_r, cos_r);
+  s = xsimd::select(quadrant >= batch(2.0), -s0, s0);
+  c = xsimd::select((quadrant == batch(1.0)) | (quadrant == batch(2.0)), -c0, c0);
   return true;
 }
 
-// SIMD twin of sincos_row_scalar: reduce in double, xsimd::sincos on double batches of
-// |angle| ≤ π (where it never takes its slow large-argument path), round each value once.
-// Agrees with the scalar reference to ≤ 1 ulp(float) (both are within 0.5 ulp + 1e−15 of
-// truth; they can round to different neighbours only at a float rounding boundary).
+// s[i], c[i] = sin, cos(position·inv_freq[i]) in double for i < n: sincos_batch, with the
+// scalar reduction and std::sin/std::cos (exactly sincos_row_scalar's values) for any
+// batch holding a lane beyond its range, and for the tail.
+template <class Arch>
+void sincos_row_double(double position, const double* inv_freq, std::size_t n, double* s,
+                       double* c) noexcept {
+  using batch = xsimd::batch<double, Arch>;
+  std::size_t i = 0;
+  for (; i + batch::size <= n; i += batch::size) {
+    batch sv, cv;
+    if (sincos_batch<Arch>(batch(position) * batch::load_unaligned(inv_freq + i), sv, cv)) {
+      sv.store_unaligned(s + i);
+      cv.store_unaligned(c + i);
+      continue;
+    }
+    sincos_row_scalar(position, inv_freq + i, batch::size, s + i, c + i);
+  }
+  sincos_row_scalar(position, inv_freq + i, n - i, s + i, c + i);
+}
+
+// SIMD twin of sincos_row_scalar: each value computed in double (sincos_row_double) and
+// rounded once to float. Agrees with the scalar reference to ≤ 1 ulp(float) (both are
+// within 0.5 ulp + 1e−15 of truth; they can round to different neighbours only at a float
+// rounding boundary). Works in chunks so the double→float rounding is one vectorizable loop.
 template <class Arch>
 void sincos_row(double position, const double* inv_freq, std::size_t n, float* sin_out,
                 float* cos_out) noexcept {
-  using batch = xsimd::batch<double, Arch>;
-  constexpr std::size_t width = batch::size;
-  alignas(64) double s[width];
-  alignas(64) double c[width];
-  std::size_t i = 0;
-  for (; i + width <= n; i += width) {
-    batch a;
-    if (!reduce_angle_batch<Arch>(batch(position) * batch::load_unaligned(inv_freq + i), a)) {
-      sincos_row_scalar(position, inv_freq + i, width, sin_out + i, cos_out + i);
-      continue;
-    }
-    const auto sc = xsimd::sincos(a);
-    sc.first.store_aligned(s);
-    sc.second.store_aligned(c);
-    for (std::size_t j = 0; j < width; ++j) {
+  constexpr std::size_t chunk = 64;
+  alignas(64) double s[chunk];
+  alignas(64) double c[chunk];
+  for (std::size_t i = 0; i < n; i += chunk) {
+    const std::size_t m = n - i < chunk ? n - i : chunk;
+    sincos_row_double<Arch>(position, inv_freq + i, m, s, c);
+    for (std::size_t j = 0; j < m; ++j) {
       sin_out[i + j] = static_cast<float>(s[j]);
       cos_out[i + j] = static_cast<float>(c[j]);
     }
   }
-  sincos_row_scalar(position, inv_freq + i, n - i, sin_out + i, cos_out + i);  // tail
 }
 
 // Rows of `count` consecutive positions first, first + 1, … (the RoPE cache): row k at

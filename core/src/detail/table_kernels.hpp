@@ -10,8 +10,8 @@
 // Each step is an isometry plus ≤ 2 ulp(double) of rounding (and the rounding of cos θ,
 // sin θ), so errors add linearly: after kAnchorRows = 64 steps they are < 64·4.5e−16 ≈ 3e−14,
 // invisible after the final rounding to float32 (0.5 ulp(float) ≤ 3e−8). Anchors are
-// recomputed every kAnchorRows rows from angles.hpp's reduction and xsimd's double sincos
-// (≤ 1 ulp(double) on [−π, π]). Arbitrary (non-consecutive) positions take angles.hpp's
+// recomputed every kAnchorRows rows by angles.hpp's sincos_row_double (quadrant reduction
+// in double and fdlibm's kernels, ≤ 1 ulp(double)). Arbitrary (non-consecutive) positions take angles.hpp's
 // SIMD sincos_row, one row at a time.
 #pragma once
 
@@ -63,30 +63,6 @@ inline void table_rows_scalar(const double* inv_freq, std::size_t half, std::int
 //   interleaved: v = [s0 c0 s1 c1 …], rc = [c1_0 c1_0 …], rs = [s1_0 −s1_0 …]
 //                v' = v·rc + swap(v)·rs  (swap exchanges the members of each pair)
 // (no zip: xsimd 8.1's zip_lo/zip_hi interleave per 128-bit lane on AVX).
-
-// s[i], c[i] = sin, cos(position·θ_i) in double: angles.hpp's batch reduction (scalar
-// reduce_angle for lanes beyond its exact range), then xsimd's double sincos on [−π, π].
-template <class Arch>
-void sincos_row_double(double position, const double* inv_freq, std::size_t half, double* s,
-                       double* c) noexcept {
-  using batch = xsimd::batch<double, Arch>;
-  std::size_t i = 0;
-  for (; i + batch::size <= half; i += batch::size) {
-    batch a;
-    if (!reduce_angle_batch<Arch>(batch(position) * batch::load_unaligned(inv_freq + i), a)) {
-      for (std::size_t j = 0; j < batch::size; ++j) s[i + j] = reduce_angle(position * inv_freq[i + j]);
-      a = batch::load_unaligned(s + i);
-    }
-    const auto [sv, cv] = xsimd::sincos(a);
-    sv.store_unaligned(s + i);
-    cv.store_unaligned(c + i);
-  }
-  for (; i < half; ++i) {
-    const double a = reduce_angle(position * inv_freq[i]);
-    s[i] = std::sin(a);
-    c[i] = std::cos(a);
-  }
-}
 
 // Scatters (s, c) into a layout-shaped row of 2·half doubles; sign multiplies the cos
 // member of interleaved pairs (−1 builds rs above, +1 the state and rc).

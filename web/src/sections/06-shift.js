@@ -50,7 +50,7 @@ export default {
     }
 
     const el = shell(ctx, this,
-      tex(String.raw`\begin{pmatrix}\sin\theta(p+k)\\ \cos\theta(p+k)\end{pmatrix} = \begin{pmatrix}\cos\theta k & \sin\theta k\\ -\sin\theta k & \cos\theta k\end{pmatrix}\begin{pmatrix}\sin\theta p\\ \cos\theta p\end{pmatrix}`),
+      tex([String.raw`\begin{pmatrix}\sin\theta(p+k)\\ \cos\theta(p+k)\end{pmatrix}`, String.raw`= \begin{pmatrix}\cos\theta k & \sin\theta k\\ -\sin\theta k & \cos\theta k\end{pmatrix}\begin{pmatrix}\sin\theta p\\ \cos\theta p\end{pmatrix}`]),
       controlRow(
         boundSlider(ctx, 's6.d', { label: t('s6.dim'), step: 2 }, update),
         boundSlider(ctx, 's6.k', { label: t('s6.k') }, update),

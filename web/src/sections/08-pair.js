@@ -46,7 +46,8 @@ export default {
       svgEl('line', { x1: -R, y1: 0, x2: R, y2: 0, class: 'axis' }),
       svgEl('line', { x1: 0, y1: -R, x2: 0, y2: R, class: 'axis' }));
     const layer = svgEl('g', {});
-    svg.append(layer);
+    const handles = svgEl('g', {});
+    svg.append(layer, handles);
 
     function arrow(x, y, color, cls) {
       const g = svgEl('g', { class: cls });
@@ -54,12 +55,12 @@ export default {
       return g;
     }
 
+    // The handles are made once and only moved, so focus and pointer capture survive updates.
     function handle(key, color, label) {
-      const [x, y] = vec(key);
-      const c = svgEl('circle', { cx: x, cy: -y, r: 0.09, fill: color, class: 'handle', tabindex: 0, role: 'slider',
-        'aria-label': label, 'aria-valuetext': `(${fixed(x, 2)}, ${fixed(y, 2)})`, 'data-handle': key });
+      const c = svgEl('circle', { r: 0.09, fill: color, class: 'handle', tabindex: 0, role: 'button',
+        'aria-roledescription': t('s8.handleRole'), 'aria-label': label, 'data-handle': key });
       const move = (nx, ny) => {
-        const clampv = (v) => Math.max(-1.5, Math.min(1.5, Math.round(v * 100)));
+        const clampv = (v) => Math.max(-150, Math.min(150, Math.round(v * 100)));  // hundredths
         state.set(key, [clampv(nx), clampv(ny)]);
         update();
       };
@@ -81,10 +82,18 @@ export default {
         e.preventDefault();
         const [x0, y0] = vec(key);
         move(x0 + d[0], y0 + d[1]);
-        svg.querySelector(`[data-handle="${key}"]`)?.focus();
       });
       return c;
     }
+
+    function placeHandle(c, [x, y]) {
+      c.setAttribute('cx', String(x));
+      c.setAttribute('cy', String(-y));
+      c.setAttribute('aria-description', `(${fixed(x, 2)}, ${fixed(y, 2)})`);
+    }
+    const qHandle = handle('s8.q', LINES[0], t('s8.dragQ'));
+    const kHandle = handle('s8.k', LINES[1], t('s8.dragK'));
+    handles.append(qHandle, kHandle);
 
     function update() {
       const m = state.get('s8.m');
@@ -94,13 +103,12 @@ export default {
       const k = vec('s8.k');
       const qr = rotatePair(pe, { v: q, position: m, theta });
       const kr = rotatePair(pe, { v: k, position: n, theta });
-      const active = document.activeElement?.dataset?.handle;
       layer.replaceChildren(
         arrow(q[0], q[1], LINES[0], 'vec faded'), arrow(k[0], k[1], LINES[1], 'vec faded'),
         arrow(qr[0], qr[1], LINES[0], 'vec'), arrow(kr[0], kr[1], LINES[1], 'vec'),
-        label(qr, `R(mθ)q`, LINES[0]), label(kr, `R(nθ)k`, LINES[1]),
-        handle('s8.q', LINES[0], t('s8.dragQ')), handle('s8.k', LINES[1], t('s8.dragK')));
-      if (active) svg.querySelector(`[data-handle="${active}"]`)?.focus();
+        label(qr, `R(mθ)q`, LINES[0]), label(kr, `R(nθ)k`, LINES[1]));
+      placeHandle(qHandle, q);
+      placeHandle(kHandle, k);
       const kern = pairKernel(pe, { q, k, m, n, theta });
       scoreOut.textContent = fixed(kern.score, 5);
       splitOut.textContent = t('s8.splitValue', { dot: fixed(kern.dotTerm, 5),

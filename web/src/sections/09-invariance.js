@@ -9,6 +9,7 @@ import { shell, panel, tex, result } from '../ui/section.js';
 import { boundSlider, boundSelect } from '../ui/bind.js';
 import { controlRow } from '../ui/controls.js';
 import { heatmap } from '../ui/heatmap.js';
+import { table } from '../ui/table.js';
 import { plot } from '../ui/plot.js';
 import { fixed, sci, int } from '../ui/format.js';
 import { randomVectors, scores, repeatRows, shiftInvariance, supportsFloat32Angles, maxAbsOf } from '../api.js';
@@ -35,6 +36,7 @@ export default {
     const devOut = h('output', { 'data-testid': 'dev-posenc' });
     const dev32Out = h('output', { 'data-testid': 'dev-float32' });
     const note = h('div');
+    const sweepTable = h('div');
     const sweepPlot = plot({
       label: t('s9.plotLabel'), xLabel: t('s9.axisS'), yLabel: t('s9.axisDev'), xLog: true, yLog: true, height: 250, yRange: [1e-9, 1],
       series: [{ label: 'posenc', width: 3, points: { show: true, size: 6 } },
@@ -95,6 +97,12 @@ export default {
       const theirs = supportsFloat32Angles(pe)
         ? xs.map((s) => shiftInvariance(pe, { q: qs, k: ks, dim, shift: s, angles: 'float32' }).maxRel)
         : xs.map(() => null);
+      replace(sweepTable, table({
+        caption: t('s9.sweepCaption', { T, d: dim }),
+        columns: ['s', 'posenc', t('s9.float32')],
+        rows: xs.map((sv, i) => [int(sv), sci(ours[i], 2), theirs[i] === null ? '—' : sci(theirs[i], 2)]),
+        testid: 'sweep-table',
+      }));
       // A log axis cannot show an exact 0: plot it at the float32 resolution floor.
       sweepPlot.update(xs, ours.map((v) => Math.max(v, 1e-9)), theirs.map((v) => (v === null ? null : Math.max(v, 1e-9))));
       replace(note, supportsFloat32Angles(pe) ? [] : h('p', { class: 'note info', 'data-testid': 'float32-missing' }, rich(t('s9.missingFloat32'))));
@@ -117,7 +125,7 @@ export default {
         result(t('s9.devPosenc'), devOut),
         result(t('s9.devFloat32'), dev32Out),
         note,
-        sweepPlot.el,
+        h('div', { class: 'grid-2 wide-left' }, sweepPlot.el, sweepTable),
         h('p', {}, rich(t('s9.after')))));
     full();
     return { el, dispose: () => { clearTimeout(followTimer); sweepPlot.dispose(); } };

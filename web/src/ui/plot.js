@@ -13,7 +13,7 @@ function logLabels(u, splits) {
     if (v == null || v <= 0) return '';
     const e = Math.log10(v);
     if (Math.abs(e - Math.round(e)) > 1e-9) return '';
-    return v >= 0.01 && v < 1e5 ? String(Number(v.toPrecision(3))) : `10${superscript(Math.round(e))}`;
+    return v >= 0.01 && v < 1e4 ? String(Number(v.toPrecision(3))) : `10${superscript(Math.round(e))}`;
   });
 }
 

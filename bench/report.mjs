@@ -1,0 +1,165 @@
+// bench/report.mjs — turns one run's raw results into the tables of issue 5.
+//   node bench/report.mjs <out-dir>
+// Reads <out-dir>/native.json (Google Benchmark JSON, repetitions with median aggregates)
+// and <out-dir>/wasm.json (bench/wasm/run.mjs), prints markdown to stdout and writes
+// <out-dir>/results.md and <out-dir>/results.json. Every ratio pairs medians of the same run.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.argv[2] ?? 'build/bench';
+const readJson = (name) => (existsSync(join(dir, name)) ? JSON.parse(readFileSync(join(dir, name), 'utf8')) : null);
+
+function machine() {
+  let model = 'unknown CPU';
+  try {
+    const line = execFileSync('lscpu', { encoding: 'utf8' }).split('\n').find((l) => l.startsWith('Model name:'));
+    if (line) model = line.slice('Model name:'.length).trim();
+  } catch { /* lscpu missing: keep 'unknown CPU' */ }
+  return { model, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' };
+}
+
+const fmtTime = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
+const fmtRatio = (r) => (r === undefined || !Number.isFinite(r) ? '–' : `${r.toFixed(2)}×`);
+const fmtErr = (e) => (e === undefined ? '–' : e.toExponential(1));
+
+// ── native ──────────────────────────────────────────────────────────────────────────
+// groups[op] = { posenc, scalar, user, memcpy }: median CPU time (ns) and counters.
+function nativeGroups(raw) {
+  const groups = {};
+  for (const b of raw.benchmarks) {
+    if (b.aggregate_name && b.aggregate_name !== 'median') continue;
+    const name = b.run_name ?? b.name;
+    const cut = name.lastIndexOf('/');
+    const group = name.slice(0, cut);
+    const member = name.slice(cut + 1);
+    const scale = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 }[b.time_unit ?? 'ns'];
+    (groups[group] ??= {})[member] = {
+      ns: b.cpu_time * scale,
+      wallNs: b.real_time * scale,
+      itemsPerSecond: b.items_per_second,
+      maxErr: b.max_err,
+    };
+  }
+  return groups;
+}
+
+function nativeTable(groups) {
+  const rows = [
+    '| operation | posenc | × memcpy speed | × scalar ref | × user loop | values/s | max err posenc / user |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const [group, m] of Object.entries(groups)) {
+    if (group.startsWith('calibration')) continue;
+    const p = m.posenc;
+    if (!p) continue;
+    const vps = p.itemsPerSecond && !group.startsWith('scores') ? `${(p.itemsPerSecond / 1e6).toFixed(0)} M` : '–';
+    const err = p.maxErr === undefined ? '–' : `${fmtErr(p.maxErr)} / ${fmtErr(m.user?.maxErr)}`;
+    rows.push(`| ${group} | ${fmtTime(p.ns)} | ${fmtRatio(m.memcpy?.ns / p.ns)} | ${fmtRatio(m.scalar?.ns / p.ns)} | ${fmtRatio(m.user?.ns / p.ns)} | ${vps} | ${err} |`);
+  }
+  return rows.join('\n');
+}
+
+// ── wasm ────────────────────────────────────────────────────────────────────────────
+function wasmTable(w) {
+  const rows = [
+    '| operation | posenc SIMD | × copy speed | × scalar build | × plain JS | note |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const [group, m] of Object.entries(w.groups)) {
+    const p = m.simd;
+    if (!p) continue;
+    rows.push(`| ${group} | ${fmtTime(p.ns)} | ${fmtRatio(m.copy?.ns / p.ns)} | ${fmtRatio(m.scalar?.ns / p.ns)} | ${fmtRatio(m.js?.ns / p.ns)} | ${m.note ?? ''} |`);
+  }
+  return rows.join('\n');
+}
+
+// ── targets ─────────────────────────────────────────────────────────────────────────
+function targets(native, wasm) {
+  const out = [];
+  const add = (target, measured, required, pass) => out.push({ target, measured, required, pass });
+  if (native) {
+    const g = native;
+    for (const layout of ['half', 'interleaved']) {
+      const oop = g[`apply/${layout}/out_of_place`];
+      const inp = g[`apply/${layout}/in_place`];
+      if (oop) { const r = oop.memcpy.ns / oop.posenc.ns; add(`native apply ${layout} out of place, × memcpy speed`, fmtRatio(r), '≥ 0.95×', r >= 0.95); }
+      if (inp) { const r = inp.memcpy.ns / inp.posenc.ns; add(`native apply ${layout} in place, × memcpy speed`, fmtRatio(r), '≥ 1.5×', r >= 1.5); }
+    }
+    const cal = g['calibration/add_chain']?.posenc;
+    // One dependent add = one core cycle: cycles/ns this run actually got.
+    const cyclesPerNs = cal ? (1 << 20) / cal.ns : undefined;
+    for (const [key, label, limit] of [['decode/in_cache', 'inside the cache', 300], ['decode/outside_cache', 'outside the cache', 1000]]) {
+      const p = g[key]?.posenc;
+      if (!p) continue;
+      const cycles = cyclesPerNs ? p.ns * cyclesPerNs : undefined;
+      const note = cycles ? ` (${cycles.toFixed(0)} core cycles; ${fmtTime(cycles / 2.3)} at the nominal 2.3 GHz)` : '';
+      add(`native decode ${label}`, fmtTime(p.ns) + note, `≤ ${fmtTime(limit)}`, p.ns <= limit);
+    }
+    for (const key of ['cache/8192x128', 'sinusoidal/8192x512']) {
+      const p = g[key]?.posenc;
+      if (!p) continue;
+      const vps = p.itemsPerSecond / 1e6;
+      add(`native ${key} values/s (max err)`, `${vps.toFixed(0)} M/s (${fmtErr(p.maxErr)})`, '≥ 500 M/s, err ≤ 2e-7', vps >= 500 && p.maxErr <= 2e-7);
+    }
+  }
+  if (wasm) {
+    const g = wasm.groups;
+    const zc = g['apply/half/in_place/zero_copy'];
+    if (zc) {
+      const vsCopy = zc.simd.ns / zc.copy.ns;
+      add('WASM zero-copy apply, time ÷ memory.copy time', fmtRatio(vsCopy), '≤ 1.5×', vsCopy <= 1.5);
+      const vsJs = zc.js.ns / zc.simd.ns;
+      add('WASM zero-copy apply, × faster than plain JS', fmtRatio(vsJs), '≥ 5×', vsJs >= 5);
+      const vsScalar = zc.scalar.ns / zc.simd.ns;
+      add('WASM zero-copy apply, SIMD × scalar build', fmtRatio(vsScalar), '≥ 1.6×', vsScalar >= 1.6);
+    }
+    const cp = g['apply/half/in_place/copying'];
+    if (cp) { const r = cp.js.ns / cp.simd.ns; add('WASM copying apply, × faster than plain JS', fmtRatio(r), '≥ 2.2×', r >= 2.2); }
+    const dec = g['decode/in_cache/zero_copy'];
+    if (dec) add('WASM decode call 1×32×128 (zero-copy, with checks)', fmtTime(dec.simd.ns), '≤ 2.5 µs', dec.simd.ns <= 2500);
+    const pe = g['sinusoidal/8192x512'];
+    if (pe) { const r = pe.js.ns / pe.simd.ns; add('WASM sinusoidal 8192×512, × plain JS', fmtRatio(r), '≥ 4×', r >= 4); }
+    if (wasm.sizes?.simd) {
+      const kib = wasm.sizes.simd.gzipTotal / 1024;
+      add('SIMD .wasm + JS glue, gzip', `${kib.toFixed(1)} KiB`, '≤ 60 KiB', kib <= 60);
+    }
+  }
+  return out;
+}
+
+function sizesTable(sizes) {
+  const rows = ['| binary | .wasm raw | .wasm gzip | glue raw | glue gzip | total gzip |', '|---|---|---|---|---|---|'];
+  const k = (b) => `${(b / 1024).toFixed(1)} KiB`;
+  for (const [name, s] of Object.entries(sizes))
+    rows.push(`| ${name} | ${k(s.wasmRaw)} | ${k(s.wasmGzip)} | ${k(s.glueRaw)} | ${k(s.glueGzip)} | ${k(s.gzipTotal)} |`);
+  return rows.join('\n');
+}
+
+const nativeRaw = readJson('native.json');
+const wasm = readJson('wasm.json');
+const native = nativeRaw ? nativeGroups(nativeRaw) : null;
+const info = machine();
+const checks = targets(native, wasm);
+
+const md = [`# posenc benchmarks`, '', `Machine: ${info.model}, ${nativeRaw?.context?.num_cpus ?? '?'} CPUs. Date: ${info.date}.`, ''];
+if (native) {
+  const cal = native['calibration/add_chain']?.posenc;
+  md.push('## Native (Google Benchmark, one thread, baseline x86-64 build with runtime dispatch)', '');
+  md.push('Median CPU time of 5 repetitions; each ratio is the other member\'s median time ÷ posenc\'s (higher = posenc faster).');
+  if (cal) md.push(`Effective clock this run: ${((1 << 20) / cal.ns).toFixed(2)} core cycles/ns (a dependent add chain; the CPU is shared).`);
+  md.push('', nativeTable(native), '');
+}
+if (wasm) {
+  md.push(`## WASM (Node ${wasm.node}, through the package)`, '');
+  md.push(`Median ${wasm.clock ?? 'time'} of ${wasm.runs} runs per member; ${wasm.copyNote}`, '', wasmTable(wasm), '');
+  if (wasm.sizes) md.push('### Sizes', '', sizesTable(wasm.sizes), '');
+}
+md.push('## Targets (issue 5)', '', '| target | measured | required | met |', '|---|---|---|---|');
+for (const c of checks) md.push(`| ${c.target} | ${c.measured} | ${c.required} | ${c.pass ? 'yes' : '**no**'} |`);
+md.push('');
+
+const text = md.join('\n');
+process.stdout.write(text + '\n');
+writeFileSync(join(dir, 'results.md'), text + '\n');
+writeFileSync(join(dir, 'results.json'), JSON.stringify({ machine: info, native, wasm, targets: checks }, null, 2) + '\n');

@@ -1,0 +1,166 @@
+// bench/wasm/run.mjs — the WASM side of issue 5, through the package exactly as a user
+// loads it (`createPosenc` from wasm/index.js). One Node process loads BOTH binaries, so
+// every ratio pairs medians measured side by side:
+//   simd   — posenc, SIMD128 binary          scalar — posenc, scalar binary
+//   js     — plain JavaScript as a user writes it (bench/plain-js-rope.mjs; Math.sin/cos)
+//   copy   — the same bytes copied inside WebAssembly memory: the ceiling. The package has
+//            no copy primitive, so this times `Uint8Array.prototype.copyWithin` on the
+//            memory's buffer, which V8 lowers to a memmove of the backing store (the same
+//            work as a WASM `memory.copy`).
+// Paths: zero_copy (tensors resident in WASM memory, `pe.tensor`) and copying (a JS
+// Float32Array, staged in and out by the package on every call).
+//   node bench/wasm/run.mjs <out.json> [--quick]
+import { writeFileSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { createPosenc } from '../../wasm/index.js';
+import { plainCosSinCache, plainRopeApply } from '../plain-js-rope.mjs';
+
+const out = process.argv[2] ?? 'build/bench/wasm.json';
+const quick = process.argv.includes('--quick');
+const RUNS = quick ? 3 : 7;
+const TOKENS = 2048, HEADS = 32, HEAD_DIM = 128, N = TOKENS * HEADS * HEAD_DIM;
+const DECODE_POS = 4000, DECODE_CALLS = quick ? 5000 : 20000;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+// CPU time of this process in ns (user + system). The benchmark machine is shared: wall
+// time there includes waiting for a core, CPU time does not. Compute runs on one thread,
+// so the process's CPU time is that thread's, up to a little GC and compiler work.
+const cpuNow = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) * 1e3;
+};
+
+// Median over RUNS of the CPU time of `body()` divided by `inner` (ns per operation); one
+// untimed warm-up run first so every member is measured after V8 has tiered it up.
+function measure(body, inner = 1) {
+  for (let i = 0; i < inner; i++) body();
+  const runs = [];
+  for (let r = 0; r < RUNS; r++) {
+    const t0 = cpuNow();
+    for (let i = 0; i < inner; i++) body();
+    runs.push((cpuNow() - t0) / inner);
+  }
+  return { ns: median(runs), runs };
+}
+
+function randomFill(a, seed) {
+  let s = seed >>> 0;
+  for (let i = 0; i < a.length; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    a[i] = s / 2 ** 31 - 1;
+  }
+  return a;
+}
+
+const groups = {};
+const record = (group, member, result, note) => {
+  (groups[group] ??= {})[member] = result;
+  if (note) groups[group].note = note;
+};
+
+const simd = await createPosenc({ simd: true });
+const scalar = await createPosenc({ simd: false });
+if (!simd.simd) throw new Error('the SIMD binary did not load');
+const flavours = { simd, scalar };
+
+// ── RoPE apply, 2048 × 32 × 128 (32 MiB), half layout, in place ─────────────────────────
+{
+  const jsX = randomFill(new Float32Array(N), 1);
+  const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: TOKENS });
+  const js = measure(() => plainRopeApply(jsX, plainCache, { tokens: TOKENS, heads: HEADS, headDim: HEAD_DIM }));
+  for (const path of ['zero_copy', 'copying']) record(`apply/half/in_place/${path}`, 'js', js);
+
+  for (const [name, pe] of Object.entries(flavours)) {
+    const rope = pe.rope({ headDim: HEAD_DIM, cacheLength: TOKENS });
+    const t = pe.tensor(randomFill(new Float32Array(N), 1));
+    const opts = { tokens: TOKENS, heads: HEADS, start: 0 };
+    record('apply/half/in_place/zero_copy', name, measure(() => rope.apply(t, opts)));
+    const x = randomFill(new Float32Array(N), 1);
+    record('apply/half/in_place/copying', name, measure(() => rope.apply(x, opts)));
+    if (name === 'simd') {  // the ceiling: copy the tensor's bytes to a second WASM tensor
+      const dst = pe.tensor(N);
+      const copy = measure(() => {
+        const bytes = new Uint8Array(t.array.buffer);
+        bytes.copyWithin(dst.array.byteOffset, t.array.byteOffset, t.array.byteOffset + 4 * N);
+      });
+      record('apply/half/in_place/zero_copy', 'copy', copy, 'copy = copyWithin on WASM memory (memmove)');
+      record('apply/half/in_place/copying', 'copy', copy);
+      dst.dispose();
+    }
+    t.dispose();
+    rope.dispose();
+  }
+}
+
+// ── decode: 1 token × 32 heads × 128 at position 4000, inside the cache, per call ────────
+{
+  const n = HEADS * HEAD_DIM;
+  const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: DECODE_POS + 1 });
+  const jsX = randomFill(new Float32Array(n), 2);
+  record('decode/in_cache/zero_copy', 'js', measure(
+    () => plainRopeApply(jsX, plainCache, { tokens: 1, heads: HEADS, headDim: HEAD_DIM, start: DECODE_POS }),
+    DECODE_CALLS));
+  for (const [name, pe] of Object.entries(flavours)) {
+    const rope = pe.rope({ headDim: HEAD_DIM, cacheLength: 8192 });
+    const t = pe.tensor(randomFill(new Float32Array(n), 2));
+    const opts = { tokens: 1, heads: HEADS, start: DECODE_POS };
+    record('decode/in_cache/zero_copy', name, measure(() => rope.apply(t, opts), DECODE_CALLS));
+    if (name === 'simd') {
+      const dst = pe.tensor(n);
+      record('decode/in_cache/zero_copy', 'copy', measure(() => {
+        new Uint8Array(t.array.buffer).copyWithin(dst.array.byteOffset, t.array.byteOffset, t.array.byteOffset + 4 * n);
+      }, DECODE_CALLS), 'per call, including the package\'s argument checks');
+      dst.dispose();
+    }
+    t.dispose();
+    rope.dispose();
+  }
+}
+
+// ── sinusoidal table 8192 × 512 (interleaved) ─────────────────────────────────────────
+{
+  const P = 8192, D = 512;
+  // A user's loop in double (Math.sin/Math.cos), rounded once into the Float32Array: the
+  // same accuracy as posenc's table for these positions.
+  const plain = new Float32Array(P * D);
+  const inv = Float64Array.from({ length: D / 2 }, (_, i) => 1 / 10000 ** ((2 * i) / D));
+  record('sinusoidal/8192x512', 'js', measure(() => {
+    for (let p = 0; p < P; p++) {
+      const row = p * D;
+      for (let i = 0; i < D / 2; i++) {
+        const a = p * inv[i];
+        plain[row + 2 * i] = Math.sin(a);
+        plain[row + 2 * i + 1] = Math.cos(a);
+      }
+    }
+  }));
+  let worst = 0;
+  for (const [name, pe] of Object.entries(flavours)) {
+    let table;
+    record('sinusoidal/8192x512', name, measure(() => { table = pe.sinusoidal({ dim: D, positions: P }); }));
+    for (let j = 0; j < table.length; j += 97) worst = Math.max(worst, Math.abs(table[j] - plain[j]));
+  }
+  groups['sinusoidal/8192x512'].note = `max |posenc − plain JS| = ${worst.toExponential(1)} (both within float rounding of truth)`;
+}
+
+// ── sizes of both binaries (raw and gzip) ─────────────────────────────────────────────
+const dist = (f) => fileURLToPath(new URL(`../../wasm/dist/${f}`, import.meta.url));
+const sizes = {};
+for (const flavour of ['simd', 'scalar']) {
+  const wasm = readFileSync(dist(`posenc-${flavour}.wasm`));
+  const glue = readFileSync(dist(`posenc-${flavour}.js`));
+  const wasmGzip = gzipSync(wasm, { level: 9 }).length;
+  const glueGzip = gzipSync(glue, { level: 9 }).length;
+  sizes[flavour] = { wasmRaw: wasm.length, wasmGzip, glueRaw: glue.length, glueGzip, gzipTotal: wasmGzip + glueGzip };
+}
+
+writeFileSync(out, JSON.stringify({
+  node: process.version,
+  runs: RUNS,
+  clock: 'process CPU time (user + system)',
+  copyNote: 'copy = `copyWithin` on the WebAssembly memory buffer (V8: memmove of the backing store; the package has no copy primitive).',
+  groups,
+  sizes,
+}, null, 2) + '\n');
+console.error(`wasm results → ${out}`);
