@@ -47,6 +47,12 @@ export type RopeLayout = 'half' | 'interleaved';
 export type PeLayout = 'interleaved' | 'concat';
 /** How positions enter attention. */
 export type ScoreMode = 'none' | 'additive' | 'rotary';
+/**
+ * How RoPE forms its angles: 'exact' (default; p·θ in double, reduced mod 2π, rounded once)
+ * or 'float32' (θ and p·θ in float32, as most implementations do; drifts at large positions,
+ * offered to show that drift side by side).
+ */
+export type AnglePrecision = 'exact' | 'float32';
 /** A list of int32 positions. */
 export type Positions = Int32Array | readonly number[];
 /** 64-bit seed: a safe integer ≥ 0 or a BigInt in [0, 2^64). */
@@ -87,9 +93,14 @@ export interface RopeOptions {
   /** Default 'half'. */
   layout?: RopeLayout;
   scaling?: Scaling;
+  /** Default 'exact'. */
+  angles?: AnglePrecision;
   /** First cached position (default 0). Positions outside the cache are computed on the fly. */
   cacheStart?: number;
-  /** Number of cached cos/sin rows (default 0: everything on the fly, same numbers). */
+  /**
+   * Number of cached cos/sin rows (default 0: everything on the fly, same numbers), an
+   * integer in [0, 2^31); the core caps cacheLength·rotaryDim/2 at 2^28.
+   */
   cacheLength?: number;
 }
 
@@ -135,6 +146,7 @@ export interface Rope {
   readonly rotaryDim: number;
   readonly base: number;
   readonly layout: RopeLayout;
+  readonly angles: AnglePrecision;
   /** HF's attention_scaling (yarn, longrope), multiplied into rotated dims; 1 otherwise. */
   readonly attentionFactor: number;
   /** θ_i, rotaryDim/2 values. */
@@ -174,6 +186,8 @@ export interface ScoreOptions {
   scaling?: Scaling;
   /** Multiply by 1/√dim. Default false. */
   scale?: boolean;
+  /** Rotary angle formation. Default 'exact'. */
+  angles?: AnglePrecision;
 }
 
 export interface ScoreTerms {
@@ -277,7 +291,10 @@ export interface Posenc {
   /** A seeded permutation of 0 … n−1. */
   permutation(options: { n: number; seed: Seed }): Int32Array;
 
-  /** A tensor of `length` zeros, or a copy of `data`, in WebAssembly memory. */
+  /**
+   * A tensor of `length` zeros, or a copy of `data`, in WebAssembly memory. Calls of this
+   * instance use it in place; another instance copies it like any Float32Array.
+   */
   tensor(lengthOrData: number | Float32Array): Tensor;
   /** Debug: WebAssembly memory size and allocator bytes in use. */
   memoryStats(): { memoryBytes: number; heapInUse: number };

@@ -128,6 +128,16 @@ private:
   const float* sin_ = nullptr;
 };
 
+// Out-of-place outputs of at least this many floats are written with non-temporal stores
+// (rotary_kernels.hpp, store_out): 16 MiB, well past any L2, where the destination would
+// only be read for ownership and evicted again before the caller reads it.
+constexpr std::int64_t kStreamFloats = std::int64_t{1} << 22;
+
+bool streams(const rope_target& target) noexcept {
+  const const_tensor_view& out = target.out;
+  return out.data != target.in.data && out.tokens * out.heads * out.dim >= kStreamFloats;
+}
+
 // Rotates every (token, head) row of every target; token t sits at pos.at(t). One cos/sin
 // row per token, applied to all heads of all targets (GQA: q and k share it).
 void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targets,
@@ -141,6 +151,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
     }
     for (const rope_target& target : targets) {
       detail::token_rows job = row.job(sign, g, target.in, target.out);
+      job.stream = streams(target);
       job.in = target.in.data + t * target.in.token_stride;
       job.out = target.out.data + t * target.out.token_stride;
       detail::dispatched::rotate_token(job);

@@ -336,8 +336,6 @@ public:
     return between<std::int64_t>(0, cap);
   }
 
-  std::size_t remaining() { return fdp_.remaining_bytes(); }
-
 private:
   FuzzedDataProvider fdp_;
 };

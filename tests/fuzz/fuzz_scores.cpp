@@ -110,7 +110,7 @@ void fuzz_attention_scores(fuzz::input& in) {
     const double f = ladder.attention_factor;
     // Known findings: f is only checked to be a finite double, but the kernels use float(f),
     // which is inf from 3.4e38 on (corpus finding-attention-factor-beyond-float); θ_i huge
-    // or NaN (fuzz_rotary's finding-longrope-tiny-factor-nan, dynamic's NaN ladder).
+    // enough for p·θ_i to overflow (fuzz_rotary's finding-longrope-tiny-factor-nan).
     const bool bad_theta = std::any_of(ladder.inv_freq.begin(), ladder.inv_freq.end(),
                                        [](double t) { return !(t <= 1e290); });
     if (fuzz::skip_known(f >= 3.4e38 || bad_theta)) return;

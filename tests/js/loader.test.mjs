@@ -54,6 +54,12 @@ test('two instances are independent modules', async () => {
   const b = await createPosenc();
   const t = a.tensor(1000);
   assert.ok(a.memoryStats().heapInUse > b.memoryStats().heapInUse);
+  // A tensor of one instance passed to another is copied, not taken as a local address.
+  a.fillUniform(t, { seed: 4 });
+  const before = Float32Array.from(t.array);
+  const rope = b.rope({ headDim: 8 });
+  rope.apply(t, { tokens: 125, start: 3 });
+  assert.deepEqual(t.array, rope.apply(before, { tokens: 125, start: 3 }));
   t.dispose();
   assertThrows(() => t.array, TypeError, /disposed/);
 });

@@ -9,9 +9,21 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, num, startSuite, tableCells } from './helpers.mjs';
-import { spec } from '../../web/src/state/hash.js';
+import { HashState, spec } from '../../web/src/state/hash.js';
 
+// All HASHES go through the page's own parser (HashState.read, in Node); RENDERED of them
+// are also loaded into the page in Chromium. A render of all 15 sections takes ~0.5 s on
+// this shared machine, so the full 1 000 in the browser is opt-in: POSENC_HASHES_RENDERED=1000.
 const HASHES = 1000;
+const RENDERED = Number(process.env.POSENC_HASHES_RENDERED ?? 60);
+// Keys that name Object.prototype members, kept out of the main run while F8 is open.
+const PROTO_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
+const F9 = 'F9: web/src/sections/08-pair.js declares s8.q / s8.k as spec.intList(…, maxLen 2) with no minimum ' +
+  'length, so #s8.q=5 is accepted as a 1-vector and the pair diagram draws SVG with NaN coordinates ' +
+  '(console: <line> attribute y2: Expected length, "NaN"); fix: exactly two values (a minLen in hash.js intList)';
+const F8 = 'F8: web/src/state/hash.js HashState.read looks keys up with this.schema[key], so #constructor, ' +
+  '#toString or #__proto__=1 finds an Object.prototype member and throws "s.parse is not a function": on load ' +
+  'start() throws and the page never renders; on hashchange an uncaught TypeError leaves the old view (fix: Object.hasOwn)';
 
 /** The page's hash schema: { key: spec } from `'sN.x': spec.kind(args)` lines of web/src. */
 function pageSchema() {
@@ -44,7 +56,8 @@ function validValue(r, s) {
     case 'num': return String(s.min + r.next() * (s.max - s.min));
     case 'enum': return r.pick(s.values);
     case 'bool': return r.pick(['0', '1']);
-    case 'list': return Array.from({ length: r.int(1, s.maxLen) }, () => r.int(s.min, s.max)).join(',');
+    // Full length while F9 is open (a shorter list is accepted and then drawn with NaN).
+    case 'list': return Array.from({ length: s.maxLen }, () => r.int(s.min, s.max)).join(',');
     default: throw new Error(`unknown spec kind ${s.kind}`);
   }
 }
@@ -56,12 +69,12 @@ function badValue(r, s) {
   return edge && r.next() < 0.3 ? edge() : r.pick(NASTY);
 }
 
-function randomHash(r, schema) {
+function randomHash(r, schema, protoKeys = false) {
   const keys = Object.keys(schema);
   const parts = [];
   for (let n = r.int(0, 8); n > 0; n--) {
     const roll = r.next();
-    const key = roll < 0.08 ? r.pick(['s99.x', 'constructor', '__proto__', 'toString', '', '%zz', 's1.mode.x']) : r.pick(keys);
+    const key = roll < 0.08 ? r.pick(['s99.x', '', '%zz', 's1.mode.x', 'S1.MODE', ...(protoKeys ? PROTO_KEYS : [])]) : r.pick(keys);
     const s = Object.hasOwn(schema, key) ? schema[key] : undefined;
     const value = s && roll < 0.6 ? validValue(r, s) : s ? badValue(r, s) : r.pick(NASTY);
     const raw = r.next() < 0.5;  // raw text, or %-encoded as the page itself writes it
@@ -70,24 +83,52 @@ function randomHash(r, schema) {
   return `#${parts.join(r.next() < 0.1 ? '&&' : '&')}`;
 }
 
-test(`${HASHES} random URL hashes: every one renders every section, no error, no CSP violation`, async () => {
+/** Problems of HashState.read(hash): a throw, or a value its spec does not accept. */
+function parseProblems(schema, hash) {
+  const state = new HashState(schema);
+  try {
+    state.read(hash);
+  } catch (e) {
+    return [`${hash.slice(0, 200)}: read threw ${e?.constructor?.name}: ${e?.message}`];
+  }
+  return Object.entries(state.values)
+    .filter(([k, v]) => schema[k].parse(schema[k].format(v)) === undefined)
+    .map(([k, v]) => `${hash.slice(0, 200)}: ${k} = ${v} is not a valid value`);
+}
+
+test(`${HASHES} random URL hashes through the page's parser: no throw, every value valid`, () => {
+  const { schema } = pageSchema();
+  const r = rng(6);
+  const problems = Array.from({ length: HASHES }, () => randomHash(r, schema)).flatMap((h) => parseProblems(schema, h));
+  assert.deepEqual(problems, []);
+  console.log(`hashes parsed: ${HASHES}`);
+});
+
+test('hash keys named like Object.prototype members are unknown keys, not a crash', { todo: F8 }, () => {
+  const { schema } = pageSchema();
+  const problems = PROTO_KEYS.flatMap((k) => [`#${k}`, `#${k}=1`, `#s3.d=16&${k}=x`]).flatMap((h) => parseProblems(schema, h));
+  assert.deepEqual(problems, []);
+});
+
+test(`${RENDERED} random URL hashes: every one renders every section, no error, no CSP violation`, async () => {
   const { schema, sections } = pageSchema();
   assert.ok(Object.keys(schema).length >= 40, `schema parsed from web/src: ${Object.keys(schema).length} keys`);
   const suite = await startSuite();
   try {
     const page = await suite.open();
     page.setDefaultTimeout(20000);
+    page.context().setDefaultTimeout(20000);
     await page.evaluate(() => {
       window.__errors = [];
       window.addEventListener('error', (e) => window.__errors.push(String(e.message)));
       window.addEventListener('unhandledrejection', (e) => window.__errors.push(`rejection: ${e.reason}`));
     });
     const r = rng(6);
-    const hashes = Array.from({ length: HASHES }, () => randomHash(r, schema));
+    const hashes = Array.from({ length: RENDERED }, () => randomHash(r, schema));
     // In batches inside the page: set the hash, let the page's hashchange handler render,
     // then check what it drew before the next one.
     const bad = [];
-    for (let i = 0; i < HASHES; i += 50) {
+    for (let i = 0; i < RENDERED; i += 50) {
       const found = await page.evaluate(async ({ batch, sections }) => {
         const out = [];
         for (const hash of batch) {
@@ -106,7 +147,7 @@ test(`${HASHES} random URL hashes: every one renders every section, no error, no
       bad.push(...found);
     }
     const problems = await page.problems();
-    assert.deepEqual(bad, [], `${bad.length} of ${HASHES} hashes did not render cleanly`);
+    assert.deepEqual(bad, [], `${bad.length} of ${RENDERED} hashes did not render cleanly`);
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.console, [], 'console errors');
     assert.deepEqual(problems.csp, [], 'CSP violations');
@@ -118,8 +159,23 @@ test(`${HASHES} random URL hashes: every one renders every section, no error, no
     }));
     const row1 = (await tableCells(page, 'pe-table'))[1];
     assert.deepEqual(row1.map(num), [1, 0.8415, 0.5403, 0.0998, 0.9950, 0.0100, 1.0000, 0.0010, 1.0000], `PE row p=1: ${row1}`);
-    console.log(`hashes tried: ${HASHES} (schema of ${Object.keys(schema).length} keys from web/src)`);
+    console.log(`hashes rendered: ${RENDERED} (schema of ${Object.keys(schema).length} keys from web/src)`);
   } finally {
     await suite.close();
   }
 });
+
+test('a one-value vector in #s8.q / #s8.k is refused by the schema, not drawn with NaN', { todo: F9 }, async () => {
+  const suite = await startSuite();
+  try {
+    for (const hash of ['#s8.q=5', '#s8.k=-3']) {
+      const page = await suite.open(hash);
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+      assert.deepEqual((await page.problems()).console, [], hash);
+      await page.close();
+    }
+  } finally {
+    await suite.close();
+  }
+});
+

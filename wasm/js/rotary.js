@@ -8,7 +8,8 @@ import { scalingArg } from './scaling.js';
 import { inPlace, inPlaceAll } from './target.js';
 
 export const ROPE_LAYOUTS = ['half', 'interleaved'];
-const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'cacheStart', 'cacheLength'];
+export const ANGLE_PRECISIONS = ['exact', 'float32'];
+const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'angles', 'cacheStart', 'cacheLength'];
 const APPLY_KEYS = ['tokens', 'heads', 'positions', 'start', 'inverse', 'tokenStride', 'headStride'];
 const QK_KEYS = ['tokens', 'positions', 'start', 'qHeads', 'kHeads', 'qTokenStride', 'qHeadStride',
   'kTokenStride', 'kHeadStride'];
@@ -36,7 +37,8 @@ export function rotaryApi({ module, heap }) {
       const headDim = check.integer('headDim', o.headDim);
       const rotaryDim = o.rotaryDim === undefined ? headDim : check.integer('rotaryDim', o.rotaryDim);
       const layout = o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS);
-      const r = unwrap(module.ropeCreate(headDim, rotaryDim, baseArg(o), layout, scalingArg(o.scaling),
+      const angles = o.angles === undefined ? 'exact' : check.oneOf('angles', o.angles, ANGLE_PRECISIONS);
+      const r = unwrap(module.ropeCreate(headDim, rotaryDim, baseArg(o), layout, scalingArg(o.scaling), angles,
         o.cacheStart === undefined ? 0 : check.safeInteger('cacheStart', o.cacheStart),
         // The core caches at most 2^31 − 1 rows (rotary.hpp).
         o.cacheLength === undefined ? 0 : check.integer('cacheLength', o.cacheLength, 0)));
@@ -45,6 +47,7 @@ export function rotaryApi({ module, heap }) {
       this.rotaryDim = r.rotaryDim;
       this.base = baseArg(o);
       this.layout = layout;
+      this.angles = angles;
       this.attentionFactor = r.attentionFactor;
       this.invFreq = r.invFreq;
       registry.register(this, r.handle, this);

@@ -4,13 +4,13 @@ import * as check from './check.js';
 import { unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
 import { scalingArg } from './scaling.js';
-import { ROPE_LAYOUTS } from './rotary.js';
+import { ANGLE_PRECISIONS, ROPE_LAYOUTS } from './rotary.js';
 import { PE_LAYOUTS } from './sinusoidal.js';
 
 export const SCORE_MODES = ['none', 'additive', 'rotary'];
 
 const SCORE_KEYS = ['q', 'k', 'dim', 'qPositions', 'kPositions', 'mode', 'layout', 'peLayout',
-  'base', 'rotaryDim', 'scaling', 'scale'];
+  'base', 'rotaryDim', 'scaling', 'scale', 'angles'];
 
 const arange = (n) => Int32Array.from({ length: n }, (_, i) => i);
 
@@ -33,6 +33,7 @@ function scoreArgs(o) {
     rotaryDim: o.rotaryDim === undefined ? 0 : check.integer('rotaryDim', o.rotaryDim),
     scaling: scalingArg(o.scaling),
     scale: o.scale === undefined ? false : check.boolean('scale', o.scale),
+    angles: o.angles === undefined ? 'exact' : check.oneOf('angles', o.angles, ANGLE_PRECISIONS),
   };
   return { q, k, tq, tk, qPositions, kPositions, options };
 }

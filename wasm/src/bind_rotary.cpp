@@ -35,7 +35,7 @@ direction dir_of(bool inverse) { return inverse ? direction::inverse : direction
 
 // → { handle, attentionFactor, invFreq, rotaryDim }
 val rope_create(int head_dim, int rotary_dim, double base, std::string layout, val scaling,
-                double cache_first, double cache_count) {
+                std::string angles, double cache_first, double cache_count) {
   return guarded([&] {
     rope_config config;
     config.head_dim = head_dim;
@@ -43,6 +43,7 @@ val rope_create(int head_dim, int rotary_dim, double base, std::string layout, v
     config.base = base;
     config.layout = parse_rope_layout(layout);
     config.scaling = scaling_from_js(scaling);
+    config.angles = parse_angle_precision(angles);
     auto cache = std::make_unique<rotary_cache>(config, i64(cache_first), i64(cache_count));
     val out = val::object();
     out.set("attentionFactor", cache->attention_factor());

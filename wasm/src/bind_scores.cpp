@@ -39,6 +39,7 @@ score_options options_from_js(const val& js) {
   o.rotary_dim = js["rotaryDim"].as<int>();
   o.scaling = scaling_from_js(js["scaling"]);
   o.scale = js["scale"].as<bool>();
+  o.angles = parse_angle_precision(js["angles"].as<std::string>());
   return o;
 }
 

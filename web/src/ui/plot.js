@@ -5,6 +5,9 @@ import { h } from './dom.js';
 import { LINES } from './palette.js';
 import { superscript } from './format.js';
 
+// Log axes draw a line at every 1…9 × 10ⁿ: keep those faint so the curves stay in front.
+const LOG_GRID = { stroke: '#efeff4', width: 0.5 };
+
 const INT_INCRS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 1e5, 2e5, 5e5, 1e6];
 
 /** Log-axis labels: plain numbers in the readable middle, 10ⁿ outside it, blanks between decades. */
@@ -38,9 +41,9 @@ export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false
     },
     axes: [
       { label: xLabel, stroke: '#3b3b45', grid: { stroke: '#e4e4ea' }, ticks: { stroke: '#c8c8d0' },
-        ...(xInt ? { incrs: INT_INCRS } : {}), ...(xLog ? { values: logLabels } : {}) },
+        ...(xInt ? { incrs: INT_INCRS } : {}), ...(xLog ? { values: logLabels, grid: LOG_GRID } : {}) },
       { label: yLabel, stroke: '#3b3b45', grid: { stroke: '#e4e4ea' }, ticks: { stroke: '#c8c8d0' }, size: 60,
-        ...(yLog ? { values: logLabels } : {}) },
+        ...(yLog ? { values: logLabels, grid: LOG_GRID } : {}) },
     ],
     legend: { show: true, live: true },
     cursor: { drag: { x: false, y: false } },

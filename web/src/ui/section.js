@@ -24,9 +24,4 @@ export function result(label, valueEl, attrs = {}) {
   return h('p', { class: 'result', ...attrs }, h('span', { class: 'result-label' }, label), ' ', value);
 }
 
-/** A visible note that something could not be computed (e.g. a missing package function). */
-export function missing(ctx, what) {
-  return h('p', { class: 'note warn', role: 'note' }, ctx.t('common.missing', { what }));
-}
-
 export { tex, paragraphs };
