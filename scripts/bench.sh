@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `npm run bench` (issue 5): native and WASM benchmarks side by side, from one run.
 #   1. builds the native benchmark (Release, baseline x86-64 + runtime dispatch) in
-#      build/bench-native, and the WASM package (scripts/build-wasm.sh) when wasm/dist lacks it;
-#   2. runs Google Benchmark (one thread, 5 repetitions, medians) → build/bench/native.json;
+#      build/bench-native, and brings the WASM package up to date (scripts/build-wasm.sh);
+#   2. runs Google Benchmark (one thread; each operation's members interleaved, medians;
+#      bench/native/harness.hpp) → build/bench/native.json;
 #   3. runs the Node benchmark through the package → build/bench/wasm.json;
 #   4. prints the markdown tables and writes build/bench/results.{md,json} (bench/report.mjs).
 # Env: JOBS (build parallelism, default 2), BENCH_QUICK=1 (fewer repetitions, for a smoke run).
@@ -17,19 +18,16 @@ if [[ ! -f build/bench-native/CMakeCache.txt ]]; then
   cmake -S . -B build/bench-native -DCMAKE_BUILD_TYPE=Release -DPOSENC_BUILD_BENCH=ON \
     -DPOSENC_BUILD_TESTS=OFF -DPOSENC_INSTALL=OFF >/dev/null
 fi
-cmake --build build/bench-native -j "$jobs" --target posenc_bench
+cmake --build build/bench-native -j "$jobs" --target posenc_bench >&2
 
-if [[ ! -f wasm/dist/posenc-simd.wasm || ! -f wasm/dist/posenc-scalar.wasm ]]; then
-  JOBS=$jobs bash scripts/build-wasm.sh
-fi
+# Incremental (a no-change run takes seconds), so the bench always measures current sources.
+JOBS=$jobs bash scripts/build-wasm.sh >&2
 
-reps=5 min_time=0.05 wasm_args=()
-if [[ ${BENCH_QUICK:-0} == 1 ]]; then reps=2 min_time=0.01 wasm_args=(--quick); fi
+min_time=0.5 wasm_args=()
+if [[ ${BENCH_QUICK:-0} == 1 ]]; then min_time=0.05 wasm_args=(--quick); fi
 
-echo "native benchmarks (${reps} repetitions each)…" >&2
-build/bench-native/bench/posenc_bench \
-  --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
-  --benchmark_min_time="$min_time" \
+echo "native benchmarks…" >&2
+build/bench-native/bench/posenc_bench --benchmark_min_time="$min_time" \
   --benchmark_out="$out/native.json" --benchmark_out_format=json >/dev/null
 
 echo "WASM benchmarks…" >&2

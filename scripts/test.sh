@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: builds and runs every test — native Catch2 suite (plain and ASan+UBSan),
-# the installed-package consumer, the WASM package under Node, and the page in Chromium.
+# the installed-package consumer, the libFuzzer targets, the WASM package under Node, and
+# the page in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -18,6 +19,9 @@ CC=clang-14 CXX=clang++-14 cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDe
 cmake --build build/asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" -E '^consumer\.'
+
+step "libFuzzer targets under ASan + UBSan (bounded run; scripts/fuzz.sh --long SECONDS for more)"
+bash scripts/fuzz.sh
 
 if [[ -f wasm/CMakeLists.txt ]]; then
   step "WASM package (SIMD and scalar binaries)"

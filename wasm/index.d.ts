@@ -3,7 +3,9 @@
 // Conventions: options objects with camelCase keys; typed arrays in and out; unknown option
 // names, wrong types and non-integers throw TypeError/RangeError naming the argument; values
 // outside their allowed range throw RangeError from the C++ core, whose message names the
-// argument and the range. After any error the module keeps working.
+// argument and the range. After any error the module keeps working. Errors raised from the
+// core carry `kind`: 'invalid_argument' | 'length_error' | 'bad_alloc' (too large for
+// WebAssembly memory).
 
 /** Context-extension scaling of the ladder: HF transformers' `rope_scaling`, camelCase keys. */
 export type Scaling =
@@ -116,6 +118,8 @@ export type RopeApplyOptions = Strides & {
   heads?: number;
   /** Rotate back: R(−p·θ)/attentionFactor. Default false. */
   inverse?: boolean;
+  /** Write the result here (same length and strides as x; x is left unchanged). */
+  out?: FloatTarget;
 } & (
     | { positions: Positions; tokens?: number; start?: never }
     | { tokens: number; start?: number; positions?: never }
@@ -153,9 +157,12 @@ export interface Rope {
   readonly invFreq: Float64Array;
   readonly disposed: boolean;
   /** Rotates x [tokens][heads][headDim] in place; returns x. */
-  apply<T extends FloatTarget>(x: T, options: RopeApplyOptions): T;
+  apply<T extends FloatTarget>(x: T, options: RopeApplyOptions & { out?: undefined }): T;
+  /** Rotates x into out (x unchanged); returns out. */
+  apply<O extends FloatTarget>(x: FloatTarget, options: RopeApplyOptions & { out: O }): O;
   /** apply with inverse: true. */
-  invert<T extends FloatTarget>(x: T, options: Omit<RopeApplyOptions, 'inverse'>): T;
+  invert<T extends FloatTarget>(x: T, options: Omit<RopeApplyOptions, 'inverse'> & { out?: undefined }): T;
+  invert<O extends FloatTarget>(x: FloatTarget, options: Omit<RopeApplyOptions, 'inverse'> & { out: O }): O;
   /** Rotates q and k forward in place, one cos/sin row per token shared by both. */
   applyQK<Q extends FloatTarget, K extends FloatTarget>(q: Q, k: K, options: RopeApplyQKOptions): [Q, K];
   /** Keys rotated at p become keys rotated at p + delta (pure rotation, no attention factor). */

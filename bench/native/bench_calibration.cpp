@@ -3,25 +3,26 @@
 // a chain of dependent integer adds costs exactly one core cycle each, so its measured time
 // per add is the run's effective cycle time. bench/report.mjs prints it beside the absolute
 // targets (decode µs, values/s), whose ratios to the other members need no such correction.
-#include <benchmark/benchmark.h>
+#include "harness.hpp"
 
-#include <cstdint>
-
+namespace posenc::bench {
 namespace {
 
 constexpr std::int64_t kAdds = 1 << 20;
 
-void add_chain(benchmark::State& state) {
-  for (auto _ : state) {
-    std::int64_t x = 0;
-    for (std::int64_t i = 0; i < kAdds; ++i) {
-      x += i;
-      asm volatile("" : "+r"(x));  // x stays in a register: one add per cycle, kept
-    }
-    benchmark::DoNotOptimize(x);
-  }
-  state.SetItemsProcessed(state.iterations() * kAdds);
-}
-BENCHMARK(add_chain)->Name("calibration/add_chain/posenc");
+const bool registered = [] {
+  register_paired("calibration/add_chain", [] {
+    return std::vector<member>{{"posenc", [] {
+                                  std::int64_t x = 0;
+                                  for (std::int64_t i = 0; i < kAdds; ++i) {
+                                    x += i;
+                                    asm volatile("" : "+r"(x));  // stays in a register: 1 cycle
+                                  }
+                                  benchmark::DoNotOptimize(x);
+                                }}};
+  });
+  return true;
+}();
 
 }  // namespace
+}  // namespace posenc::bench

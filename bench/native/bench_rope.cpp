@@ -3,6 +3,7 @@
 // 4000, inside and outside the cache); GQA (32 query + 8 key heads, one shared row per token).
 #include "harness.hpp"
 
+#include <memory>
 #include <string>
 
 namespace posenc::bench {
@@ -19,125 +20,102 @@ rotary_cache make_cache(rope_layout layout, std::int64_t count) {
   return rotary_cache(config, 0, count);
 }
 
+// Buffers one member owns: x (input, rotated in place) and, out of place, y (the output).
+struct buffers {
+  std::vector<float> x, y;
+  buffers(std::int64_t n, unsigned seed, bool out = false)
+      : x(random_floats(static_cast<std::size_t>(n), seed)), y(out ? x.size() : 0) {}
+};
+
 // "apply/<layout>/<in|out>_place": 2048 × 32 × 128, token t at position t (all cached).
 void register_apply(rope_layout layout, bool in_place) {
   const std::string group = std::string("apply/") + std::string(to_string(layout)) +
                             (in_place ? "/in_place" : "/out_of_place");
   const std::int64_t n = kTokens * kHeads * kHeadDim;
   const bool interleaved = layout == rope_layout::interleaved;
-
-  benchmark::RegisterBenchmark((group + "/posenc").c_str(), [=](benchmark::State& state) {
-    const rotary_cache cache = make_cache(layout, kTokens);
-    std::vector<float> x = random_floats(static_cast<std::size_t>(n), 1), y(x.size());
-    for (auto _ : state) {
-      if (in_place) {
-        rope_apply(cache, tensor_view::dense(x.data(), x.size(), kTokens, kHeads, kHeadDim), 0);
-      } else {
-        rope_apply(cache, const_tensor_view::dense(x.data(), x.size(), kTokens, kHeads, kHeadDim),
-                   tensor_view::dense(y.data(), y.size(), kTokens, kHeads, kHeadDim), 0);
-      }
-      benchmark::ClobberMemory();
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes_of(n)));
+  register_paired(group, [=] {
+    auto cache = std::make_shared<const rotary_cache>(make_cache(layout, kTokens));
+    auto uc = std::make_shared<const user_cache>(kHeadDim, 0, kTokens);
+    auto p = std::make_shared<buffers>(n, 1, !in_place),
+         s = std::make_shared<buffers>(n, 1, !in_place),
+         u = std::make_shared<buffers>(n, 1, !in_place);
+    return std::vector<member>{
+        {"posenc",
+         [=] {
+           float* out = in_place ? p->x.data() : p->y.data();
+           rope_apply(*cache, const_tensor_view::dense(p->x.data(), p->x.size(), kTokens, kHeads, kHeadDim),
+                      tensor_view::dense(out, p->x.size(), kTokens, kHeads, kHeadDim), 0);
+         }},
+        {"scalar",
+         [=] { rope_scalar(*cache, s->x.data(), in_place ? s->x.data() : s->y.data(), kTokens, kHeads, 0); }},
+        {"user",
+         [=] {
+           user_rope(*uc, u->x.data(), in_place ? u->x.data() : u->y.data(), kTokens, kHeads,
+                     kHeadDim, interleaved);
+         }},
+        memcpy_member(bytes_of(n))};
   });
-  benchmark::RegisterBenchmark((group + "/scalar").c_str(), [=](benchmark::State& state) {
-    const rotary_cache cache = make_cache(layout, kTokens);
-    std::vector<float> x = random_floats(static_cast<std::size_t>(n), 1), y(x.size());
-    for (auto _ : state) {
-      rope_scalar(cache, x.data(), in_place ? x.data() : y.data(), kTokens, kHeads, 0);
-      benchmark::ClobberMemory();
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes_of(n)));
-  });
-  benchmark::RegisterBenchmark((group + "/user").c_str(), [=](benchmark::State& state) {
-    const user_cache uc(kHeadDim, 0, kTokens);
-    std::vector<float> x = random_floats(static_cast<std::size_t>(n), 1), y(x.size());
-    for (auto _ : state) {
-      user_rope(uc, x.data(), in_place ? x.data() : y.data(), kTokens, kHeads, kHeadDim,
-                interleaved);
-      benchmark::ClobberMemory();
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes_of(n)));
-  });
-  register_memcpy(group, bytes_of(n));
 }
 
-// "decode/<cached|uncached>": one token × 32 heads × 128 at position 4000, in place. The
-// cache holds 8192 rows (inside) or none (outside: the row is computed per call). The user
-// loop computes its float32 row with std::sin/std::cos in the uncached case.
+// "decode/<in_cache|outside_cache>": one token × 32 heads × 128 at position 4000, in place.
+// The cache holds 8192 rows (inside) or none (outside: the row is computed per call); the
+// user loop then computes its float32 row with std::sin/std::cos on every call.
 void register_decode(bool cached) {
   const std::string group = std::string("decode/") + (cached ? "in_cache" : "outside_cache");
   const std::int64_t n = kHeads * kHeadDim;
   const std::int64_t count = cached ? 8192 : 0;
-
-  benchmark::RegisterBenchmark((group + "/posenc").c_str(), [=](benchmark::State& state) {
-    const rotary_cache cache = make_cache(rope_layout::half, count);
-    std::vector<float> x = random_floats(static_cast<std::size_t>(n), 2);
-    const tensor_view view = tensor_view::dense(x.data(), x.size(), 1, kHeads, kHeadDim);
-    for (auto _ : state) {
-      rope_apply(cache, view, kDecodePosition);
-      benchmark::ClobberMemory();
-    }
-  });
-  benchmark::RegisterBenchmark((group + "/scalar").c_str(), [=](benchmark::State& state) {
-    const rotary_cache cache = make_cache(rope_layout::half, count);
-    std::vector<float> x = random_floats(static_cast<std::size_t>(n), 2);
-    for (auto _ : state) {  // cache.row computes the row when it is not cached
-      rope_scalar(cache, x.data(), x.data(), 1, kHeads, kDecodePosition);
-      benchmark::ClobberMemory();
-    }
-  });
-  benchmark::RegisterBenchmark((group + "/user").c_str(), [=](benchmark::State& state) {
-    user_cache uc(kHeadDim, kDecodePosition, 1);
-    std::vector<float> x = random_floats(static_cast<std::size_t>(n), 2);
-    for (auto _ : state) {
-      if (!cached) uc.fill(kHeadDim, kDecodePosition, 1);
-      user_rope(uc, x.data(), x.data(), 1, kHeads, kHeadDim, false);
-      benchmark::ClobberMemory();
-    }
-  });
-  register_memcpy(group, bytes_of(n));
+  register_paired(
+      group,
+      [=] {
+        auto cache = std::make_shared<const rotary_cache>(make_cache(rope_layout::half, count));
+        auto uc = std::make_shared<user_cache>(kHeadDim, kDecodePosition, 1);
+        auto p = std::make_shared<buffers>(n, 2), s = std::make_shared<buffers>(n, 2),
+             u = std::make_shared<buffers>(n, 2);
+        return std::vector<member>{
+            {"posenc",
+             [=] {
+               rope_apply(*cache, tensor_view::dense(p->x.data(), p->x.size(), 1, kHeads, kHeadDim),
+                          kDecodePosition);
+             }},
+            {"scalar",  // cache.row computes the row when it is not cached
+             [=] { rope_scalar(*cache, s->x.data(), s->x.data(), 1, kHeads, kDecodePosition); }},
+            {"user",
+             [=] {
+               if (!cached) uc->fill(kHeadDim, kDecodePosition, 1);
+               user_rope(*uc, u->x.data(), u->x.data(), 1, kHeads, kHeadDim, false);
+             }},
+            memcpy_member(bytes_of(n))};
+      },
+      200);
 }
 
-// "gqa": q 2048 × 32 × 128 and k 2048 × 8 × 128, both in place, one row per token for both.
+// "gqa/half/in_place": q 2048 × 32 × 128 and k 2048 × 8 × 128, one row per token for both.
 void register_gqa() {
-  const std::string group = "gqa/half/in_place";
   const std::int64_t nq = kTokens * kHeads * kHeadDim, nk = kTokens * kKvHeads * kHeadDim;
-
-  benchmark::RegisterBenchmark((group + "/posenc").c_str(), [=](benchmark::State& state) {
-    const rotary_cache cache = make_cache(rope_layout::half, kTokens);
-    std::vector<float> q = random_floats(static_cast<std::size_t>(nq), 3);
-    std::vector<float> k = random_floats(static_cast<std::size_t>(nk), 4);
-    for (auto _ : state) {
-      rope_apply_qk(cache, tensor_view::dense(q.data(), q.size(), kTokens, kHeads, kHeadDim),
-                    tensor_view::dense(k.data(), k.size(), kTokens, kKvHeads, kHeadDim), 0);
-      benchmark::ClobberMemory();
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes_of(nq + nk)));
+  register_paired("gqa/half/in_place", [=] {
+    auto cache = std::make_shared<const rotary_cache>(make_cache(rope_layout::half, kTokens));
+    auto uc = std::make_shared<const user_cache>(kHeadDim, 0, kTokens);
+    auto pq = std::make_shared<buffers>(nq, 3), pk = std::make_shared<buffers>(nk, 4);
+    auto sq = std::make_shared<buffers>(nq, 3), sk = std::make_shared<buffers>(nk, 4);
+    auto uq = std::make_shared<buffers>(nq, 3), uk = std::make_shared<buffers>(nk, 4);
+    return std::vector<member>{
+        {"posenc",
+         [=] {
+           rope_apply_qk(*cache, tensor_view::dense(pq->x.data(), pq->x.size(), kTokens, kHeads, kHeadDim),
+                         tensor_view::dense(pk->x.data(), pk->x.size(), kTokens, kKvHeads, kHeadDim), 0);
+         }},
+        {"scalar",
+         [=] {
+           rope_scalar(*cache, sq->x.data(), sq->x.data(), kTokens, kHeads, 0);
+           rope_scalar(*cache, sk->x.data(), sk->x.data(), kTokens, kKvHeads, 0);
+         }},
+        {"user",
+         [=] {
+           user_rope(*uc, uq->x.data(), uq->x.data(), kTokens, kHeads, kHeadDim, false);
+           user_rope(*uc, uk->x.data(), uk->x.data(), kTokens, kKvHeads, kHeadDim, false);
+         }},
+        memcpy_member(bytes_of(nq + nk))};
   });
-  benchmark::RegisterBenchmark((group + "/scalar").c_str(), [=](benchmark::State& state) {
-    const rotary_cache cache = make_cache(rope_layout::half, kTokens);
-    std::vector<float> q = random_floats(static_cast<std::size_t>(nq), 3);
-    std::vector<float> k = random_floats(static_cast<std::size_t>(nk), 4);
-    for (auto _ : state) {
-      rope_scalar(cache, q.data(), q.data(), kTokens, kHeads, 0);
-      rope_scalar(cache, k.data(), k.data(), kTokens, kKvHeads, 0);
-      benchmark::ClobberMemory();
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes_of(nq + nk)));
-  });
-  benchmark::RegisterBenchmark((group + "/user").c_str(), [=](benchmark::State& state) {
-    const user_cache uc(kHeadDim, 0, kTokens);
-    std::vector<float> q = random_floats(static_cast<std::size_t>(nq), 3);
-    std::vector<float> k = random_floats(static_cast<std::size_t>(nk), 4);
-    for (auto _ : state) {
-      user_rope(uc, q.data(), q.data(), kTokens, kHeads, kHeadDim, false);
-      user_rope(uc, k.data(), k.data(), kTokens, kKvHeads, kHeadDim, false);
-      benchmark::ClobberMemory();
-    }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes_of(nq + nk)));
-  });
-  register_memcpy(group, bytes_of(nq + nk));
 }
 
 const bool registered = [] {

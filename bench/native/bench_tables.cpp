@@ -1,13 +1,15 @@
 // bench/native/bench_tables.cpp — table builds (issue 5): the RoPE cos/sin cache (8192
 // positions × 128, i.e. 64 cos + 64 sin per row) and the sinusoidal table (8192 × 512).
-// Besides time, each posenc/scalar/user run reports `max_err`: its largest deviation from
-// float64 truth (long double sin/cos of p·θ_i), measured once on every 16th row.
+// Each member also reports `max_err`: its largest deviation from float64 truth (long double
+// sin/cos of p·θ_i), measured once on every 16th row after timing.
 #include "detail/angles.hpp"
+#include "detail/dispatch.hpp"
 #include "detail/table_kernels.hpp"
 #include "harness.hpp"
 #include "posenc/sinusoidal.hpp"
 
 #include <algorithm>
+#include <memory>
 
 namespace posenc::bench {
 namespace {
@@ -45,92 +47,89 @@ double pe_error(const std::vector<double>& inv, const std::vector<float>& table,
   return worst;
 }
 
-void set_values(benchmark::State& state, std::int64_t values) {
-  state.SetItemsProcessed(state.iterations() * values);
-}
+// A [rows][half] sin table and its cos twin, owned by one member.
+struct tables {
+  std::vector<float> sin, cos;
+  explicit tables(std::size_t n) : sin(n), cos(n) {}
+};
 
+// "cache/8192x128": the rotary_cache constructor, which includes allocating its 4 MiB of
+// tables (a fresh mapping, so page faults, per cache). "fill" is the dispatched kernel that
+// constructor runs, into reused memory — timed like the sinusoidal table.
 void register_cache() {
-  const std::string group = "cache/8192x128";
   const std::int64_t values = kPositions * kRopeDim;  // 64 cos + 64 sin per position
   const std::vector<double> inv = inverse_frequencies(kRopeDim, 10000).inv_freq;
-  const std::size_t half = inv.size();
-
-  benchmark::RegisterBenchmark((group + "/posenc").c_str(), [=](benchmark::State& state) {
-    rope_config config;
-    config.head_dim = kRopeDim;
-    for (auto _ : state) {
-      rotary_cache cache(config, 0, kPositions);
-      benchmark::DoNotOptimize(cache.cos_table().data());
-    }
-    const rotary_cache cache(config, 0, kPositions);
-    state.counters["max_err"] = table_error(inv, cache.sin_table().data(),
-                                            cache.cos_table().data(), kPositions);
-    set_values(state, values);
-  });
-  benchmark::RegisterBenchmark((group + "/scalar").c_str(), [=](benchmark::State& state) {
-    std::vector<float> s(static_cast<std::size_t>(kPositions) * half), c(s.size());
-    for (auto _ : state) {
-      for (std::int64_t p = 0; p < kPositions; ++p)
-        detail::sincos_row_scalar(static_cast<double>(p), inv.data(), half,
-                                  s.data() + p * half, c.data() + p * half);
-      benchmark::ClobberMemory();
-    }
-    state.counters["max_err"] = table_error(inv, s.data(), c.data(), kPositions);
-    set_values(state, values);
-  });
-  benchmark::RegisterBenchmark((group + "/user").c_str(), [=](benchmark::State& state) {
-    user_cache uc(kRopeDim, 0, kPositions);
-    for (auto _ : state) {
-      uc.fill(kRopeDim, 0, kPositions);
-      benchmark::ClobberMemory();
-    }
-    state.counters["max_err"] = table_error(inv, uc.sin.data(), uc.cos.data(), kPositions);
-    set_values(state, values);
-  });
-  register_memcpy(group, static_cast<std::size_t>(values) * sizeof(float));
+  const std::size_t half = inv.size(), n = static_cast<std::size_t>(kPositions) * half;
+  register_paired(
+      "cache/8192x128",
+      [=] {
+        rope_config config;
+        config.head_dim = kRopeDim;
+        auto last = std::make_shared<std::unique_ptr<rotary_cache>>();
+        auto fill = std::make_shared<tables>(n), scalar = std::make_shared<tables>(n);
+        auto uc = std::make_shared<user_cache>(kRopeDim, 0, kPositions);
+        return std::vector<member>{
+            {"posenc", [=] { *last = std::make_unique<rotary_cache>(config, 0, kPositions); },
+             [=] {
+               return table_error(inv, (*last)->sin_table().data(), (*last)->cos_table().data(),
+                                  kPositions);
+             }},
+            {"fill",
+             [=] {
+               detail::dispatched::sincos_rows(0.0, kPositions, inv.data(), half,
+                                               fill->sin.data(), fill->cos.data());
+             },
+             [=] { return table_error(inv, fill->sin.data(), fill->cos.data(), kPositions); }},
+            {"scalar",
+             [=] {
+               for (std::int64_t p = 0; p < kPositions; ++p)
+                 detail::sincos_row_scalar(static_cast<double>(p), inv.data(), half,
+                                           scalar->sin.data() + p * half,
+                                           scalar->cos.data() + p * half);
+             },
+             [=] { return table_error(inv, scalar->sin.data(), scalar->cos.data(), kPositions); }},
+            {"user", [=] { uc->fill(kRopeDim, 0, kPositions); },
+             [=] { return table_error(inv, uc->sin.data(), uc->cos.data(), kPositions); }},
+            memcpy_member(static_cast<std::size_t>(values) * sizeof(float))};
+      },
+      1, values);
 }
 
+// "sinusoidal/8192x512": sinusoidal_table into a caller's buffer, interleaved layout.
 void register_sinusoidal() {
-  const std::string group = "sinusoidal/8192x512";
   const std::int64_t values = kPositions * kPeDim;
   const std::vector<double> inv = inverse_frequencies(kPeDim, 10000).inv_freq;
   const auto size = static_cast<std::size_t>(values);
-
-  benchmark::RegisterBenchmark((group + "/posenc").c_str(), [=](benchmark::State& state) {
-    std::vector<float> out(size);
-    for (auto _ : state) {
-      sinusoidal_table(out.data(), out.size(), kPeDim, 10000, 0, kPositions);
-      benchmark::ClobberMemory();
-    }
-    state.counters["max_err"] = pe_error(inv, out, kPositions);
-    set_values(state, values);
-  });
-  benchmark::RegisterBenchmark((group + "/scalar").c_str(), [=](benchmark::State& state) {
-    std::vector<float> out(size);
-    for (auto _ : state) {
-      detail::table_rows_scalar(inv.data(), inv.size(), 0, kPositions, pe_layout::interleaved,
-                                out.data());
-      benchmark::ClobberMemory();
-    }
-    state.counters["max_err"] = pe_error(inv, out, kPositions);
-    set_values(state, values);
-  });
-  benchmark::RegisterBenchmark((group + "/user").c_str(), [=](benchmark::State& state) {
-    std::vector<float> out(size);
-    for (auto _ : state) {  // PE(p)[2i] = sin(p·θ_i), PE(p)[2i+1] = cos(p·θ_i), all float32
-      for (std::int64_t p = 0; p < kPositions; ++p)
-        for (int i = 0; i < kPeDim / 2; ++i) {
-          const float theta = 1.0f / std::pow(10000.0f, static_cast<float>(2 * i) / kPeDim);
-          const float angle = static_cast<float>(p) * theta;
-          out[static_cast<std::size_t>(p * kPeDim + 2 * i)] = std::sin(angle);
-          out[static_cast<std::size_t>(p * kPeDim + 2 * i + 1)] = std::cos(angle);
-        }
-      benchmark::ClobberMemory();
-    }
-    state.counters["max_err"] = pe_error(inv, out, kPositions);
-    set_values(state, values);
-  });
-  register_memcpy(group, size * sizeof(float));
+  register_paired(
+      "sinusoidal/8192x512",
+      [=] {
+        auto p = std::make_shared<std::vector<float>>(size);
+        auto s = std::make_shared<std::vector<float>>(size);
+        auto u = std::make_shared<std::vector<float>>(size);
+        return std::vector<member>{
+            {"posenc", [=] { sinusoidal_table(p->data(), p->size(), kPeDim, 10000, 0, kPositions); },
+             [=] { return pe_error(inv, *p, kPositions); }},
+            {"scalar",
+             [=] {
+               detail::table_rows_scalar(inv.data(), inv.size(), 0, kPositions,
+                                         pe_layout::interleaved, s->data());
+             },
+             [=] { return pe_error(inv, *s, kPositions); }},
+            {"user",
+             [=] {  // PE(p)[2i] = sin(p·θ_i), PE(p)[2i+1] = cos(p·θ_i), all in float32
+               std::vector<float>& out = *u;
+               for (std::int64_t q = 0; q < kPositions; ++q)
+                 for (int i = 0; i < kPeDim / 2; ++i) {
+                   const float theta = 1.0f / std::pow(10000.0f, static_cast<float>(2 * i) / kPeDim);
+                   const float angle = static_cast<float>(q) * theta;
+                   out[static_cast<std::size_t>(q * kPeDim + 2 * i)] = std::sin(angle);
+                   out[static_cast<std::size_t>(q * kPeDim + 2 * i + 1)] = std::cos(angle);
+                 }
+             },
+             [=] { return pe_error(inv, *u, kPositions); }},
+            memcpy_member(size * sizeof(float))};
+      },
+      1, values);
 }
 
 const bool registered = [] {

@@ -1,11 +1,13 @@
-// bench/native/harness.hpp — what every native benchmark shares: buffers, the memcpy
-// ceiling, the scalar-reference RoPE driver and the loops a user would write.
+// bench/native/harness.hpp — what every native benchmark shares: paired timing, buffers,
+// the scalar-reference RoPE driver and the loops a user would write.
 //
-// Naming: each operation is a group "op/<shape>" with up to four members registered side by
-// side in this one binary — "<group>/posenc", "<group>/scalar" (the library's scalar
-// reference), "<group>/user" (plain float32-angle code, std::sin/std::cos) and
-// "<group>/memcpy" (the same bytes copied: the bandwidth ceiling). bench/report.mjs pairs them
-// into ratios.
+// Each operation is ONE Google Benchmark, "op/<shape>", whose members run side by side:
+// "posenc", "scalar" (the library's scalar reference), "user" (plain float32-angle code,
+// std::sin/std::cos) and "memcpy" (the same bytes copied: the bandwidth ceiling). Every
+// iteration runs every member once, in rotating order, and times each with the thread's CPU
+// clock, so all members see the same machine state (this machine is shared: separate
+// benchmarks minutes apart saw memcpy vary by 2×). Counters "<member>_ns" hold each median;
+// bench/report.mjs turns them into ratios.
 #pragma once
 
 #include "detail/rotary_kernels.hpp"
@@ -13,9 +15,13 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <ctime>
+#include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -34,17 +40,60 @@ inline std::vector<float> random_floats(std::size_t n, unsigned seed) {
   return v;
 }
 
-// Registers "<group>/memcpy": `bytes` copied between two buffers per iteration.
-inline void register_memcpy(const std::string& group, std::size_t bytes) {
-  benchmark::RegisterBenchmark((group + "/memcpy").c_str(), [bytes](benchmark::State& state) {
-    std::vector<char> src(bytes, 1), dst(bytes);
+// One member of a paired benchmark: `run` does the operation once; `error`, if set, is
+// measured once after timing (max deviation from float64 truth, for the tables).
+struct member {
+  std::string name;
+  std::function<void()> run;
+  std::function<double()> error = {};
+};
+
+inline double thread_cpu_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+}
+
+// Registers `group`: make() builds the members (buffers, caches) when the benchmark runs;
+// each sample times `inner` back-to-back runs of one member (inner > 1 for sub-µs work,
+// so the clock's own cost stays negligible). `values` (if > 0) is the number of values one
+// run produces, reported as values/s.
+inline void register_paired(const std::string& group,
+                            std::function<std::vector<member>()> make, int inner = 1,
+                            std::int64_t values = 0) {
+  benchmark::RegisterBenchmark(group.c_str(), [=](benchmark::State& state) {
+    const std::vector<member> members = make();
+    std::vector<std::vector<double>> samples(members.size());
+    std::size_t turn = 0;
     for (auto _ : state) {
-      std::memcpy(dst.data(), src.data(), bytes);
-      benchmark::DoNotOptimize(dst.data());
-      benchmark::ClobberMemory();
+      for (std::size_t k = 0; k < members.size(); ++k) {
+        const std::size_t m = (turn + k) % members.size();  // rotate who goes first
+        const double t0 = thread_cpu_ns();
+        for (int i = 0; i < inner; ++i) members[m].run();
+        benchmark::ClobberMemory();
+        samples[m].push_back((thread_cpu_ns() - t0) / inner);
+      }
+      ++turn;
     }
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      std::vector<double>& v = samples[m];
+      std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+      const double median = v[v.size() / 2];
+      state.counters[members[m].name + "_ns"] = median;
+      if (values > 0) state.counters[members[m].name + "_values_per_s"] = values / median * 1e9;
+      if (members[m].error) state.counters[members[m].name + "_max_err"] = members[m].error();
+    }
   });
+}
+
+// The "memcpy" member: `bytes` copied between two buffers it owns.
+inline member memcpy_member(std::size_t bytes) {
+  auto src = std::make_shared<std::vector<char>>(bytes, 1);
+  auto dst = std::make_shared<std::vector<char>>(bytes);
+  return {"memcpy", [=] {
+            std::memcpy(dst->data(), src->data(), bytes);
+            benchmark::DoNotOptimize(dst->data());
+          }};
 }
 
 // The scalar reference of rope_apply for dense [tokens][heads][dim] tensors: the kernels'

@@ -18,7 +18,7 @@ import { plainCosSinCache, plainRopeApply } from '../plain-js-rope.mjs';
 
 const out = process.argv[2] ?? 'build/bench/wasm.json';
 const quick = process.argv.includes('--quick');
-const RUNS = quick ? 3 : 7;
+const RUNS = quick ? 3 : 9;
 const TOKENS = 2048, HEADS = 32, HEAD_DIM = 128, N = TOKENS * HEADS * HEAD_DIM;
 const DECODE_POS = 4000, DECODE_CALLS = quick ? 5000 : 20000;
 
@@ -31,17 +31,24 @@ const cpuNow = () => {
   return (user + system) * 1e3;
 };
 
-// Median over RUNS of the CPU time of `body()` divided by `inner` (ns per operation); one
-// untimed warm-up run first so every member is measured after V8 has tiered it up.
-function measure(body, inner = 1) {
-  for (let i = 0; i < inner; i++) body();
-  const runs = [];
+// Runs every member of one operation RUNS times, interleaved (round-robin, rotating who
+// goes first), after one untimed warm-up round so V8 has tiered everything up; returns
+// { member: { ns, runs } } with the median CPU time per operation (each sample times
+// `inner` back-to-back calls). Interleaving makes the ratios pair measurements taken side
+// by side, on a machine whose speed drifts.
+function paired(members, inner = 1) {
+  const names = Object.keys(members);
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
+  for (const n of names) for (let i = 0; i < inner; i++) members[n]();
   for (let r = 0; r < RUNS; r++) {
-    const t0 = cpuNow();
-    for (let i = 0; i < inner; i++) body();
-    runs.push((cpuNow() - t0) / inner);
+    for (let k = 0; k < names.length; k++) {
+      const n = names[(r + k) % names.length];
+      const t0 = cpuNow();
+      for (let i = 0; i < inner; i++) members[n]();
+      samples[n].push((cpuNow() - t0) / inner);
+    }
   }
-  return { ns: median(runs), runs };
+  return Object.fromEntries(names.map((n) => [n, { ns: median(samples[n]), runs: samples[n] }]));
 }
 
 function randomFill(a, seed) {
@@ -54,68 +61,68 @@ function randomFill(a, seed) {
 }
 
 const groups = {};
-const record = (group, member, result, note) => {
-  (groups[group] ??= {})[member] = result;
-  if (note) groups[group].note = note;
-};
 
 const simd = await createPosenc({ simd: true });
 const scalar = await createPosenc({ simd: false });
 if (!simd.simd) throw new Error('the SIMD binary did not load');
-const flavours = { simd, scalar };
+
+// The ceiling: `bytes` of `src`'s WASM memory copied to a second tensor of the same module.
+function copyMember(pe, src, floats) {
+  const dst = pe.tensor(floats);
+  return () => {
+    new Uint8Array(src.array.buffer).copyWithin(dst.array.byteOffset, src.array.byteOffset,
+      src.array.byteOffset + 4 * floats);
+  };
+}
 
 // ── RoPE apply, 2048 × 32 × 128 (32 MiB), half layout, in place ─────────────────────────
 {
-  const jsX = randomFill(new Float32Array(N), 1);
+  const opts = { tokens: TOKENS, heads: HEADS, start: 0 };
   const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: TOKENS });
-  const js = measure(() => plainRopeApply(jsX, plainCache, { tokens: TOKENS, heads: HEADS, headDim: HEAD_DIM }));
-  for (const path of ['zero_copy', 'copying']) record(`apply/half/in_place/${path}`, 'js', js);
-
-  for (const [name, pe] of Object.entries(flavours)) {
-    const rope = pe.rope({ headDim: HEAD_DIM, cacheLength: TOKENS });
-    const t = pe.tensor(randomFill(new Float32Array(N), 1));
-    const opts = { tokens: TOKENS, heads: HEADS, start: 0 };
-    record('apply/half/in_place/zero_copy', name, measure(() => rope.apply(t, opts)));
-    const x = randomFill(new Float32Array(N), 1);
-    record('apply/half/in_place/copying', name, measure(() => rope.apply(x, opts)));
-    if (name === 'simd') {  // the ceiling: copy the tensor's bytes to a second WASM tensor
-      const dst = pe.tensor(N);
-      const copy = measure(() => {
-        const bytes = new Uint8Array(t.array.buffer);
-        bytes.copyWithin(dst.array.byteOffset, t.array.byteOffset, t.array.byteOffset + 4 * N);
-      });
-      record('apply/half/in_place/zero_copy', 'copy', copy, 'copy = copyWithin on WASM memory (memmove)');
-      record('apply/half/in_place/copying', 'copy', copy);
-      dst.dispose();
-    }
-    t.dispose();
-    rope.dispose();
-  }
+  const jsX = randomFill(new Float32Array(N), 1);
+  const js = () => plainRopeApply(jsX, plainCache, { tokens: TOKENS, heads: HEADS, headDim: HEAD_DIM });
+  const ropes = { simd: simd.rope({ headDim: HEAD_DIM, cacheLength: TOKENS }), scalar: scalar.rope({ headDim: HEAD_DIM, cacheLength: TOKENS }) };
+  const tensors = { simd: simd.tensor(randomFill(new Float32Array(N), 1)), scalar: scalar.tensor(randomFill(new Float32Array(N), 1)) };
+  groups['apply/half/in_place/zero_copy'] = {
+    ...paired({
+      simd: () => ropes.simd.apply(tensors.simd, opts),
+      scalar: () => ropes.scalar.apply(tensors.scalar, opts),
+      js,
+      copy: copyMember(simd, tensors.simd, N),
+    }),
+    note: 'copy = copyWithin on WASM memory (memmove)',
+  };
+  const arrays = { simd: randomFill(new Float32Array(N), 1), scalar: randomFill(new Float32Array(N), 1) };
+  groups['apply/half/in_place/copying'] = {
+    ...paired({
+      simd: () => ropes.simd.apply(arrays.simd, opts),
+      scalar: () => ropes.scalar.apply(arrays.scalar, opts),
+      js,
+      copy: copyMember(simd, tensors.simd, N),
+    }),
+    note: 'a JS Float32Array: the package copies it in and out on every call',
+  };
+  for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); }
 }
 
 // ── decode: 1 token × 32 heads × 128 at position 4000, inside the cache, per call ────────
 {
   const n = HEADS * HEAD_DIM;
+  const opts = { tokens: 1, heads: HEADS, start: DECODE_POS };
   const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: DECODE_POS + 1 });
   const jsX = randomFill(new Float32Array(n), 2);
-  record('decode/in_cache/zero_copy', 'js', measure(
-    () => plainRopeApply(jsX, plainCache, { tokens: 1, heads: HEADS, headDim: HEAD_DIM, start: DECODE_POS }),
-    DECODE_CALLS));
-  for (const [name, pe] of Object.entries(flavours)) {
-    const rope = pe.rope({ headDim: HEAD_DIM, cacheLength: 8192 });
-    const t = pe.tensor(randomFill(new Float32Array(n), 2));
-    const opts = { tokens: 1, heads: HEADS, start: DECODE_POS };
-    record('decode/in_cache/zero_copy', name, measure(() => rope.apply(t, opts), DECODE_CALLS));
-    if (name === 'simd') {
-      const dst = pe.tensor(n);
-      record('decode/in_cache/zero_copy', 'copy', measure(() => {
-        new Uint8Array(t.array.buffer).copyWithin(dst.array.byteOffset, t.array.byteOffset, t.array.byteOffset + 4 * n);
-      }, DECODE_CALLS), 'per call, including the package\'s argument checks');
-      dst.dispose();
-    }
-    t.dispose();
-    rope.dispose();
-  }
+  const ropes = { simd: simd.rope({ headDim: HEAD_DIM, cacheLength: 8192 }), scalar: scalar.rope({ headDim: HEAD_DIM, cacheLength: 8192 }) };
+  const tensors = { simd: simd.tensor(randomFill(new Float32Array(n), 2)), scalar: scalar.tensor(randomFill(new Float32Array(n), 2)) };
+  groups['decode/in_cache/zero_copy'] = {
+    ...paired({
+      simd: () => ropes.simd.apply(tensors.simd, opts),
+      scalar: () => ropes.scalar.apply(tensors.scalar, opts),
+      js: () => plainRopeApply(jsX, plainCache, { tokens: 1, heads: HEADS, headDim: HEAD_DIM, start: DECODE_POS }),
+      copy: copyMember(simd, tensors.simd, n),
+    }, DECODE_CALLS),
+    note: "per call, including the package's argument checks",
+  };
+  for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); }
 }
 
 // ── sinusoidal table 8192 × 512 (interleaved) ─────────────────────────────────────────
@@ -125,22 +132,23 @@ const flavours = { simd, scalar };
   // same accuracy as posenc's table for these positions.
   const plain = new Float32Array(P * D);
   const inv = Float64Array.from({ length: D / 2 }, (_, i) => 1 / 10000 ** ((2 * i) / D));
-  record('sinusoidal/8192x512', 'js', measure(() => {
-    for (let p = 0; p < P; p++) {
-      const row = p * D;
-      for (let i = 0; i < D / 2; i++) {
-        const a = p * inv[i];
-        plain[row + 2 * i] = Math.sin(a);
-        plain[row + 2 * i + 1] = Math.cos(a);
+  const tables = {};
+  groups['sinusoidal/8192x512'] = paired({
+    simd: () => { tables.simd = simd.sinusoidal({ dim: D, positions: P }); },
+    scalar: () => { tables.scalar = scalar.sinusoidal({ dim: D, positions: P }); },
+    js: () => {
+      for (let p = 0; p < P; p++) {
+        const row = p * D;
+        for (let i = 0; i < D / 2; i++) {
+          const a = p * inv[i];
+          plain[row + 2 * i] = Math.sin(a);
+          plain[row + 2 * i + 1] = Math.cos(a);
+        }
       }
-    }
-  }));
+    },
+  });
   let worst = 0;
-  for (const [name, pe] of Object.entries(flavours)) {
-    let table;
-    record('sinusoidal/8192x512', name, measure(() => { table = pe.sinusoidal({ dim: D, positions: P }); }));
-    for (let j = 0; j < table.length; j += 97) worst = Math.max(worst, Math.abs(table[j] - plain[j]));
-  }
+  for (const t of Object.values(tables)) for (let j = 0; j < t.length; j += 97) worst = Math.max(worst, Math.abs(t[j] - plain[j]));
   groups['sinusoidal/8192x512'].note = `max |posenc − plain JS| = ${worst.toExponential(1)} (both within float rounding of truth)`;
 }
 

@@ -14,6 +14,8 @@ using avx2_fma = xsimd::fma3<xsimd::avx2>;
 using arch_list = xsimd::arch_list<avx2_fma, xsimd::sse2>;
 
 // Calls kernel(Arch{}) for the chosen arch (kernel: a generic lambda over the arch tag).
+// xsimd's dispatcher call is noexcept: every kernel here is noexcept except table_rows,
+// whose only throw would be bad_alloc of its few row-sized scratch vectors (terminate).
 template <class Kernel>
 void at_best_arch(Kernel&& kernel) {
   xsimd::dispatch<arch_list>(kernel)();

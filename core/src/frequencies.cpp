@@ -285,10 +285,9 @@ std::string_view to_string(scaling_type type) noexcept {
   return "default";
 }
 
-frequencies inverse_frequencies(int dim, double base, const scaling& s) {
-  detail::check_even("dim", dim, 2, max_dim);
-  check_above("base", base, 1.0);
-  validate(dim, s);
+namespace {
+
+frequencies scaled_ladder(int dim, double base, const scaling& s) {
   switch (s.type) {
     case scaling_type::none: return {default_ladder(dim, base), 1.0};
     case scaling_type::linear: return linear(dim, base, s);
@@ -298,6 +297,31 @@ frequencies inverse_frequencies(int dim, double base, const scaling& s) {
     case scaling_type::longrope: return longrope(dim, base, s);
   }
   fail_argument("scaling.type is not a known scaling_type (", static_cast<int>(s.type), ")");
+}
+
+// Each parameter may be in range while their combination is not (a longrope factor of
+// 1e−300 divides θ into overflow; an attention factor past float range turns every rotated
+// value into inf). The consumers need θ_i finite in (0, max_inv_freq] — so p·θ stays finite
+// for every accepted position — and an attention factor that is a finite float.
+void check_result(const frequencies& f) {
+  for (double theta : f.inv_freq)
+    if (!(theta > 0.0 && theta <= max_inv_freq))
+      fail_argument("scaling parameters give a frequency theta = ", theta,
+                    " outside (0, ", max_inv_freq, "]: check scaling.factor / short_factor / long_factor");
+  if (!(f.attention_factor > 0.0 && f.attention_factor <= max_attention_factor))
+    fail_argument("scaling.attention_factor must be in (0, ", max_attention_factor, "], got ",
+                  f.attention_factor);
+}
+
+} // namespace
+
+frequencies inverse_frequencies(int dim, double base, const scaling& s) {
+  detail::check_even("dim", dim, 2, max_dim);
+  check_above("base", base, 1.0);
+  validate(dim, s);
+  frequencies f = scaled_ladder(dim, base, s);
+  check_result(f);
+  return f;
 }
 
 std::vector<double> wavelengths(int dim, double base, const scaling& s) {

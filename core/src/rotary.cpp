@@ -128,9 +128,11 @@ private:
   const float* sin_ = nullptr;
 };
 
-// Out-of-place outputs of at least this many floats are written with non-temporal stores
-// (rotary_kernels.hpp, store_out): 16 MiB, well past any L2, where the destination would
-// only be read for ownership and evicted again before the caller reads it.
+// Out-of-place outputs of at least this many floats (16 MiB, well past any L2) are written
+// with non-temporal stores (rotary_kernels.hpp, store_out), skipping the read-for-ownership
+// of every destination line. Measured on 32 MiB: 1.6–1.9× faster than plain stores. (Copying
+// each token block with memcpy, whose rep movsb also skips it, then rotating in place was
+// tried and measured no faster.)
 constexpr std::int64_t kStreamFloats = std::int64_t{1} << 22;
 
 bool streams(const rope_target& target) noexcept {
@@ -138,10 +140,19 @@ bool streams(const rope_target& target) noexcept {
   return out.data != target.in.data && out.tokens * out.heads * out.dim >= kStreamFloats;
 }
 
+// check_view accepts an empty view (0 tokens, heads or dim) without checking its data or
+// strides, since no element is touched; the drivers must then not even form its addresses.
+bool is_empty(const const_tensor_view& v) noexcept {
+  return v.tokens == 0 || v.heads == 0 || v.dim == 0;
+}
+
 // Rotates every (token, head) row of every target; token t sits at pos.at(t). One cos/sin
 // row per token, applied to all heads of all targets (GQA: q and k share it).
 void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targets,
                    std::int64_t tokens, position_source pos, float sign, float g) {
+  if (std::all_of(targets.begin(), targets.end(),
+                  [](const rope_target& target) { return is_empty(target.in); }))
+    return;
   row_buffer row(cache);
   for (std::int64_t t = 0; t < tokens; ++t) {
     const std::int64_t p = pos.at(t);
@@ -150,10 +161,11 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
       row.expand(sign);
     }
     for (const rope_target& target : targets) {
+      if (is_empty(target.in)) continue;
       detail::token_rows job = row.job(sign, g, target.in, target.out);
-      job.stream = streams(target);
       job.in = target.in.data + t * target.in.token_stride;
       job.out = target.out.data + t * target.out.token_stride;
+      job.stream = streams(target);
       detail::dispatched::rotate_token(job);
     }
   }
@@ -164,10 +176,6 @@ std::pair<const float*, const float*> extent(const const_tensor_view& v) noexcep
   const std::int64_t last = (v.tokens - 1) * v.token_stride + (v.heads - 1) * v.head_stride +
                             v.dim - 1;
   return {v.data, v.data + last};
-}
-
-bool is_empty(const const_tensor_view& v) noexcept {
-  return v.tokens == 0 || v.heads == 0 || v.dim == 0;
 }
 
 bool overlaps(const const_tensor_view& a, const const_tensor_view& b) noexcept {
@@ -316,6 +324,9 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
     : head_dim_(config.head_dim), layout_(config.layout), angles_(config.angles), first_(first),
       count_(count) {
   detail::check_range("head_dim", config.head_dim, 2, max_dim);
+  // Enums may arrive cast from integers (bindings, fuzzers): refuse values no name maps to.
+  detail::check_range("layout", static_cast<int>(config.layout), 0, 1);
+  detail::check_range("angles", static_cast<int>(config.angles), 0, 1);
   rotary_dim_ = config.rotary_dim == 0 ? config.head_dim : config.rotary_dim;
   detail::check_even("rotary_dim (0 means head_dim)", rotary_dim_, 2, config.head_dim);
   check_position("first", first);
@@ -405,6 +416,7 @@ void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
 void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {
   check_head_view(cache, "k", "k.dim", k);
   check_position("delta", delta);
+  if (is_empty(k)) return;
   const shift_row row(cache, delta);
   for (std::int64_t t = 0; t < k.tokens; ++t)
     for (std::int64_t h = 0; h < k.heads; ++h)

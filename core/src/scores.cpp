@@ -52,6 +52,11 @@ void check_positions(const char* name, std::span<const std::int32_t> p, std::siz
 
 // Validates the options' own ranges (dim parity depends on the mode).
 void check_options(const score_options& o) {
+  // Enums may arrive cast from integers (bindings, fuzzers): refuse values no name maps to.
+  check_range("options.mode", static_cast<int>(o.mode), 0, 2);
+  check_range("options.layout", static_cast<int>(o.layout), 0, 1);
+  check_range("options.pe_layout", static_cast<int>(o.pe_layout), 0, 1);
+  check_range("options.angles", static_cast<int>(o.angles), 0, 1);
   if (o.mode == score_mode::none) {
     check_range("options.dim", o.dim, 1, max_dim);
     return;
@@ -180,6 +185,7 @@ void attention_scores(std::span<const float> q, std::size_t tq, std::span<const 
 kernel_value relative_kernel(std::span<const float> q, std::span<const float> k, int dim,
                              double base, std::int64_t delta, rope_layout layout) {
   const std::vector<double> inv = inverse_frequencies(dim, base).inv_freq;  // checks dim, base
+  check_range("layout", static_cast<int>(layout), 0, 1);
   if (q.size() != static_cast<std::size_t>(dim))
     fail_length("q holds ", q.size(), " elements but dim = ", dim, " are needed");
   if (k.size() != static_cast<std::size_t>(dim))

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -45,13 +46,20 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
   std::mt19937 rng(17);
   for (std::size_t half : {1u, 3u, 4u, 7u, 8u, 9u, 16u, 31u, 64u}) {
     for (std::int64_t extra : {0, 5}) {  // pass-through dims after the rotated ones
-      const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra, heads = 3;
+      const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra, heads = 5;
       std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
       std::vector<float> x(static_cast<std::size_t>(heads * dim));
       fill(c, rng);
       fill(s, rng);
       fill(x, rng);
-      for (bool interleaved : {false, true}) {
+      // g = 1 takes the kernels' unscaled loop; stream = true (out of place here) their
+      // non-temporal row-by-row path, where the CPU has one.
+      for (auto [interleaved, g, stream] : {std::tuple{false, 1.25f, false},
+                                            std::tuple{true, 1.25f, false},
+                                            std::tuple{false, 1.0f, false},
+                                            std::tuple{true, 1.0f, false},
+                                            std::tuple{false, 1.25f, true},
+                                            std::tuple{true, 1.0f, true}}) {
         for (float sign : {1.0f, -1.0f}) {
           posenc::detail::expand_interleaved_row(c.data(), s.data(), half, sign, c2.data(),
                                                  s2.data());
@@ -64,7 +72,8 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
           job.half = half;
           job.interleaved = interleaved;
           job.sign = sign;
-          job.g = 1.25f;
+          job.g = g;
+          job.stream = stream;
           job.in = x.data();
           job.in_head_stride = job.out_head_stride = dim;
           job.heads = heads;
@@ -73,7 +82,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
           posenc::detail::dispatched::rotate_token(job);
           job.out = y2.data();
           posenc::detail::rotate_token_scalar(job);
-          CAPTURE(half, extra, interleaved, sign);
+          CAPTURE(half, extra, interleaved, g, stream, sign);
           for (std::size_t i = 0; i < x.size(); ++i)  // |x|,|c|,|s| ≤ 1: ≤ 1 ulp of 2g
             REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * job.g * kUlp);
         }

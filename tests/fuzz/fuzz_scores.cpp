@@ -89,12 +89,6 @@ void fuzz_attention_scores(fuzz::input& in) {
   score_terms terms;
   score_terms* want_terms = in.flag() ? &terms : nullptr;
   note_problem("scores", o, p);
-  // Known findings: enum values outside their enumerators are accepted unchecked — a
-  // score_mode leaves `out` unwritten (corpus finding-unknown-score-mode-leaves-out-unwritten),
-  // a rope_layout is read as half by rotary_cache but as interleaved by relative_kernel
-  // (corpus finding-unknown-rope-layout-inconsistent).
-  if (fuzz::skip_known(static_cast<unsigned>(o.mode) > 2 || static_cast<unsigned>(o.layout) > 1))
-    return;
   if (!fuzz::attempt([&] {
         attention_scores(p.q, p.tq, p.k, p.tk, p.qpos, p.kpos, o,
                          std::span<float>(out.begin(), out.size), want_terms);
@@ -108,13 +102,8 @@ void fuzz_attention_scores(fuzz::input& in) {
     const frequencies ladder =
         inverse_frequencies(o.rotary_dim ? o.rotary_dim : o.dim, o.base, o.scaling);
     const double f = ladder.attention_factor;
-    // Known findings: f is only checked to be a finite double, but the kernels use float(f),
-    // which is inf from 3.4e38 on (corpus finding-attention-factor-beyond-float); θ_i huge
-    // enough for p·θ_i to overflow (fuzz_rotary's finding-longrope-tiny-factor-nan).
-    const bool bad_theta = std::any_of(ladder.inv_freq.begin(), ladder.inv_freq.end(),
-                                       [](double t) { return !(t <= 1e290); });
-    if (fuzz::skip_known(f >= 3.4e38 || bad_theta)) return;
-    if (f < 3.4e38 && f > 1e6) return;  // legitimately overflows float32 scores
+    // Accepted factors are bounded (finding-attention-factor-beyond-float, fixed).
+    expect(f > 0 && f <= max_attention_factor, "attention factor in (0, max]", f);
   }
   for (float v : s) expect(std::isfinite(v), "scores finite for moderate data", v);
   if (o.mode == score_mode::additive && want_terms) {

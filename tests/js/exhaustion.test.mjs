@@ -6,7 +6,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createPosenc } from '../../wasm/index.js';
-import { CASES, F_TENSOR_ZEROS, makeEnv, numbers, sameNumbers, setPath, valuesFor } from './hardening-cases.mjs';
+import { CASES, makeEnv, numbers, sameNumbers, setPath, valuesFor } from './hardening-cases.mjs';
 import { Random } from './reference.mjs';
 
 const CALLS = 100_000;
@@ -32,8 +32,6 @@ function replayList(pe, env) {
   const valid = CASES.map((entry) => ({
     what: entry.name,
     run: () => numbers(entry.call(pe, entry.make(env), env)),
-    // The tensor case returns a new tensor's contents, which F6 leaves to chance.
-    open: entry.name === 'tensor' ? F_TENSOR_ZEROS : undefined,
   }));
   for (const v of valid) v.known = v.run();
   return { bad, valid };
@@ -51,12 +49,11 @@ function runOne(call, isBad) {
 }
 
 for (const simd of [true, false]) {
-  test(`${simd ? 'simd' : 'scalar'}: ${CALLS} calls (2 of 3 refused, from the matrix) leave memory and in-use bytes unchanged`, async (t) => {
+  test(`${simd ? 'simd' : 'scalar'}: ${CALLS} calls (2 of 3 refused, from the matrix) leave memory and in-use bytes unchanged`, async () => {
     const pe = await createPosenc({ simd });
     const env = makeEnv(pe);
     const { bad, valid } = replayList(pe, env);
     const problems = new Set();
-    const open = new Map(); // open finding → its problems
     // Warm-up: every call once, so scratch buffers reach their final size.
     for (const c of bad) runOne(c, true);
     for (const c of valid) runOne(c, false);
@@ -66,14 +63,11 @@ for (const simd of [true, false]) {
     for (let i = 0; i < CALLS; i++) {
       const isBad = i % 3 !== 2;
       const list = isBad ? bad : valid;
-      const call = list[rng.below(list.length)];
-      const p = runOne(call, isBad);
-      if (p && call.open) open.set(call.open, p);
-      else if (p) problems.add(p);
+      const p = runOne(list[rng.below(list.length)], isBad);
+      if (p) problems.add(p);
       refused += isBad;
     }
     const after = pe.memoryStats();
-    for (const [reason, p] of open) await t.test(p, { todo: reason }, () => assert.fail(p));
     assert.deepEqual([...problems], []);
     assert.deepEqual(after, before, 'WebAssembly memory size and allocator bytes in use after the replay');
     assert.deepEqual(Array.from(env.sentinel.array), Array.from(env.sentinelValues), 'sentinel tensor intact');
@@ -82,7 +76,7 @@ for (const simd of [true, false]) {
   });
 }
 
-// ---- size limits: refused before anything is allocated -------------------------------------
+// ---- size limits: refused before memory grows ---------------------------------------------
 
 const pe = await createPosenc();
 const ref = await createPosenc(); // a second instance that never sees a failure: the truth
@@ -106,7 +100,7 @@ function assertAlive(what) {
   [0.98936, -0.14550, 0.71736, 0.69671].forEach((v, i) => assert.ok(Math.abs(shifted[i] - v) < 5e-5, `${what}: M(3)·PE(5)[${i}] = ${shifted[i]}`));
 }
 
-test('past each maximum, scores/permutation/decayBound/attentionWeights/shiftMatrix give a RangeError and allocate nothing', () => {
+test('past each maximum, scores/permutation/decayBound/attentionWeights/shiftMatrix give a RangeError without growing memory', () => {
   const rows = (n, dim = 2) => new Float32Array(n * dim);
   const cases = [
     // Tq × Tk output of 2^28 + ε floats (1 GiB), in every mode (additive needs five such).

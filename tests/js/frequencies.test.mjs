@@ -77,6 +77,7 @@ test('the core rejects out-of-range ladders with a RangeError naming the argumen
   assertThrows(() => pe.inverseFrequencies({ dim: 8, scaling: { type: 'linear' } }), RangeError, /scaling\.factor/);
   assertThrows(() => pe.inverseFrequencies({ dim: 8, scaling: { type: 'longrope', factor: 2, originalMaxPositionEmbeddings: 10, shortFactor: [1, 2], longFactor: [1, 2, 3, 4] } }),
     RangeError, /short_factor|shortFactor/);
+  assert.throws(() => pe.inverseFrequencies({ dim: 7 }), (e) => e.kind === 'invalid_argument');
   // … and the module keeps working.
   assertClose(pe.inverseFrequencies({ dim: 4 }).invFreq, [1, 0.01], 1e-17);
 });

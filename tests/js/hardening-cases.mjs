@@ -576,11 +576,8 @@ export function makeEnv(pe) {
 //   F1 32-bit size_t wrap in check_view / the rotary cache count (core/src/tensor.cpp);
 //   F2 detached typed arrays (wasm/js/check.js); F3 messages naming the core's argument
 //   (dim, tokens, layout, cache size, row count) instead of the JS one; F4 createPosenc wasm.
+//   Outside the table (tests of their own): F6 tensor() not zeroed, F7 another instance's tensor.
 export const FINDINGS = [];
-
-// Open findings outside the argument table (a test of their own marks them `todo`).
-export const F_TENSOR_ZEROS = 'F6: pe.tensor(length) is not zeroed (wasm/index.js tensor(): malloc without ' +
-  'a fill), so a new tensor shows the floats of a tensor freed before it; index.d.ts promises zeros';
 
 for (const [name, path, labels, reason] of FINDINGS) {
   const arg = CASES.find((c) => c.name === name)?.args.find((a) => a.path === path);

@@ -80,3 +80,17 @@ test('detached typed arrays are refused with a TypeError naming the argument', a
   // An empty array is not detached.
   assert.equal(pe.sinusoidal({ dim: 8, positions: new Int32Array(0) }).length, 0);
 });
+
+test('a .wasm URL that answers 404 rejects with the URL, the status and a hint', async () => {
+  const { serve } = await import('../../scripts/serve.mjs');
+  const server = await serve(`${repoRoot}wasm`);
+  try {
+    await assert.rejects(createPosenc({ wasm: `${server.url}dist/missing.wasm` }),
+      (e) => /missing\.wasm/.test(e.message) && /404/.test(e.message) && /optimizeDeps/.test(e.message));
+    // … and over HTTP with the right MIME type the real binary loads (streaming compile).
+    const pe = await createPosenc({ wasm: `${server.url}dist/posenc-simd.wasm` });
+    assert.equal(pe.sinusoidal({ dim: 2, positions: [0] })[1], 1);
+  } finally {
+    await server.close();
+  }
+});

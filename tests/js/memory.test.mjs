@@ -24,6 +24,7 @@ test('requests too large for WebAssembly memory raise RangeError and the next ca
   ];
   for (const f of checks) {
     assertThrows(f, RangeError, /memory|exceeds|overflow|must be <=/);
+    assert.throws(f, (e) => ['bad_alloc', 'length_error'].includes(e.kind), 'error kind');
     assert.deepEqual(Array.from(pe.sinusoidal({ dim: 2, positions: [0] })), [0, 1], 'module still works');
   }
   const stats = pe.memoryStats();

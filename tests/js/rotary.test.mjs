@@ -251,3 +251,62 @@ test('applyQK (grouped-query attention) equals two apply calls, any mix of array
     rope.dispose();
   }
 });
+
+test("angles: 'float32' forms angles the common way: fine near 0, drifting at 10^6; 'exact' does not drift", () => {
+  for (const layout of layouts) {
+    const ro = { headDim: 64, layout };
+    const exact = pe.rope(ro);
+    const common = pe.rope({ ...ro, angles: 'float32' });
+    assert.equal(common.angles, 'float32');
+    assert.equal(exact.angles, 'exact');
+    const x = randomFloats(rng, 4 * 64);
+    for (const [start, drifts] of [[0, false], [1000000, true]]) {
+      const call = { tokens: 4, start };
+      const want = ref.ropeApply(x, { ...ro, ...call, heads: 1 });
+      const a = exact.apply(Float32Array.from(x), call);
+      const b = common.apply(Float32Array.from(x), call);
+      assertClose(a, want, tol(), `exact at ${start}`);
+      const err = Math.max(...b.map((v, i) => Math.abs(v - want[i])));
+      if (drifts) assert.ok(err > 1e-3, `float32 angles drift at ${start}: ${err}`);
+      else assert.ok(err < 1e-5, `float32 angles are fine at ${start}: ${err}`);
+    }
+    // The drift breaks RoPE's shift invariance; exact angles keep it (DESIGN §4).
+    const s = { q: randomFloats(rng, 3 * 64), k: randomFloats(rng, 3 * 64), dim: 64, layout, qPositions: [0, 1, 2], kPositions: [3, 4, 5], shift: 1000000 };
+    assert.ok(pe.shiftInvariance({ ...s, angles: 'float32' }) > 1e-3);
+    assert.ok(pe.shiftInvariance(s) < 1e-4);
+    assertThrows(() => pe.rope({ ...ro, angles: 'bf16' }), RangeError, /\bangles\b/, /float32/);
+    exact.dispose();
+    common.dispose();
+  }
+});
+
+test('apply with out: same numbers as in place, x untouched, pass-through dims copied', () => {
+  for (const layout of layouts) {
+    const rope = pe.rope({ headDim: 20, rotaryDim: 12, layout });
+    const x = randomFloats(rng, 3 * 2 * 20);
+    const call = { tokens: 3, heads: 2, positions: [4, -9, 1000] };
+    const inPlace = rope.apply(Float32Array.from(x), call);
+    const src = Float32Array.from(x);
+    const out = new Float32Array(x.length).fill(NaN);
+    assert.equal(rope.apply(src, { ...call, out }), out);
+    assert.deepEqual(out, inPlace);
+    assert.deepEqual(src, x, 'x unchanged');
+    const t = pe.tensor(x.length);
+    assert.equal(rope.invert(out, { ...call, out: t }), t, 'into a tensor');
+    assertClose(t.array, x, 2e-6);
+    // Heads-major strides apply to both.
+    const hm = { tokens: 3, heads: 2, start: 5, tokenStride: 20, headStride: 60 };
+    assert.deepEqual(rope.apply(src, { ...hm, out: new Float32Array(x.length) }), rope.apply(Float32Array.from(x), hm));
+    // Overlapping views of one tensor are refused; the very same view rotates in place.
+    const u = pe.tensor(x);
+    assertThrows(() => rope.apply(u.array.subarray(0, 100), { tokens: 2, heads: 2, start: 0, out: u.array.subarray(20) }),
+      RangeError, /\bout\b|share|overlap/);
+    assert.deepEqual(u.array, x);
+    rope.apply(u, { ...call, out: u });
+    assert.deepEqual(u.array, inPlace);
+    assertThrows(() => rope.apply(src, { ...call, out: new Float32Array(10) }), RangeError, /\bout\b/);
+    assertThrows(() => rope.apply(src, { ...call, out: [] }), TypeError, /\bout\b/);
+    for (const h of [t, u]) h.dispose();
+    rope.dispose();
+  }
+});

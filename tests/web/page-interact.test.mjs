@@ -118,9 +118,9 @@ test('language: switch to Korean, remembered, and defaulted from navigator.langu
 });
 
 test('a malformed hash falls back to defaults with a visible note and no error', async () => {
-  const page = await suite.open('#lang=xx&s3.d=7&s9.s=abc&s4.rows=1,,2&bogus=1&%E0%A4%A=1&s3.b=1e400');
+  const page = await suite.open('#lang=xx&s3.d=7&s9.s=abc&s4.rows=1,,2&bogus=1&%E0%A4%A=1&s3.b=1e400&constructor=1&__proto__=1&s8.q=5');
   const note = await page.textContent('[data-testid="hash-note"]');
-  for (const key of ['lang=xx', 's3.d=7', 's9.s=abc', 'bogus', 's3.b']) assert.ok(note.includes(key), `note names ${key}: ${note}`);
+  for (const key of ['lang=xx', 's3.d=7', 's9.s=abc', 'bogus', 's3.b', 'constructor', '__proto__', 's8.q=5']) assert.ok(note.includes(key), `note names ${key}: ${note}`);
   const rows = await tableCells(page, 'ladder-table');
   assert.deepEqual(rows.map((r) => num(r[1])), [1, 0.1, 0.01, 0.001]);
   assert.equal((await tableCells(page, 'pe-table')).length, 4);

@@ -26,6 +26,23 @@ test('valid values are read; everything else falls back and is reported', () => 
   }
 });
 
+test('keys naming Object.prototype members are unknown keys, not crashes', () => {
+  const s = new HashState(schema());
+  const problems = s.read('#constructor=1&__proto__=1&toString=x&hasOwnProperty&d=16');
+  assert.deepEqual(problems.map((p) => [p.key, Boolean(p.unknown)]),
+    [['constructor', true], ['__proto__', true], ['toString', true], ['hasOwnProperty', true]]);
+  assert.equal(s.get('d'), 16);
+  assert.throws(() => s.get('constructor'));
+});
+
+test('a list with a minimum length refuses shorter lists', () => {
+  const s = new HashState({ q: spec.intList([100, 0], -150, 150, 2, 2) });
+  assert.equal(s.read('#q=5').length, 1);
+  assert.deepEqual(s.get('q'), [100, 0]);
+  assert.deepEqual(s.read('#q=5,-7'), []);
+  assert.deepEqual(s.get('q'), [5, -7]);
+});
+
 test('serialize writes only non-defaults (plus keys marked always), in schema order', () => {
   const s = new HashState(schema());
   s.read('#rows=0,1,2,3&d=16');

@@ -53,6 +53,18 @@ export function safeInteger(name, v) {
   return integer(name, v, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
 }
 
+/**
+ * An integer the core takes as int64 and range-checks itself (counts with a documented
+ * maximum): only "is an integer" is checked here, so that every out-of-range value gets the
+ * core's one message with the real range. Beyond ±2^53 (outside every such range, and not
+ * exact in a double) the value is clamped, which keeps the C++ conversion defined.
+ */
+export function int64(name, v) {
+  if (typeof v !== 'number') throw new TypeError(`posenc: ${name} must be an integer, got ${describe(v)}`);
+  if (!Number.isInteger(v)) throw new RangeError(`posenc: ${name} must be an integer, got ${v}`);
+  return Math.min(2 ** 53, Math.max(-(2 ** 53), v));
+}
+
 /** A count or size: an integer ≥ 0 (upper bound left to the core / memory). */
 export function size(name, v) {
   return integer(name, v, 0, Number.MAX_SAFE_INTEGER);

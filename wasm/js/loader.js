@@ -62,7 +62,11 @@ async function instantiate(source, imports) {
     }
   }
   const res = await response;
-  if (!res.ok) throw new Error(`posenc: failed to fetch ${url} (HTTP ${res.status})`);
+  if (!res.ok) {
+    // The usual cause: a bundler's dev server pre-bundled posenc away from its dist/ folder.
+    throw new Error(`posenc: failed to fetch ${url} (HTTP ${res.status}); serve wasm/dist/ next to ` +
+      "the package's JS, or pass createPosenc({ wasm }) (Vite dev: optimizeDeps.exclude: ['posenc'])");
+  }
   return (await WebAssembly.instantiate(await res.arrayBuffer(), imports)).instance;
 }
 

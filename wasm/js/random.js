@@ -24,7 +24,7 @@ export function randomApi({ module, heap }) {
     permutation(opts) {
       const o = check.options(opts, 'permutation()', ['n', 'seed']);
       const [seedLo, seedHi] = check.seed('seed', o.seed);
-      return unwrap(module.permutation(check.size('n', o.n), seedLo, seedHi));
+      return unwrap(module.permutation(check.int64('n', o.n), seedLo, seedHi));
     },
   };
 }

@@ -10,7 +10,7 @@ import { inPlace, inPlaceAll } from './target.js';
 export const ROPE_LAYOUTS = ['half', 'interleaved'];
 export const ANGLE_PRECISIONS = ['exact', 'float32'];
 const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'angles', 'cacheStart', 'cacheLength'];
-const APPLY_KEYS = ['tokens', 'heads', 'positions', 'start', 'inverse', 'tokenStride', 'headStride'];
+const APPLY_KEYS = ['tokens', 'heads', 'positions', 'start', 'inverse', 'tokenStride', 'headStride', 'out'];
 const QK_KEYS = ['tokens', 'positions', 'start', 'qHeads', 'kHeads', 'qTokenStride', 'qHeadStride',
   'kTokenStride', 'kHeadStride'];
 const SHIFT_KEYS = ['tokens', 'heads', 'delta', 'tokenStride', 'headStride'];
@@ -40,7 +40,7 @@ export function rotaryApi({ module, heap }) {
       const angles = o.angles === undefined ? 'exact' : check.oneOf('angles', o.angles, ANGLE_PRECISIONS);
       const r = unwrap(module.ropeCreate(headDim, rotaryDim, baseArg(o), layout, scalingArg(o.scaling), angles,
         o.cacheStart === undefined ? 0 : check.safeInteger('cacheStart', o.cacheStart),
-        // The core caches at most 2^31 − 1 rows (rotary.hpp).
+        // An int32 count; the core caps cacheLength·rotaryDim/2 at 2^28 floats (rotary.hpp).
         o.cacheLength === undefined ? 0 : check.integer('cacheLength', o.cacheLength, 0)));
       this.#handle = r.handle;
       this.headDim = headDim;
@@ -51,6 +51,7 @@ export function rotaryApi({ module, heap }) {
       this.attentionFactor = r.attentionFactor;
       this.invFreq = r.invFreq;
       registry.register(this, r.handle, this);
+      Object.freeze(this); // headDim etc. describe the C++ cache: not for reassignment
     }
 
     get disposed() {
@@ -63,8 +64,9 @@ export function rotaryApi({ module, heap }) {
     }
 
     /**
-     * Rotates x [tokens][heads][headDim] in place: token t at positions[t] or start + t;
-     * inverse: true undoes it. Rotated dims are multiplied by attentionFactor (HF). Returns x.
+     * Rotates x [tokens][heads][headDim] in place, or into `out` (same length and strides;
+     * x is then left as it was): token t at positions[t] or start + t; inverse: true undoes
+     * it. Rotated dims are multiplied by attentionFactor (HF). Returns x, or out.
      */
     apply(x, opts) {
       const handle = this.#live();
@@ -76,15 +78,15 @@ export function rotaryApi({ module, heap }) {
       const positions = o.positions === undefined ? null : check.int32Array('positions', o.positions);
       const start = o.start === undefined ? 0 : check.safeInteger('start', o.start);
       const [tokens, heads, ts, hs] = shape(o, this.headDim, positions);
-      if (positions) {
-        return inPlace(heap, 'x', x, [4 * positions.length], (ptr, n, [p]) => {
-          heap.i32(p, positions.length).set(positions);
-          unwrap(module.ropeApplyPositions(handle, ptr, n, tokens, heads, ts, hs, p, positions.length, inverse));
-        });
-      }
-      return inPlace(heap, 'x', x, [], (ptr, n) => {
-        unwrap(module.ropeApplyStart(handle, ptr, n, tokens, heads, ts, hs, start, inverse));
+      const n = positions ? positions.length : 0;
+      const targets = o.out === undefined ? [['x', x]] : [['x', x, true], ['out', o.out]];
+      inPlaceAll(heap, targets, [4 * n], (ptrs, lengths, [pp]) => {
+        if (positions) heap.i32(pp, n).set(positions);
+        const [outPtr, outLength] = o.out === undefined ? [ptrs[0], lengths[0]] : [ptrs[1], lengths[1]];
+        unwrap(module.ropeApply(handle, ptrs[0], lengths[0], outPtr, outLength, tokens, heads, ts, hs,
+          pp, n, start, positions !== null, inverse));
       });
+      return o.out === undefined ? x : o.out;
     }
 
     /** apply(x, { ...opts, inverse: true }): undoes apply to float rounding. */

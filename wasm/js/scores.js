@@ -79,7 +79,7 @@ export function scoresApi({ module, heap }) {
     /** RoFormer's long-term-decay bound for δ = 0 … maxDistance: Float64Array. */
     decayBound(opts) {
       const o = check.options(opts, 'decayBound()', ['dim', 'base', 'maxDistance']);
-      return unwrap(module.decayBound(check.integer('dim', o.dim), baseArg(o), check.size('maxDistance', o.maxDistance)));
+      return unwrap(module.decayBound(check.integer('dim', o.dim), baseArg(o), check.int64('maxDistance', o.maxDistance)));
     },
   };
 }

@@ -64,7 +64,7 @@ export function sinusoidalApi({ module, heap }) {
       return unwrap(module.peDotByDistance(check.integer('dim', o.dim), baseArg(o),
         o.position === undefined ? 0 : check.safeInteger('position', o.position),
         o.kFirst === undefined ? 0 : check.safeInteger('kFirst', o.kFirst),
-        check.size('kCount', o.kCount)));
+        check.int64('kCount', o.kCount)));
     },
 
     /** out[j] = Σ_i cos((kFirst + j)·θ_i), the closed form of peDotByDistance, in double. */
@@ -72,21 +72,21 @@ export function sinusoidalApi({ module, heap }) {
       const o = check.options(opts, 'peDotClosedForm()', ['dim', 'base', 'kFirst', 'kCount']);
       return unwrap(module.peDotClosedForm(check.integer('dim', o.dim), baseArg(o),
         o.kFirst === undefined ? 0 : check.safeInteger('kFirst', o.kFirst),
-        check.size('kCount', o.kCount)));
+        check.int64('kCount', o.kCount)));
     },
 
     /** out[r] = ‖PE(start + r)‖, r < count (every value √(dim/2) up to float rounding). */
     peNorms(opts) {
       const o = check.options(opts, 'peNorms()', ['dim', 'base', 'start', 'count']);
       return unwrap(module.peNorms(check.integer('dim', o.dim), baseArg(o),
-        o.start === undefined ? 0 : check.safeInteger('start', o.start), check.size('count', o.count)));
+        o.start === undefined ? 0 : check.safeInteger('start', o.start), check.int64('count', o.count)));
     },
 
     /** { distance, p, q }: the closest pair of encodings among positions start … start+count−1. */
     peMinDistance(opts) {
       const o = check.options(opts, 'peMinDistance()', ['dim', 'base', 'start', 'count']);
       return unwrap(module.peMinDistance(check.integer('dim', o.dim), baseArg(o),
-        o.start === undefined ? 0 : check.safeInteger('start', o.start), check.size('count', o.count)));
+        o.start === undefined ? 0 : check.safeInteger('start', o.start), check.int64('count', o.count)));
     },
   };
 }

@@ -58,25 +58,26 @@ void rope_destroy(std::uintptr_t handle) {
   delete from_address<rotary_cache>(handle);
 }
 
-val rope_apply_positions(std::uintptr_t handle, std::uintptr_t x, std::size_t size, double tokens,
-                         double heads, double token_stride, double head_stride,
-                         std::uintptr_t positions, std::size_t n_positions, bool inverse) {
+// in → out (same shape and strides), token t at positions[t] when use_positions, else at
+// start + t. out == in takes the in-place overload, whose errors name the tensor `x` as the
+// JS API does (the out-of-place one names `in` and `out`).
+val rope_apply(std::uintptr_t handle, std::uintptr_t in, std::size_t in_size, std::uintptr_t out,
+               std::size_t out_size, double tokens, double heads, double token_stride,
+               double head_stride, std::uintptr_t positions, std::size_t n_positions,
+               double start, bool use_positions, bool inverse) {
   return guarded([&] {
     const rotary_cache& cache = cache_at(handle);
+    const tensor_view src = view_at(cache, in, in_size, tokens, heads, token_stride, head_stride);
+    const tensor_view dst = view_at(cache, out, out_size, tokens, heads, token_stride, head_stride);
     const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n_positions);
-    rope_apply(cache, view_at(cache, x, size, tokens, heads, token_stride, head_stride), p,
-               dir_of(inverse));
-    return val::undefined();
-  });
-}
-
-val rope_apply_start(std::uintptr_t handle, std::uintptr_t x, std::size_t size, double tokens,
-                     double heads, double token_stride, double head_stride, double start,
-                     bool inverse) {
-  return guarded([&] {
-    const rotary_cache& cache = cache_at(handle);
-    rope_apply(cache, view_at(cache, x, size, tokens, heads, token_stride, head_stride),
-               i64(start), dir_of(inverse));
+    if (in == out && use_positions)
+      posenc::rope_apply(cache, dst, p, dir_of(inverse));
+    else if (in == out)
+      posenc::rope_apply(cache, dst, i64(start), dir_of(inverse));
+    else if (use_positions)
+      posenc::rope_apply(cache, src, dst, p, dir_of(inverse));
+    else
+      posenc::rope_apply(cache, src, dst, i64(start), dir_of(inverse));
     return val::undefined();
   });
 }
@@ -131,8 +132,7 @@ EMSCRIPTEN_BINDINGS(posenc_rotary) {
   using namespace posenc::wasm;
   emscripten::function("ropeCreate", &rope_create);
   emscripten::function("ropeDestroy", &rope_destroy);
-  emscripten::function("ropeApplyPositions", &rope_apply_positions);
-  emscripten::function("ropeApplyStart", &rope_apply_start);
+  emscripten::function("ropeApply", &rope_apply);
   emscripten::function("ropeApplyQK", &rope_apply_qk);
   emscripten::function("ropeShift", &rope_shift);
   emscripten::function("ropeRow", &rope_row);

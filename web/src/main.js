@@ -6,6 +6,7 @@ import { h, replace } from './ui/dom.js';
 import { HashState, spec } from './state/hash.js';
 import { translator, storedLang, browserLang, rememberLang } from './i18n/index.js';
 import { SECTIONS } from './sections/index.js';
+import { rich } from './ui/math.js';
 
 const main = document.getElementById('main');
 const toc = document.getElementById('toc');
@@ -80,6 +81,7 @@ function render() {
   const header = h('header', { class: 'hero' },
     h('h1', {}, t('page.h1')),
     h('p', { class: 'lede' }, t('page.lede')),
+    h('ol', { class: 'story' }, [1, 2, 3].map((i) => h('li', {}, rich(t(`page.story${i}`))))),
     h('p', { class: 'engine', 'data-testid': 'engine' }, t('page.engine', { simd: pe.simd ? t('page.simdYes') : t('page.simdNo') })));
   const nodes = [header];
   for (const s of SECTIONS) {

@@ -14,11 +14,13 @@ const far: Float32Array = pe.sinusoidal({ dim: 128, positions: 1, start: 1000000
 const listed: Float32Array = pe.sinusoidal({ dim: 8, positions: [3, 7, 900], layout: 'concat' });
 const shifted: Float64Array = pe.applyShift(pe.sinusoidalRow({ dim: 8, position: 5 }), { k: 3 });
 
-const rope: Rope = pe.rope({ headDim: 128, rotaryDim: 64, layout: 'interleaved', scaling: { type: 'linear', factor: 2 } });
+const rope: Rope = pe.rope({ headDim: 128, rotaryDim: 64, layout: 'interleaved', scaling: { type: 'linear', factor: 2 }, angles: 'exact' });
 const x = new Float32Array(4 * 8 * 128);
 const same: Float32Array = rope.apply(x, { tokens: 4, heads: 8, positions: Int32Array.of(0, 1, 2, 3) });
 rope.apply(x, { tokens: 4, heads: 8, start: 4000, inverse: true });
 rope.invert(x, { tokens: 4, heads: 8, start: 4000 });
+const into: Tensor = rope.apply(x, { tokens: 4, heads: 8, start: 7, out: pe.tensor(x.length) });
+into.dispose();
 const t: Tensor = pe.tensor(x);
 const sameTensor: Tensor = rope.shift(t, { tokens: 4, heads: 8, delta: -128 });
 const [q2, k2] = rope.applyQK(new Float32Array(4 * 128), t, { tokens: 4, qHeads: 1, kHeads: 8 });
@@ -50,3 +52,5 @@ pe.scores({ q: new Float32Array(2), k: new Float32Array(2), dim: 2, mode: 'alibi
 
 export const used = [simd, invFreq, attentionFactor, lambda, table, far, listed, shifted, same, sameTensor,
   q2, k2, view, scores, pp, output, gap, decay];
+// @ts-expect-error: angle precisions are fixed
+pe.rope({ headDim: 64, angles: 'bf16' });

@@ -31,10 +31,26 @@ async function twoInstances() {
     try { bad(); refused.push('accepted'); } catch (e) { refused.push(e.constructor.name); }
   }
   big.dispose();
+  const separateMemories = a.memoryStats().memoryBytes !== b.memoryStats().memoryBytes;
+  const bStatsUnchanged = JSON.stringify(b.memoryStats()) === statsB;
+  // a's tensors handed to b (F7, fixed): b must work on a copy or refuse, never on its own
+  // memory at a's address (where tb or b's heap may lie).
+  const ta = a.tensor(Float32Array.from({ length: 64 }, (_, i) => i + 1));
+  const hugeA = a.tensor(1 << 22);
+  const ropeB = b.rope({ headDim: 8 });
+  const foreign = [];
+  for (const t of [ta, hugeA]) {
+    for (const use of [() => ropeB.apply(t, { tokens: t.length / 8, heads: 1, start: 77 }), () => b.fillUniform(t, { seed: 1 })]) {
+      try { use(); foreign.push('accepted'); } catch (e) { foreign.push(e.constructor.name); }
+    }
+  }
+  ropeB.dispose();
+  hugeA.dispose();
   return {
+    foreign,
     refused,
-    separateMemories: a.memoryStats().memoryBytes !== b.memoryStats().memoryBytes,
-    bStatsUnchanged: JSON.stringify(b.memoryStats()) === statsB,
+    separateMemories,
+    bStatsUnchanged,
     bTensorIntact: tb.array.every((v, i) => v === -(i + 1)),
     failedA: designFailures(a),
     failedB: designFailures(b),

@@ -9,7 +9,7 @@ const STORAGE_KEY = 'posenc-demo-lang';
 export function storedLang() {
   try {
     const v = localStorage.getItem(STORAGE_KEY);
-    return v in LANGS ? v : null;
+    return Object.hasOwn(LANGS, v ?? '') ? v : null;
   } catch {
     return null;  // storage disabled (private mode): fall through to the browser language
   }
@@ -29,15 +29,15 @@ export function browserLang() {
  * Falls back to English, then to the key itself (visible, so a missing string is noticed).
  */
 export function translator(lang) {
-  const table = LANGS[lang] ?? en;
+  const table = Object.hasOwn(LANGS, lang) ? LANGS[lang] : en;
   const t = (key, vars) => {
-    let s = table[key] ?? en[key];
+    let s = Object.hasOwn(table, key) ? table[key] : Object.hasOwn(en, key) ? en[key] : undefined;
     if (s === undefined) return key;
     if (Array.isArray(s)) s = s.join('\n\n');
     if (vars) s = s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
     return s;
   };
   t.lang = lang;
-  t.has = (key) => key in table || key in en;
+  t.has = (key) => Object.hasOwn(table, key) || Object.hasOwn(en, key);
   return t;
 }

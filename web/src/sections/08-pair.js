@@ -28,8 +28,8 @@ export default {
     's8.m': spec.int(2, -1000, 1000),
     's8.n': spec.int(5, -1000, 1000),
     's8.theta': spec.num(0.1, 0.001, 0.99),
-    's8.q': spec.intList([100, 0], -150, 150, 2),   // hundredths, so the hash stays exact
-    's8.k': spec.intList([0, 100], -150, 150, 2),
+    's8.q': spec.intList([100, 0], -150, 150, 2, 2),   // exactly two, in hundredths (exact in the hash)
+    's8.k': spec.intList([0, 100], -150, 150, 2, 2),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;

@@ -55,6 +55,7 @@ export default {
     // that must fit in one frame: bench/web-heatmap.mjs); the additive matrix (whose four-term
     // split costs ~10× more) and the deviation read-outs follow in the next task.
     let followTimer = 0;
+    let followFrame = 0;
     function redraw() {
       const dim = state.get('s9.d');
       const T = state.get('s9.T');
@@ -66,12 +67,15 @@ export default {
       const r = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'rotary' });
       const range = `${s} … ${s + T - 1}`;
       rot.draw(r.scores, T, T, { rowRange: range, colRange: range });
+      // Wait for the frame that shows the RoPE heatmap, then do the rest in a task after it.
       clearTimeout(followTimer);
-      followTimer = setTimeout(() => {
+      cancelAnimationFrame(followFrame);
+      followFrame = requestAnimationFrame(() => { followTimer = setTimeout(follow, 0); });
+      function follow() {
         const a = scores(pe, { q: qs, k: ks, dim, qPositions: positions, kPositions: positions, mode: 'additive' });
         add.draw(a.scores, T, T, { rowRange: range, colRange: range });
         measure(qs, ks, dim, s, maxAbsOf(r.scores));
-      }, 0);
+      }
     }
 
     function measure(qs, ks, dim, s, peak) {
@@ -128,6 +132,6 @@ export default {
         h('div', { class: 'grid-2 wide-left' }, sweepPlot.el, sweepTable),
         h('p', {}, rich(t('s9.after')))));
     full();
-    return { el, dispose: () => { clearTimeout(followTimer); sweepPlot.dispose(); } };
+    return { el, dispose: () => { clearTimeout(followTimer); cancelAnimationFrame(followFrame); sweepPlot.dispose(); } };
   },
 };

@@ -33,12 +33,12 @@ export const spec = {
     parse: (text) => (text === '1' ? true : text === '0' ? false : undefined),
     format: (v) => (v ? '1' : '0'),
   }),
-  /** A list of integers "0,1,2,3" (each in [min, max], at most maxLen of them). */
-  intList: (def, min, max, maxLen) => ({
-    def, kind: 'list', min, max, maxLen,
+  /** A list of integers "0,1,2,3": each in [min, max], between minLen and maxLen of them. */
+  intList: (def, min, max, maxLen, minLen = 1) => ({
+    def, kind: 'list', min, max, maxLen, minLen,
     parse(text) {
       const parts = text.split(',');
-      if (parts.length === 0 || parts.length > maxLen) return undefined;
+      if (parts.length < minLen || parts.length > maxLen) return undefined;
       const out = [];
       for (const p of parts) {
         if (!/^-?\d+$/.test(p)) return undefined;
@@ -84,7 +84,8 @@ export class HashState {
           problems.push({ key: (eq < 0 ? part : part.slice(0, eq)).slice(0, 40), value: '', unknown: true });
           continue;
         }
-        const s = this.schema[key];
+        // Own keys only: "#constructor=1" must not find Object.prototype.constructor.
+        const s = Object.hasOwn(this.schema, key) ? this.schema[key] : undefined;
         if (!s) { problems.push({ key: key.slice(0, 40), value: raw.slice(0, 40), unknown: true }); continue; }
         const v = s.parse(raw);
         if (v === undefined) problems.push({ key, value: raw.slice(0, 40) });
@@ -96,13 +97,13 @@ export class HashState {
   }
 
   get(key) {
-    if (!(key in this.schema)) throw new Error(`state: unknown key ${key}`);
+    if (!Object.hasOwn(this.schema, key)) throw new Error(`state: unknown key ${key}`);
     return this.values[key];
   }
 
   /** Sets a value (ignored unless valid) and writes the hash without adding history entries. */
   set(key, value) {
-    const s = this.schema[key];
+    const s = Object.hasOwn(this.schema, key) ? this.schema[key] : undefined;
     if (!s) throw new Error(`state: unknown key ${key}`);
     const checked = s.parse(s.format(value));
     if (checked === undefined || equal(checked, this.values[key])) return;

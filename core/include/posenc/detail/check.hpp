@@ -9,17 +9,41 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <sstream>
+#include <charconv>
+#include <concepts>
+#include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace posenc::detail {
 
+// Message building without iostreams: <sstream> would pull iostream and locale code into
+// every binary (a quarter of the WASM module), for nothing but error messages.
+// Exact overloads for text, so a const char* never converts to bool.
+inline void append(std::string& out, const char* text) { out += text; }
+inline void append(std::string& out, const std::string& text) { out += text; }
+inline void append(std::string& out, std::string_view text) { out += text; }
+inline void append(std::string& out, char c) { out += c; }
+inline void append(std::string& out, bool b) { out += b ? "true" : "false"; }
+template <std::integral T>
+  requires(!std::same_as<T, bool> && !std::same_as<T, char>)
+void append(std::string& out, T value) {
+  char buf[24];
+  const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+  out.append(buf, end);
+}
+template <std::floating_point T>
+void append(std::string& out, T value) {
+  char buf[32];
+  const int n = std::snprintf(buf, sizeof buf, "%.16g", static_cast<double>(value));
+  out.append(buf, static_cast<std::size_t>(n > 0 ? n : 0));
+}
+
 template <class... Parts>
 [[nodiscard]] std::string concat(const Parts&... parts) {
-  std::ostringstream out;
-  out.precision(17);
-  (out << ... << parts);
-  return out.str();
+  std::string out;
+  (append(out, parts), ...);
+  return out;
 }
 
 template <class... Parts>
