@@ -57,6 +57,8 @@ function nativeTable(groups) {
     const vps = p.itemsPerSecond ? `${(p.itemsPerSecond / 1e6).toFixed(0)} M` : '–';
     const err = p.maxErr === undefined ? '–' : `${fmtErr(p.maxErr)} / ${fmtErr(m.user?.maxErr)}`;
     rows.push(`| ${group} | ${fmtTime(p.ns)} | ${fmtRatio(m.memcpy?.ns / p.ns)} | ${fmtRatio(m.scalar?.ns / p.ns)} | ${fmtRatio(m.user?.ns / p.ns)} | ${vps} | ${err} |`);
+    const c = m.touch;  // in place only: a bare x *= g pass, the in-place bandwidth ceiling
+    if (c && c.ns > 1000) rows.push(`| ${group} (ceiling: bare x *= g pass) | ${fmtTime(c.ns)} | ${fmtRatio(m.memcpy?.ns / c.ns)} | – | – | – | – |`);
     const f = m.fill;  // the cache's fill kernel alone, into reused memory
     if (f) rows.push(`| ${group} (fill only) | ${fmtTime(f.ns)} | ${fmtRatio(m.memcpy?.ns / f.ns)} | ${fmtRatio(m.scalar?.ns / f.ns)} | ${fmtRatio(m.user?.ns / f.ns)} | ${(f.itemsPerSecond / 1e6).toFixed(0)} M | ${fmtErr(f.maxErr)} / ${fmtErr(m.user?.maxErr)} |`);
   }

@@ -382,7 +382,7 @@ function scalingCases() {
       ['betaSlow', { ok: { undefined: OPTIONAL, '1.5': 'finite ≤ betaFast' }, extra: [['above betaFast', 64]] }],
       ['mscale', { ok: { undefined: OPTIONAL, '1.5': 'finite ≥ 0', '2^31': 'finite ≥ 0', '2^53': 'finite ≥ 0' } }],
       ['mscaleAllDim', { ok: { undefined: OPTIONAL, '1.5': 'finite ≥ 0', '2^31': 'finite ≥ 0', '2^53': 'finite ≥ 0' } }],
-      ['attentionFactor', { ok: { undefined: OPTIONAL, '1.5': 'finite > 0', '2^31': 'finite > 0', '2^53': 'finite > 0' }, extra: [['zero', 0]] }],
+      ['attentionFactor', { ok: { undefined: OPTIONAL, '1.5': 'in (0, 1e4]' }, extra: [['zero', 0], ['beyond 1e4', 1e5]] }],
       ['truncate', { ok: { undefined: OPTIONAL }, extra: [['number', 1]] }]]),
     entry('llama3', { factor: 8, originalMaxPositionEmbeddings: 8192, lowFreqFactor: 1, highFreqFactor: 4 }, [
       ['factor', { ok: { '2^31': BIG, '2^53': BIG, '1.5': BIG } }],
@@ -394,7 +394,7 @@ function scalingCases() {
       ['shortFactor', { ok: { Float64Array: 'any array of numbers' }, extra: [['element 0', [0, 1, 1, 1, 1, 1, 1, 1]], ['element NaN', [NaN, 1, 1, 1, 1, 1, 1, 1]], ['too long', new Array(9).fill(1)]] }],
       ['longFactor', { ok: { Float64Array: 'the valid value is one' }, extra: [['element −1', [-1, 1, 1, 1, 1, 1, 1, 1]]] }],
       ['seqLen', { ok: { undefined: 'optional: then the short factors apply' }, extra: [['zero', 0]] }],
-      ['attentionFactor', { ok: { undefined: OPTIONAL, '1.5': 'finite > 0', '2^31': 'finite > 0', '2^53': 'finite > 0' }, extra: [['zero', 0]] }]]),
+      ['attentionFactor', { ok: { undefined: OPTIONAL, '1.5': 'in (0, 1e4]' }, extra: [['zero', 0], ['beyond 1e4', 1e5]] }]]),
   ];
 }
 

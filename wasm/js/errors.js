@@ -9,9 +9,18 @@ export function isErrorValue(r) {
   return r !== null && typeof r === 'object' && typeof r.posencError === 'string';
 }
 
+// The core names arguments in C++ snake_case (head_dim, scaling.attention_factor); a JS
+// caller passed headDim and scaling.attentionFactor, so the message names those.
+// (size_t is a type, not an argument.)
+export function jsNames(message) {
+  return message.replace(/\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/g, (word) =>
+    word === 'size_t' ? word : word.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()));
+}
+
 export function unwrap(r) {
   if (isErrorValue(r)) {
-    const e = r.posencError === 'internal' ? new Error(r.message) : new RangeError(r.message);
+    const message = jsNames(r.message);
+    const e = r.posencError === 'internal' ? new Error(message) : new RangeError(message);
     e.kind = r.posencError; // 'invalid_argument' | 'length_error' | 'bad_alloc' | 'internal'
     throw e;
   }
