@@ -58,7 +58,7 @@ function nativeTable(groups) {
     const err = p.maxErr === undefined ? '–' : `${fmtErr(p.maxErr)} / ${fmtErr(m.user?.maxErr)}`;
     rows.push(`| ${group} | ${fmtTime(p.ns)} | ${fmtRatio(m.memcpy?.ns / p.ns)} | ${fmtRatio(m.scalar?.ns / p.ns)} | ${fmtRatio(m.user?.ns / p.ns)} | ${vps} | ${err} |`);
     const c = m.touch;  // in place only: a bare x *= g pass, the in-place bandwidth ceiling
-    if (c && c.ns > 1000) rows.push(`| ${group} (ceiling: bare x *= g pass) | ${fmtTime(c.ns)} | ${fmtRatio(m.memcpy?.ns / c.ns)} | – | – | – | – |`);
+    if (c) rows.push(`| ${group} (ceiling: bare x *= g pass) | ${fmtTime(c.ns)} | ${fmtRatio(m.memcpy?.ns / c.ns)} | – | – | – | – |`);
     const f = m.fill;  // the cache's fill kernel alone, into reused memory
     if (f) rows.push(`| ${group} (fill only) | ${fmtTime(f.ns)} | ${fmtRatio(m.memcpy?.ns / f.ns)} | ${fmtRatio(m.scalar?.ns / f.ns)} | ${fmtRatio(m.user?.ns / f.ns)} | ${(f.itemsPerSecond / 1e6).toFixed(0)} M | ${fmtErr(f.maxErr)} / ${fmtErr(m.user?.maxErr)} |`);
   }
@@ -89,7 +89,11 @@ function targets(native, wasm) {
       const oop = g[`apply/${layout}/out_of_place`];
       const inp = g[`apply/${layout}/in_place`];
       if (oop) { const r = oop.memcpy.ns / oop.posenc.ns; add(`native apply ${layout} out of place, × memcpy speed`, fmtRatio(r), '≥ 0.95×', r >= 0.95); }
-      if (inp) { const r = inp.memcpy.ns / inp.posenc.ns; add(`native apply ${layout} in place, × memcpy speed`, fmtRatio(r), '≥ 1.5×', r >= 1.5); }
+      if (inp) {
+        const r = inp.memcpy.ns / inp.posenc.ns;
+        const ceiling = inp.touch ? ` (a bare x *= g pass: ${fmtRatio(inp.memcpy.ns / inp.touch.ns)})` : '';
+        add(`native apply ${layout} in place, × memcpy speed`, fmtRatio(r) + ceiling, '≥ 1.5×', r >= 1.5);
+      }
     }
     const cal = g['calibration/add_chain']?.posenc;
     // One dependent add = one core cycle: cycles/ns this run actually got.
