@@ -23,14 +23,12 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 step "libFuzzer targets under ASan + UBSan (bounded run; scripts/fuzz.sh --long SECONDS for more)"
 bash scripts/fuzz.sh
 
-if [[ -f wasm/CMakeLists.txt ]]; then
-  step "WASM package (SIMD and scalar binaries)"
-  bash scripts/build-wasm.sh
-  step "Node tests of the package"
-  node --test tests/js/
-fi
+step "WASM package (SIMD and scalar binaries)"
+bash scripts/build-wasm.sh
+step "Node tests of the package"
+node --test tests/js/
 
-if compgen -G "tests/web/*.test.mjs" >/dev/null; then
-  step "browser tests (Chromium)"
-  node --test tests/web/
-fi
+step "demo page build (web/dist)"
+bash scripts/build-web.sh
+step "browser tests (Chromium): the package in a plain page and a worker, the demo page"
+node --test tests/web/

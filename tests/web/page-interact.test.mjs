@@ -234,3 +234,27 @@ test('RoPE pair: the arrow keys move q and the score follows', async () => {
   await clean(page);
   await page.close();
 });
+
+test('the built folder works from any path of a static host (relative URLs only)', async () => {
+  const { cpSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { serve } = await import('../../scripts/serve.mjs');
+  const { DIST } = await import('./helpers.mjs');
+  const root = mkdtempSync(join(tmpdir(), 'posenc-host-'));
+  cpSync(DIST, join(root, 'some', 'sub', 'path'), { recursive: true });
+  const host = await serve(root);
+  try {
+    const page = await suite.browser.newPage();
+    const errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(`${host.url}some/sub/path/#lang=en`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20000 });
+    assert.deepEqual((await tableCells(page, 'pe-table'))[1].slice(1, 3), ['0.8415', '0.5403']);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await host.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+});

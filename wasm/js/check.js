@@ -23,8 +23,9 @@ export function options(value, fn, allowed) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new TypeError(`posenc: ${fn} options must be an object, got ${describe(value)}`);
   }
-  for (const key of Object.keys(value)) {
-    if (!allowed.includes(key)) {
+  // for…in + hasOwn, not Object.keys: no array per call (rope.apply runs once per token).
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && !allowed.includes(key)) {
       throw new TypeError(
         `posenc: unknown option '${key}' of ${fn}; allowed: ${allowed.join(', ')}`);
     }

@@ -26,3 +26,8 @@ export function unwrap(r) {
   }
   return r;
 }
+
+/** For the raw exports (wasm/src/guard.hpp): status 1 → throws the recorded error. */
+export function fromStatus(module, status) {
+  if (status !== 0) unwrap(module.lastError());
+}

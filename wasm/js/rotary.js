@@ -2,10 +2,11 @@
 // cache in WebAssembly memory; apply/invert/shift work in place on a Float32Array (copied
 // through scratch memory) or on a posenc tensor (zero copies).
 import * as check from './check.js';
-import { unwrap } from './errors.js';
+import { fromStatus, unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
 import { scalingArg } from './scaling.js';
-import { inPlace, inPlaceAll } from './target.js';
+import { Tensor } from './heap.js';
+import { inChunks, inPlace, inPlaceAll, resolve } from './target.js';
 
 export const ROPE_LAYOUTS = ['half', 'interleaved'];
 export const ANGLE_PRECISIONS = ['exact', 'float32'];
@@ -17,12 +18,14 @@ const SHIFT_KEYS = ['tokens', 'heads', 'delta', 'tokenStride', 'headStride'];
 
 // tokens, heads and strides of an apply/shift call; dense [tokens][heads][headDim] by default.
 // `p` prefixes the option names in messages ('q' → qHeads, qTokenStride, …).
+// (Names are built only for a prefix: decode calls come here once per token.)
 function shape(o, headDim, positions, p = '') {
-  const name = (n) => (p ? p + n[0].toUpperCase() + n.slice(1) : n);
-  const heads = o.heads === undefined ? 1 : check.size(name('heads'), o.heads);
+  const heads = o.heads === undefined ? 1 : check.size(p ? `${p}Heads` : 'heads', o.heads);
   const tokens = o.tokens === undefined && positions ? positions.length : check.size('tokens', o.tokens);
-  const tokenStride = o.tokenStride === undefined ? heads * headDim : check.size(name('tokenStride'), o.tokenStride);
-  const headStride = o.headStride === undefined ? headDim : check.size(name('headStride'), o.headStride);
+  const tokenStride = o.tokenStride === undefined ? heads * headDim
+    : check.size(p ? `${p}TokenStride` : 'tokenStride', o.tokenStride);
+  const headStride = o.headStride === undefined ? headDim
+    : check.size(p ? `${p}HeadStride` : 'headStride', o.headStride);
   return [tokens, heads, tokenStride, headStride];
 }
 
@@ -78,15 +81,46 @@ export function rotaryApi({ module, heap }) {
       const positions = o.positions === undefined ? null : check.int32Array('positions', o.positions);
       const start = o.start === undefined ? 0 : check.safeInteger('start', o.start);
       const [tokens, heads, ts, hs] = shape(o, this.headDim, positions);
+      const usePositions = positions === null ? 0 : 1;
+      const inv = inverse ? 1 : 0;
+      if (o.out === undefined && positions === null && x instanceof Tensor && x.ownedBy(heap)) {
+        // The decode path: a live tensor of this module, rotated where it is. No arrays,
+        // closures or embind glue per call (the status/lastError transport of guard.hpp).
+        x.assertLive('x');
+        fromStatus(module, module._posenc_rope_apply(handle, x.ptr, x.length, x.ptr, x.length, tokens, heads,
+          ts, hs, 0, 0, start, 0, inv));
+        return x;
+      }
       const n = positions ? positions.length : 0;
+      if (o.out === undefined && n === (positions ? tokens : 0) && this.#applyChunked(x, tokens, heads, ts, hs,
+        positions, start, inv)) return x;
       const targets = o.out === undefined ? [['x', x]] : [['x', x, true], ['out', o.out]];
       inPlaceAll(heap, targets, [4 * n], (ptrs, lengths, [pp]) => {
         if (positions) heap.i32(pp, n).set(positions);
         const [outPtr, outLength] = o.out === undefined ? [ptrs[0], lengths[0]] : [ptrs[1], lengths[1]];
-        unwrap(module.ropeApply(handle, ptrs[0], lengths[0], outPtr, outLength, tokens, heads, ts, hs,
-          pp, n, start, positions !== null, inverse));
+        fromStatus(module, module._posenc_rope_apply(handle, ptrs[0], lengths[0], outPtr, outLength, tokens, heads,
+          ts, hs, pp, n, start, usePositions, inv));
       });
       return o.out === undefined ? x : o.out;
+    }
+
+    /**
+     * apply in place on a big array outside WebAssembly memory, in token chunks through
+     * the scratch block (target.js inChunks); false when x is something else or the layout
+     * does not allow chunks. The whole call is checked first, so an error changes nothing.
+     */
+    #applyChunked(x, tokens, heads, ts, hs, positions, start, inv) {
+      if (heads < 1 || x instanceof Tensor || !(x instanceof Float32Array)) return false;
+      const copy = resolve(heap, 'x', x).copy;
+      if (copy === undefined) return false;
+      const rowFloats = (heads - 1) * hs + this.headDim;
+      const handle = this.#handle;
+      fromStatus(module, module._posenc_rope_check(handle, copy.length, tokens, heads, ts, hs, start));
+      return inChunks(heap, 'x', copy, tokens, ts, rowFloats, positions ? 4 : 0, (ptr, floats, t0, count, pp) => {
+        if (positions) heap.i32(pp, count).set(positions.subarray(t0, t0 + count));
+        fromStatus(module, module._posenc_rope_apply(handle, ptr, floats, ptr, floats, count, heads, ts, hs,
+          pp, positions ? count : 0, positions ? 0 : start + t0, positions ? 1 : 0, inv));
+      });
     }
 
     /** apply(x, { ...opts, inverse: true }): undoes apply to float rounding. */

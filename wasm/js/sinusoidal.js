@@ -10,6 +10,15 @@ export const PE_LAYOUTS = ['interleaved', 'concat'];
 const layoutArg = (o) => (o.layout === undefined ? 'interleaved' : check.oneOf('layout', o.layout, PE_LAYOUTS));
 
 export function sinusoidalApi({ module, heap }) {
+  // The table the binding left in a malloc'd block (bind_sinusoidal.cpp): one copy out, freed.
+  const takeTable = (ptr, floats) => {
+    try {
+      return heap.f32(ptr, floats).slice();
+    } finally {
+      heap.free(ptr);
+    }
+  };
+
   return {
     /**
      * The table PE(p) for p = start … start+positions−1 (positions: a count) or for the given
@@ -23,14 +32,14 @@ export function sinusoidalApi({ module, heap }) {
       if (typeof o.positions === 'number' || o.positions === undefined) {
         const count = check.size('positions', o.positions);
         const start = o.start === undefined ? 0 : check.safeInteger('start', o.start);
-        return unwrap(module.sinusoidalTable(dim, base, start, count, layout));
+        return takeTable(unwrap(module.sinusoidalTable(dim, base, start, count, layout)), count * dim);
       }
       if (o.start !== undefined) {
         throw new TypeError('posenc: sinusoidal() takes start only with a count of positions, not with a list');
       }
       const positions = check.int32Array('positions', o.positions);
-      return heap.stage([positions], 'sinusoidal()', ([p]) =>
-        unwrap(module.sinusoidalTableAt(dim, base, p, positions.length, layout)));
+      return takeTable(heap.stage([positions], 'sinusoidal()', ([p]) =>
+        unwrap(module.sinusoidalTableAt(dim, base, p, positions.length, layout))), positions.length * dim);
     },
 
     /** One row PE(position): Float32Array(dim). */

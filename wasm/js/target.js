@@ -10,7 +10,7 @@ import * as check from './check.js';
 import { Tensor } from './heap.js';
 
 // { ptr, length } of a zero-copy target, or { copy: Float32Array } for the copying path.
-function resolve(heap, name, x) {
+export function resolve(heap, name, x) {
   if (x instanceof Tensor) {
     x.assertLive(name);
     return x.ownedBy(heap) ? { ptr: x.ptr, length: x.length } : { copy: x.array };
@@ -47,4 +47,38 @@ export function inPlaceAll(heap, targets, extraBytes, body) {
 export function inPlace(heap, name, x, extraBytes, body) {
   inPlaceAll(heap, [[name, x]], extraBytes, ([ptr], [length], extra) => body(ptr, length, extra));
   return x;
+}
+
+// Token chunks of the copying path stay this small so that the copy in, the kernel and the
+// copy out all hit L2 (one block as big as x would make three passes through DRAM).
+const CHUNK_BYTES = 256 << 10;
+
+/**
+ * The copying path for a big x [tokens][…] (a Float32Array outside WebAssembly memory)
+ * whose token rows do not overlap: token t owns floats [t·tokenStride, t·tokenStride +
+ * rowFloats), rowFloats ≤ tokenStride, all inside x. Runs `body(ptr, floats, t0, count,
+ * extra)` on chunks of whole tokens staged one after another in the resident scratch
+ * block, with `extraBytesPerToken`·count bytes at `extra` (positions), and copies each
+ * chunk back. Token rows being disjoint, chunk by chunk gives the same floats as one call
+ * over all of x. Returns false, having done nothing, when x fits the scratch block anyway
+ * or the layout does not allow chunks; the caller then takes inPlaceAll. The caller must
+ * have checked the whole call first: a chunk already copied back is not undone.
+ */
+export function inChunks(heap, what, x, tokens, tokenStride, rowFloats, extraBytesPerToken, body) {
+  const tokenBytes = 4 * tokenStride + extraBytesPerToken;
+  const per = Math.floor(CHUNK_BYTES / tokenBytes);
+  if (x.byteLength <= CHUNK_BYTES || per < 1 || tokens < 2 || rowFloats < 1 || rowFloats > tokenStride ||
+      (tokens - 1) * tokenStride + rowFloats > x.length) return false;
+  const spanOf = (count) => (count - 1) * tokenStride + rowFloats;
+  heap.withScratch([4 * spanOf(Math.min(per, tokens)), extraBytesPerToken * per], what, ([ptr, extra]) => {
+    for (let t0 = 0; t0 < tokens; t0 += per) {
+      const count = Math.min(per, tokens - t0);
+      const first = t0 * tokenStride;
+      const floats = spanOf(count);
+      heap.f32(ptr, floats).set(x.subarray(first, first + floats));
+      body(ptr, floats, t0, count, extra);
+      x.set(heap.f32(ptr, floats), first);
+    }
+  });
+  return true;
 }

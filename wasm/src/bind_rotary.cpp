@@ -9,8 +9,10 @@
 #include "marshal.hpp"
 
 #include "posenc/rotary.hpp"
+#include "posenc/tensor.hpp"
 
 #include <emscripten/bind.h>
+#include <emscripten/em_macros.h>
 
 #include <memory>
 #include <string>
@@ -61,25 +63,36 @@ void rope_destroy(std::uintptr_t handle) {
 // in → out (same shape and strides), token t at positions[t] when use_positions, else at
 // start + t. out == in takes the in-place overload, whose errors name the tensor `x` as the
 // JS API does (the out-of-place one names `in` and `out`).
-val rope_apply(std::uintptr_t handle, std::uintptr_t in, std::size_t in_size, std::uintptr_t out,
-               std::size_t out_size, double tokens, double heads, double token_stride,
-               double head_stride, std::uintptr_t positions, std::size_t n_positions,
-               double start, bool use_positions, bool inverse) {
-  return guarded([&] {
-    const rotary_cache& cache = cache_at(handle);
-    const tensor_view src = view_at(cache, in, in_size, tokens, heads, token_stride, head_stride);
-    const tensor_view dst = view_at(cache, out, out_size, tokens, heads, token_stride, head_stride);
-    const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n_positions);
-    if (in == out && use_positions)
-      posenc::rope_apply(cache, dst, p, dir_of(inverse));
-    else if (in == out)
-      posenc::rope_apply(cache, dst, i64(start), dir_of(inverse));
-    else if (use_positions)
-      posenc::rope_apply(cache, src, dst, p, dir_of(inverse));
-    else
-      posenc::rope_apply(cache, src, dst, i64(start), dir_of(inverse));
-    return val::undefined();
-  });
+void rope_apply_at(std::uintptr_t handle, std::uintptr_t in, std::size_t in_size,
+                   std::uintptr_t out, std::size_t out_size, double tokens, double heads,
+                   double token_stride, double head_stride, std::uintptr_t positions,
+                   std::size_t n_positions, double start, bool use_positions, bool inverse) {
+  const rotary_cache& cache = cache_at(handle);
+  const tensor_view src = view_at(cache, in, in_size, tokens, heads, token_stride, head_stride);
+  const tensor_view dst = view_at(cache, out, out_size, tokens, heads, token_stride, head_stride);
+  const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n_positions);
+  if (in == out && use_positions)
+    posenc::rope_apply(cache, dst, p, dir_of(inverse));
+  else if (in == out)
+    posenc::rope_apply(cache, dst, i64(start), dir_of(inverse));
+  else if (use_positions)
+    posenc::rope_apply(cache, src, dst, p, dir_of(inverse));
+  else
+    posenc::rope_apply(cache, src, dst, i64(start), dir_of(inverse));
+}
+
+// Throws what an in-place rope_apply of this whole call would throw, touching no element:
+// wasm/js/rotary.js checks a call first and then runs it in token chunks through scratch
+// memory, so that an error leaves x unchanged as the one-call path does. check_view never
+// reads data, and a view of 0 heads rotates nothing but still has its start checked.
+void rope_check_at(std::uintptr_t handle, std::size_t size, double tokens, double heads,
+                   double token_stride, double head_stride, double start) {
+  const rotary_cache& cache = cache_at(handle);
+  // Any non-null address: only the geometry is checked against `size`.
+  alignas(float) static const float unread = 0;
+  check_view("x", view_at(cache, reinterpret_cast<std::uintptr_t>(&unread), size, tokens, heads,
+                          token_stride, head_stride));
+  posenc::rope_apply(cache, view_at(cache, 0, 0, tokens, 0, token_stride, head_stride), i64(start));
 }
 
 val rope_shift(std::uintptr_t handle, std::uintptr_t x, std::size_t size, double tokens,
@@ -128,11 +141,37 @@ val rope_row(std::uintptr_t handle, double position) {
 } // namespace
 } // namespace posenc::wasm
 
+// Raw exports for the hot calls (see guard.hpp: 0 or 1 + lastError()); same arguments as
+// the functions above, booleans as 0/1.
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE int posenc_rope_apply(std::uintptr_t handle, std::uintptr_t in,
+                                           std::size_t in_size, std::uintptr_t out,
+                                           std::size_t out_size, double tokens, double heads,
+                                           double token_stride, double head_stride,
+                                           std::uintptr_t positions, std::size_t n_positions,
+                                           double start, int use_positions, int inverse) {
+  return posenc::wasm::status_of([&] {
+    posenc::wasm::rope_apply_at(handle, in, in_size, out, out_size, tokens, heads, token_stride,
+                                head_stride, positions, n_positions, start, use_positions != 0,
+                                inverse != 0);
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE int posenc_rope_check(std::uintptr_t handle, std::size_t size, double tokens,
+                                           double heads, double token_stride,
+                                           double head_stride, double start) {
+  return posenc::wasm::status_of([&] {
+    posenc::wasm::rope_check_at(handle, size, tokens, heads, token_stride, head_stride, start);
+  });
+}
+
+} // extern "C"
+
 EMSCRIPTEN_BINDINGS(posenc_rotary) {
   using namespace posenc::wasm;
   emscripten::function("ropeCreate", &rope_create);
   emscripten::function("ropeDestroy", &rope_destroy);
-  emscripten::function("ropeApply", &rope_apply);
   emscripten::function("ropeApplyQK", &rope_apply_qk);
   emscripten::function("ropeShift", &rope_shift);
   emscripten::function("ropeRow", &rope_row);

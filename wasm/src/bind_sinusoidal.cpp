@@ -9,7 +9,11 @@
 
 #include <emscripten/bind.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <memory>
+#include <new>
 #include <string>
 
 namespace posenc::wasm {
@@ -27,29 +31,43 @@ std::size_t table_floats(double positions, int dim) {
   return static_cast<std::size_t>(n);
 }
 
-// Rows start … start+count−1 → Float32Array(count·dim).
+// A malloc'd block of n floats, left uninitialised (the table fills every float), that JS
+// copies out with one .slice() and frees (wasm/js/sinusoidal.js): a std::vector would
+// zero-fill it first and embind's `new Float32Array(view)` would copy it once more.
+float* table_block(std::size_t n) {
+  // n·4 bytes would wrap in a 32-bit size_t past 1 Gi floats.
+  if (n > std::numeric_limits<std::size_t>::max() / sizeof(float)) throw std::bad_alloc();
+  void* p = std::malloc(std::max<std::size_t>(n, 1) * sizeof(float));
+  if (p == nullptr) throw std::bad_alloc();
+  return static_cast<float*>(p);
+}
+
+// Rows start … start+count−1 → address of count·dim floats (JS frees it).
 val sinusoidal_table(int dim, double base, double start, double count, std::string layout) {
   return guarded([&] {
     const pe_layout l = parse_pe_layout(layout);
     // An empty call first, so a bad dim/base/start is reported as such rather than as
     // an allocation failure of count·dim floats.
     posenc::sinusoidal_table(nullptr, 0, dim, base, i64(start), 0, l);
-    std::vector<float> out(table_floats(count, dim));
-    posenc::sinusoidal_table(out.data(), out.size(), dim, base, i64(start), i64(count), l);
-    return copy_to_js(out);
+    const std::size_t n = table_floats(count, dim);
+    std::unique_ptr<float, void (*)(void*)> out(table_block(n), std::free);
+    posenc::sinusoidal_table(out.get(), n, dim, base, i64(start), i64(count), l);
+    return val(reinterpret_cast<std::uintptr_t>(out.release()));
   });
 }
 
-// Rows PE(positions[r]) for n int32 positions staged at `positions` → Float32Array(n·dim).
+// Rows PE(positions[r]) for n int32 positions staged at `positions` → address of n·dim
+// floats (JS frees it).
 val sinusoidal_table_at(int dim, double base, std::uintptr_t positions, std::size_t n,
                         std::string layout) {
   return guarded([&] {
     const pe_layout l = parse_pe_layout(layout);
     const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n);
     posenc::sinusoidal_table(nullptr, 0, dim, base, p.first(0), l);
-    std::vector<float> out(table_floats(static_cast<double>(n), dim));
-    posenc::sinusoidal_table(out.data(), out.size(), dim, base, p, l);
-    return copy_to_js(out);
+    const std::size_t floats = table_floats(static_cast<double>(n), dim);
+    std::unique_ptr<float, void (*)(void*)> out(table_block(floats), std::free);
+    posenc::sinusoidal_table(out.get(), floats, dim, base, p, l);
+    return val(reinterpret_cast<std::uintptr_t>(out.release()));
   });
 }
 

@@ -1,36 +1,74 @@
 // wasm/src/guard.cpp — the catch clauses of every binding (see guard.hpp).
 #include "guard.hpp"
 
+#include <emscripten/bind.h>
+
 #include <new>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace posenc::wasm {
 namespace {
 
-val error_value(const char* kind, const char* message) {
-  val err = val::object();
-  err.set("posencError", val(kind));
-  err.set("message", val(message));
-  return err;
+// The latest recorded error. WebAssembly here is single-threaded, and JS reads it right
+// after the failing call, before anything else can run.
+struct recorded_error {
+  const char* kind = "internal";
+  std::string message;
+};
+recorded_error last;
+
+// Runs body(context); false after recording what it threw in `last`.
+bool run_recording(void (*body)(void*), void* context) {
+  try {
+    body(context);
+    return true;
+  } catch (const posenc::invalid_argument& e) {
+    last = {"invalid_argument", e.what()};
+  } catch (const posenc::length_error& e) {
+    last = {"length_error", e.what()};
+  } catch (const std::bad_alloc&) {
+    last = {"bad_alloc", "posenc: out of WebAssembly memory"};
+  } catch (const std::length_error&) {
+    // A std::vector asked for more than max_size(): the same condition as bad_alloc.
+    last = {"bad_alloc", "posenc: request exceeds WebAssembly memory"};
+  } catch (const std::exception& e) {
+    last = {"internal", e.what()};
+  }
+  return false;
 }
 
 } // namespace
 
+// Hands the message over and frees it: a recorded error must not keep heap bytes in use
+// (the leak tests compare the allocator's count before and after refused calls).
+val last_error() {
+  val err = val::object();
+  err.set("posencError", val(last.kind));
+  err.set("message", val(std::exchange(last.message, std::string())));
+  return err;
+}
+
 val run_guarded(val (*body)(void*), void* context) {
-  try {
-    return body(context);
-  } catch (const posenc::invalid_argument& e) {
-    return error_value("invalid_argument", e.what());
-  } catch (const posenc::length_error& e) {
-    return error_value("length_error", e.what());
-  } catch (const std::bad_alloc&) {
-    return error_value("bad_alloc", "posenc: out of WebAssembly memory");
-  } catch (const std::length_error&) {
-    // A std::vector asked for more than max_size(): the same condition as bad_alloc.
-    return error_value("bad_alloc", "posenc: request exceeds WebAssembly memory");
-  } catch (const std::exception& e) {
-    return error_value("internal", e.what());
-  }
+  struct call {
+    val (*body)(void*);
+    void* context;
+    val result = val::undefined();
+  } c{body, context};
+  const bool ok = run_recording([](void* p) {
+    auto& self = *static_cast<call*>(p);
+    self.result = self.body(self.context);
+  }, &c);
+  return ok ? c.result : last_error();
+}
+
+int run_status(void (*body)(void*), void* context) {
+  return run_recording(body, context) ? 0 : 1;
 }
 
 } // namespace posenc::wasm
+
+EMSCRIPTEN_BINDINGS(posenc_guard) {
+  emscripten::function("lastError", &posenc::wasm::last_error);
+}

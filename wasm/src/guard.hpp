@@ -1,12 +1,17 @@
 // wasm/src/guard.hpp — how a C++ error crosses into JS without aborting the module.
 //
-// Every embind-exposed function runs its body through `guarded`. A posenc::error or
-// std::bad_alloc thrown by the core is caught (guard.cpp) and returned as an *error value*
-// `{ posencError: kind, message }`, kind "invalid_argument" | "length_error" | "bad_alloc"
-// (or "internal" for anything else); wasm/js/errors.js turns it into a RangeError (an Error
-// for "internal"). Returning instead of rethrowing into JS matters: a JS exception unwinding
-// through WASM frames would skip C++ destructors and leak the in-flight exception object,
-// and a throw with exceptions disabled would abort the module.
+// Two transports share one set of catch clauses (guard.cpp):
+//  - embind functions run their body through `guarded`: a posenc::error or std::bad_alloc
+//    thrown by the core comes back as an *error value* `{ posencError: kind, message }`,
+//    kind "invalid_argument" | "length_error" | "bad_alloc" (or "internal" for anything
+//    else); wasm/js/errors.js turns it into a RangeError (an Error for "internal").
+//  - hot raw exports (extern "C", called from JS without embind's generic invoker) run
+//    their body through `status_of` and return 0, or 1 after recording the error; JS then
+//    fetches the same error value with the embind function `lastError` (errors.js
+//    `fromStatus`). A decode call thus crosses no embind glue and allocates nothing in JS.
+// Returning instead of rethrowing into JS matters: a JS exception unwinding through WASM
+// frames would skip C++ destructors and leak the in-flight exception object, and a throw
+// with exceptions disabled would abort the module.
 #pragma once
 
 #include "posenc/errors.hpp"
@@ -25,11 +30,23 @@ using emscripten::val;
 // out-of-line function holds every catch clause, so each binding adds no landing pads.
 val run_guarded(val (*body)(void*), void* context);
 
+// Runs body(context): 0 on success; 1 after recording what it threw for last_error().
+int run_status(void (*body)(void*), void* context);
+
+// The error value of the latest failed run_status (JS: module.lastError()).
+val last_error();
+
 // guarded([&] { ... return val(...); }): the body's exceptions become error values.
 template <class Body>
 val guarded(Body&& body) {
   return run_guarded([](void* b) { return (*static_cast<std::remove_reference_t<Body>*>(b))(); },
                      &body);
+}
+
+// status_of([&] { ... }): 0, or 1 with the body's exception recorded (see last_error).
+template <class Body>
+int status_of(Body&& body) {
+  return run_status([](void* b) { (*static_cast<std::remove_reference_t<Body>*>(b))(); }, &body);
 }
 
 } // namespace posenc::wasm

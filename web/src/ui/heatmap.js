@@ -2,7 +2,7 @@
 // 256×256 redraw is a single putImageData. A legend shows the colour scale with its range; the
 // pointer (or the arrow keys, when the heatmap has focus) reads out a cell.
 import { h, uid } from './dom.js';
-import { viridis, cssColor } from './palette.js';
+import { viridis } from './palette.js';
 
 /**
  * heatmap({ label, rowLabel, colLabel, format, readout(row, col, value) → string })
@@ -83,7 +83,6 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
     cursor.style.setProperty('top', `${(r / state.rows) * 100}%`);
     cursor.style.setProperty('width', `${100 / state.cols}%`);
     cursor.style.setProperty('height', `${100 / state.rows}%`);
-    cursor.style.setProperty('--swatch', cssColor(palette, (v - state.min) / (state.max - state.min)));
   }
 
   canvas.addEventListener('pointermove', (e) => {

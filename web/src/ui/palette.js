@@ -24,11 +24,5 @@ function table(anchors) {
 
 export const viridis = table(VIRIDIS);
 
-/** CSS colour of the palette at t ∈ [0, 1] (for legends and plot lines). */
-export function cssColor(lut, t) {
-  const i = Math.round(Math.min(1, Math.max(0, t)) * 255) * 4;
-  return `rgb(${lut[i]}, ${lut[i + 1]}, ${lut[i + 2]})`;
-}
-
 /** Line colours for plots: Okabe–Ito, the colour-blind-safe qualitative set. */
 export const LINES = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000'];
