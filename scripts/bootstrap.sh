@@ -4,18 +4,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-DEBS=(cmake g++ clang-14 libxsimd-dev catch2 nlohmann-json3-dev libbenchmark-dev
-      emscripten binaryen chromium)
+# clang-14 does not depend on its sanitizer and libFuzzer runtimes (libclang-rt-14-dev),
+# so they are named here.
+DEBS=(cmake g++ clang-14 libclang-rt-14-dev libxsimd-dev catch2 nlohmann-json3-dev
+      libbenchmark-dev emscripten binaryen chromium)
 missing=()
 for pkg in "${DEBS[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done
 if ((${#missing[@]})); then
-  cmd="apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+  cmd="apt-get update && apt-get install -y ${missing[*]}"
   if [[ $(id -u) -eq 0 ]]; then
     echo "bootstrap: installing Debian packages: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"
+    apt-get update -q && apt-get install -y -q "${missing[@]}"
   else
     echo "bootstrap: missing Debian packages: ${missing[*]}" >&2
     echo "bootstrap: run as root:  sudo sh -c '$cmd'" >&2

@@ -1,6 +1,7 @@
 // wasm/js/loader.js — picks and instantiates one of the two binaries.
 //
-// The SIMD binary needs WebAssembly SIMD128; engines without it get the scalar one. We
+// The SIMD binary needs WebAssembly SIMD128 and exception handling; other engines get the
+// scalar one. We
 // instantiate the .wasm ourselves (the glue's `instantiateWasm` hook) so the same code path
 // works in Node (bytes read from the file next to this module: Emscripten 3.1.6 glue would
 // try `fetch` on a file path there), in a browser (streaming fetch of the URL next to the
@@ -14,13 +15,25 @@ const SIMD_PROBE = new Uint8Array([
   253, 15, 253, 98, 11,
 ]);
 
-/** True when this engine validates WebAssembly SIMD128 code. */
-export function simdSupported() {
+// The smallest module using WebAssembly exception handling (try … catch_all), from
+// wasm-feature-detect. The SIMD binary is built with -fwasm-exceptions (wasm/CMakeLists.txt),
+// so it also needs this (Chrome 95, Firefox 100, Safari 15.2, Node 17); the scalar one
+// keeps Emscripten's JS-based exceptions and runs on any engine with WebAssembly.
+const EXCEPTIONS_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 8, 1, 6, 0, 6, 64, 25, 11, 11,
+]);
+
+function validates(bytes) {
   try {
-    return WebAssembly.validate(SIMD_PROBE);
+    return WebAssembly.validate(bytes);
   } catch {
     return false;
   }
+}
+
+/** True when this engine can run the SIMD binary: SIMD128 and exception handling. */
+export function simdSupported() {
+  return validates(SIMD_PROBE) && validates(EXCEPTIONS_PROBE);
 }
 
 // Literal specifiers on purpose: bundlers only rewrite static strings.
