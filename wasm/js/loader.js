@@ -1,8 +1,7 @@
 // wasm/js/loader.js — picks and instantiates one of the two binaries.
 //
 // The SIMD binary needs WebAssembly SIMD128 and exception handling; other engines get the
-// scalar one. We
-// instantiate the .wasm ourselves (the glue's `instantiateWasm` hook) so the same code path
+// scalar one. We instantiate the .wasm ourselves (the glue's `instantiateWasm` hook) so the same code path
 // works in Node (bytes read from the file next to this module: Emscripten 3.1.6 glue would
 // try `fetch` on a file path there), in a browser (streaming fetch of the URL next to the
 // module, same origin, works offline from a local server) and under bundlers, which see the
@@ -65,16 +64,17 @@ async function instantiate(source, imports) {
   if (url.protocol === 'file:') {
     return (await WebAssembly.instantiate(await readFileBytes(url), imports)).instance;
   }
-  const response = fetch(url, { credentials: 'same-origin' });
+  const request = () => fetch(url, { credentials: 'same-origin' });
   if (WebAssembly.instantiateStreaming) {
     try {
-      return (await WebAssembly.instantiateStreaming(response, imports)).instance;
+      return (await WebAssembly.instantiateStreaming(request(), imports)).instance;
     } catch (e) {
-      // A server without the application/wasm MIME type: retry from the bytes.
+      // A server without the application/wasm MIME type, or a failed request: fetch the
+      // bytes afresh below (the streamed body is consumed), which also reports the status.
       if (!(e instanceof TypeError)) throw e;
     }
   }
-  const res = await response;
+  const res = await request();
   if (!res.ok) {
     // The usual cause: a bundler's dev server pre-bundled posenc away from its dist/ folder.
     throw new Error(`posenc: failed to fetch ${url} (HTTP ${res.status}); serve wasm/dist/ next to ` +
