@@ -15,12 +15,7 @@ namespace {
 
 using namespace posenc;
 using fuzz::expect;
-
-bool moderate(std::span<const float> x) {
-  for (float v : x)
-    if (!(std::fabs(v) <= 1e3f)) return false;
-  return true;
-}
+using fuzz::moderate;
 
 std::vector<float> maybe_resized(fuzz::input& in, std::vector<float> v) {
   if (in.rarely(32)) v.resize(in.flag() ? v.size() + 1 : (v.empty() ? 0 : v.size() - 1));

@@ -17,6 +17,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -51,6 +52,14 @@ void note(const char* format, Args... args) {
 
 inline void expect(bool ok, const char* what, double got = 0, double limit = 0) {
   if (!ok) fail(what, got, limit);
+}
+
+// Value checks (finite outputs, error bounds) apply to inputs of moderate size only: huge
+// or non-finite inputs may legitimately overflow.
+inline bool moderate(std::span<const float> x) {
+  for (float v : x)
+    if (!(std::fabs(v) <= 1e3f)) return false;
+  return true;
 }
 
 // Runs `call`; a posenc::error is an accepted outcome (false), success is true. Any other

@@ -14,12 +14,7 @@ namespace {
 
 using namespace posenc;
 using fuzz::expect;
-
-bool moderate(std::span<const float> x) {
-  for (float v : x)
-    if (!(std::fabs(v) <= 1e3f)) return false;
-  return true;
-}
+using fuzz::moderate;
 
 bool small_positions(std::span<const std::int32_t> p) {
   for (std::int32_t x : p)
