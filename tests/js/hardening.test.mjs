@@ -182,11 +182,9 @@ test('a new tensor is zeros even where a freed tensor lay', async () => {
   }
 });
 
-// F10: a size argument with a limit below 2^53 must state that limit whatever the bad value.
-const F_SIZE_RANGE = 'F10: wasm/js check.size() states [0, 9007199254740991] for −1 and 2^53 while the core ' +
-  'limit (stated for 2^31) is [0, 16777216]: permutation n, decayBound maxDistance, peNorms count, ' +
-  'peDotByDistance kCount (fix: pass the real maximum to check.size in wasm/js)';
-test('a bounded size argument states the same allowed range for every bad value', { todo: F_SIZE_RANGE }, async () => {
+// F10 (fixed: wasm/js check.int64 leaves the range to the core): a size argument with a limit
+// below 2^53 states that one limit whatever the bad value.
+test('a bounded size argument states the same allowed range for every bad value', async () => {
   const pe = await createPosenc();
   const calls = {
     'permutation n': (v) => pe.permutation({ n: v, seed: 1 }),
