@@ -6,8 +6,6 @@
 #   scripts/fuzz.sh                  each target 20 s (the `npm test` budget: < 3 min in all)
 #   scripts/fuzz.sh --long SECONDS   each target SECONDS (the documented longer run)
 #   scripts/fuzz.sh --only fuzz_rotary [--long 600]   one target
-#   scripts/fuzz.sh --skip-known     inputs matching a known, unfixed finding are skipped
-#                                    (POSENC_FUZZ_SKIP_KNOWN=1), so the run looks for new bugs
 #
 # Each target starts from its seed corpus tests/fuzz/corpus/<target>/ (which also holds
 # regression inputs of past findings) and writes what it discovers to
@@ -24,8 +22,7 @@ while (($#)); do
   case "$1" in
     --long) seconds="${2:?--long needs a number of seconds}"; shift 2 ;;
     --only) only="${2:?--only needs a target name}"; shift 2 ;;
-    --skip-known) export POSENC_FUZZ_SKIP_KNOWN=1; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

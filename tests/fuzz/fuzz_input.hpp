@@ -74,13 +74,6 @@ bool attempt(Call&& call) {
   }
 }
 
-// Known findings not fixed yet: with POSENC_FUZZ_SKIP_KNOWN set, a target skips inputs that
-// match one (so a long run keeps looking for new bugs); without it they fail as regressions.
-inline bool skip_known(bool matches) {
-  static const bool skip = std::getenv("POSENC_FUZZ_SKIP_KNOWN") != nullptr;
-  return skip && matches;
-}
-
 // A float buffer owned by the target: exactly `size` elements (new float[0] is a distinct,
 // non-null, zero-byte allocation, so even an empty buffer has a red zone behind it).
 struct buffer {
