@@ -17,34 +17,31 @@ namespace {
 constexpr std::int64_t kPositions = 8192;
 constexpr int kRopeDim = 128, kPeDim = 512;
 
-// Largest |value − truth| over rows r % 16 == 0 of a [rows][half] (sin, cos) pair of tables.
+// Largest |value − truth| over rows p % 16 == 0 of a table whose sin(p·θ_i) sits at
+// sin[p·row + i·step] and cos(p·θ_i) at cos[p·row + i·step].
 double table_error(const std::vector<double>& inv, const float* sin, const float* cos,
-                   std::int64_t rows) {
-  const std::size_t half = inv.size();
+                   std::int64_t rows, std::size_t row, std::size_t step) {
   double worst = 0;
   for (std::int64_t p = 0; p < rows; p += 16)
-    for (std::size_t i = 0; i < half; ++i) {
+    for (std::size_t i = 0; i < inv.size(); ++i) {
       const long double a = static_cast<long double>(p) * inv[i];
-      const std::size_t at = static_cast<std::size_t>(p) * half + i;
+      const std::size_t at = static_cast<std::size_t>(p) * row + i * step;
       worst = std::max({worst, static_cast<double>(std::fabs(sin[at] - std::sin(a))),
                         static_cast<double>(std::fabs(cos[at] - std::cos(a)))});
     }
   return worst;
 }
 
-// The same for an interleaved PE table [rows][2·half] (sin at 2i, cos at 2i+1).
+// A [rows][half] pair of sin and cos tables (the RoPE cache layout).
+double table_error(const std::vector<double>& inv, const float* sin, const float* cos,
+                   std::int64_t rows) {
+  return table_error(inv, sin, cos, rows, inv.size(), 1);
+}
+
+// An interleaved PE table [rows][2·half] (sin at 2i, cos at 2i+1).
 double pe_error(const std::vector<double>& inv, const std::vector<float>& table,
                 std::int64_t rows) {
-  const std::size_t half = inv.size();
-  double worst = 0;
-  for (std::int64_t p = 0; p < rows; p += 16)
-    for (std::size_t i = 0; i < half; ++i) {
-      const long double a = static_cast<long double>(p) * inv[i];
-      const std::size_t at = static_cast<std::size_t>(p) * 2 * half + 2 * i;
-      worst = std::max({worst, static_cast<double>(std::fabs(table[at] - std::sin(a))),
-                        static_cast<double>(std::fabs(table[at + 1] - std::cos(a)))});
-    }
-  return worst;
+  return table_error(inv, table.data(), table.data() + 1, rows, 2 * inv.size(), 2);
 }
 
 // A [rows][half] sin table and its cos twin, owned by one member.

@@ -147,24 +147,8 @@ inline void user_rope(const user_cache& uc, const float* in, float* out, std::in
     const float* c = uc.cos.data() + t * half;
     const float* s = uc.sin.data() + t * half;
     for (std::int64_t h = 0; h < heads; ++h) {
+      // Each pair is read before it is written, so the same loop serves in == out.
       const std::int64_t row = (t * heads + h) * dim;
-      if (in == out) {
-        float* x = out + row;
-        if (interleaved) {
-          for (std::int64_t i = 0; i < half; ++i) {
-            const float a = x[2 * i], b = x[2 * i + 1];
-            x[2 * i] = a * c[i] - b * s[i];
-            x[2 * i + 1] = b * c[i] + a * s[i];
-          }
-        } else {
-          for (std::int64_t i = 0; i < half; ++i) {
-            const float a = x[i], b = x[i + half];
-            x[i] = a * c[i] - b * s[i];
-            x[i + half] = b * c[i] + a * s[i];
-          }
-        }
-        continue;
-      }
       const float* x = in + row;
       float* y = out + row;
       if (interleaved) {
