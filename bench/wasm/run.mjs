@@ -2,7 +2,7 @@
 // loads it (`createPosenc` from wasm/index.js). One Node process loads BOTH binaries, so
 // every ratio pairs medians measured side by side:
 //   simd   — posenc, SIMD128 binary          scalar — posenc, scalar binary
-//   js     — plain JavaScript as a user writes it (bench/plain-js-rope.mjs; Math.sin/cos)
+//   js     — plain JavaScript as a user writes it (bench/plain-js-rope.mjs, bench/plain-js-sinusoidal.mjs)
 //   copy   — the same bytes copied inside WebAssembly memory: the ceiling. The package has
 //            no copy primitive, so this times `Uint8Array.prototype.copyWithin` on the
 //            memory's buffer, which V8 lowers to a memmove of the backing store (the same
@@ -15,6 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { createPosenc } from '../../wasm/index.js';
 import { plainCosSinCache, plainRopeApply } from '../plain-js-rope.mjs';
+import { plainSinusoidal } from '../plain-js-sinusoidal.mjs';
 
 const out = process.argv[2] ?? 'build/bench/wasm.json';
 const quick = process.argv.includes('--quick');
@@ -128,24 +129,12 @@ function copyMember(pe, src, floats) {
 // ── sinusoidal table 8192 × 512 (interleaved) ─────────────────────────────────────────
 {
   const P = 8192, D = 512;
-  // A user's loop in double (Math.sin/Math.cos), rounded once into the Float32Array: the
-  // same accuracy as posenc's table for these positions.
   const plain = new Float32Array(P * D);
-  const inv = Float64Array.from({ length: D / 2 }, (_, i) => 1 / 10000 ** ((2 * i) / D));
   const tables = {};
   groups['sinusoidal/8192x512'] = paired({
     simd: () => { tables.simd = simd.sinusoidal({ dim: D, positions: P }); },
     scalar: () => { tables.scalar = scalar.sinusoidal({ dim: D, positions: P }); },
-    js: () => {
-      for (let p = 0; p < P; p++) {
-        const row = p * D;
-        for (let i = 0; i < D / 2; i++) {
-          const a = p * inv[i];
-          plain[row + 2 * i] = Math.sin(a);
-          plain[row + 2 * i + 1] = Math.cos(a);
-        }
-      }
-    },
+    js: () => plainSinusoidal(plain, { dim: D, positions: P }),
   });
   let worst = 0;
   for (const t of Object.values(tables)) for (let j = 0; j < t.length; j += 97) worst = Math.max(worst, Math.abs(t[j] - plain[j]));
