@@ -11,7 +11,7 @@ namespace {
 // Best first; xsimd::dispatch takes the first arch whose version the CPU reaches. sse2 is
 // the x86-64 baseline, so the walk always ends on a supported arch.
 using avx2_fma = xsimd::fma3<xsimd::avx2>;
-using arch_list = xsimd::arch_list<avx2_fma, xsimd::sse2>;
+using arch_list = xsimd::arch_list<xsimd::avx512f, avx2_fma, xsimd::sse2>;
 
 // Calls kernel(Arch{}) for the chosen arch (kernel: a generic lambda over the arch tag).
 // xsimd's dispatcher call is noexcept: every kernel here is noexcept except table_rows,
@@ -40,6 +40,7 @@ const char* best_arch_name() noexcept { return xsimd::default_arch::name(); }
 
 #if POSENC_DISPATCH
 POSENC_DISPATCHED_KERNELS(extern template, xsimd::fma3<xsimd::avx2>)
+POSENC_DISPATCHED_KERNELS(extern template, xsimd::avx512f)
 #endif
 
 namespace posenc::detail::dispatched {

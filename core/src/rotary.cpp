@@ -129,10 +129,10 @@ private:
 };
 
 // Out-of-place outputs of at least this many floats (16 MiB, well past any L2) are written
-// with non-temporal stores (rotary_kernels.hpp, store_out), skipping the read-for-ownership
-// of every destination line. Measured on 32 MiB: 1.6–1.9× faster than plain stores. (Copying
-// each token block with memcpy, whose rep movsb also skips it, then rotating in place was
-// tried and measured no faster.)
+// with non-temporal stores (rotary_kernels.hpp, rotate_token_streaming), skipping the
+// read-for-ownership of every destination line. Measured on 32 MiB: 1.6–1.9× faster than
+// plain stores. (Copying each token block with memcpy, whose rep movsb also skips it, then
+// rotating in place was tried and measured no faster.)
 constexpr std::int64_t kStreamFloats = std::int64_t{1} << 22;
 
 bool streams(const rope_target& target) noexcept {
@@ -154,6 +154,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
                   [](const rope_target& target) { return is_empty(target.in); }))
     return;
   row_buffer row(cache);
+  bool streamed = false;
   for (std::int64_t t = 0; t < tokens; ++t) {
     const std::int64_t p = pos.at(t);
     if (t == 0 || p != pos.at(t - 1)) {  // a run of one position (packed padding) loads once
@@ -166,9 +167,12 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
       job.in = target.in.data + t * target.in.token_stride;
       job.out = target.out.data + t * target.out.token_stride;
       job.stream = streams(target);
+      if (t + 1 < tokens) job.prefetch = job.in + target.in.token_stride;
       detail::dispatched::rotate_token(job);
+      streamed = streamed || job.stream;
     }
   }
+  if (streamed) detail::stream_fence();  // once per call, not per token
 }
 
 // [lowest, highest] float addresses a validated, non-empty view touches.

@@ -1,7 +1,7 @@
 // test_dispatch.cpp — the runtime-dispatched kernels (core/src/detail/dispatch.hpp) equal
 // their scalar references. The other suites call the kernels at xsimd's default arch (SSE2
-// on baseline x86-64); these go through xsimd::dispatch, i.e. AVX2 + FMA where the CPU has
-// it, so both SIMD paths are exercised on every machine that has both.
+// on baseline x86-64); these go through xsimd::dispatch, i.e. AVX-512F or AVX2 + FMA where
+// the CPU has it, so the baseline and the best SIMD path are exercised on every machine.
 #include "detail/angles.hpp"
 #include "detail/dispatch.hpp"
 #include "detail/rotary_kernels.hpp"
@@ -27,15 +27,36 @@ void fill(std::vector<float>& v, std::mt19937& rng) {
   for (float& x : v) x = u(rng);
 }
 
+// A one-token job: rows c/s (c2/s2 their interleaved expansion) applied to `heads` dense
+// rows of x; the caller sets out, sign, g and the options under test.
+posenc::detail::token_rows make_job(const std::vector<float>& c, const std::vector<float>& s,
+                                    const std::vector<float>& c2, const std::vector<float>& s2,
+                                    bool interleaved, const float* x, std::int64_t heads,
+                                    std::int64_t dim) {
+  posenc::detail::token_rows job;
+  job.cos = c.data();
+  job.sin = s.data();
+  job.cos2 = c2.data();
+  job.sin2 = s2.data();
+  job.half = c.size();
+  job.interleaved = interleaved;
+  job.in = x;
+  job.in_head_stride = job.out_head_stride = dim;
+  job.heads = heads;
+  job.dim = dim;
+  return job;
+}
+
 }  // namespace
 
-TEST_CASE("dispatch picks AVX2+FMA when the CPU has it", "[dispatch]") {
+TEST_CASE("dispatch picks AVX-512F, else AVX2+FMA, when the CPU has it", "[dispatch]") {
   const std::string name = posenc::detail::dispatched::arch_name();
   CAPTURE(name);
 #if defined(__x86_64__) && !POSENC_SCALAR_ONLY
   if (name != "scalar") {  // the POSENC_SCALAR library build reports "scalar"
     const auto cpu = xsimd::available_architectures();
-    CHECK(name == std::string(cpu.fma3_avx2 ? "fma3+avx2" : "sse2"));
+    const char* best = cpu.avx512f ? "avx512f" : cpu.fma3_avx2 ? "fma3+avx2" : "sse2";
+    CHECK(name == std::string(best));
   }
 #else
   CHECK(!name.empty());
@@ -53,7 +74,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
       fill(s, rng);
       fill(x, rng);
       // g = 1 takes the kernels' unscaled loop; stream = true (out of place here) their
-      // non-temporal row-by-row path, where the CPU has one.
+      // L1-block + non-temporal path, where the CPU has one.
       for (auto [interleaved, g, stream] : {std::tuple{false, 1.25f, false},
                                             std::tuple{true, 1.25f, false},
                                             std::tuple{false, 1.0f, false},
@@ -64,20 +85,10 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
           posenc::detail::expand_interleaved_row(c.data(), s.data(), half, sign, c2.data(),
                                                  s2.data());
           std::vector<float> y1(x.size(), 9.0f), y2(x.size(), 9.0f);
-          posenc::detail::token_rows job;
-          job.cos = c.data();
-          job.sin = s.data();
-          job.cos2 = c2.data();
-          job.sin2 = s2.data();
-          job.half = half;
-          job.interleaved = interleaved;
+          posenc::detail::token_rows job = make_job(c, s, c2, s2, interleaved, x.data(), heads, dim);
           job.sign = sign;
           job.g = g;
           job.stream = stream;
-          job.in = x.data();
-          job.in_head_stride = job.out_head_stride = dim;
-          job.heads = heads;
-          job.dim = dim;
           job.out = y1.data();
           posenc::detail::dispatched::rotate_token(job);
           job.out = y2.data();
@@ -89,6 +100,41 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
       }
     }
   }
+}
+
+// The streaming path rotates groups of kScratchFloats / dim heads through its L1 block and
+// peels each destination run to a vector boundary: cover several groups, outputs at every
+// float offset from a 64-byte line, gapped head strides (row by row), and a prefetch
+// pointer (a hint, which must change nothing).
+TEST_CASE("dispatched streaming rotate_token equals the scalar reference", "[dispatch]") {
+  std::mt19937 rng(23);
+  const std::size_t half = 64;
+  const std::int64_t dim = 133, heads = 70;  // 30 heads per group: 3 groups
+  std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
+  fill(c, rng);
+  fill(s, rng);
+  std::vector<float> x(static_cast<std::size_t>(2 * heads * dim));  // two tokens
+  fill(x, rng);
+  for (bool interleaved : {false, true})
+    for (std::int64_t gap : {0, 3})
+      for (std::size_t offset = 0; offset < 16; offset += 3) {
+        posenc::detail::expand_interleaved_row(c.data(), s.data(), half, 1.0f, c2.data(),
+                                               s2.data());
+        const std::int64_t stride = dim + gap;
+        std::vector<float> y1(static_cast<std::size_t>(heads * stride) + 16, 9.0f), y2(y1);
+        posenc::detail::token_rows job = make_job(c, s, c2, s2, interleaved, x.data(), heads, dim);
+        job.g = 1.5f;
+        job.stream = true;
+        job.prefetch = x.data() + heads * dim;
+        job.out_head_stride = stride;
+        job.out = y1.data() + offset;
+        posenc::detail::dispatched::rotate_token(job);
+        job.out = y2.data() + offset;
+        posenc::detail::rotate_token_scalar(job);
+        CAPTURE(interleaved, gap, offset);
+        for (std::size_t i = 0; i < y1.size(); ++i)  // gaps and margins stay 9
+          REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * job.g * kUlp);
+      }
 }
 
 TEST_CASE("dispatched sincos_rows equal the scalar reference to 1 ulp", "[dispatch]") {

@@ -143,6 +143,7 @@ TEST_CASE("concat layout holds the same values as interleaved", "[sinusoidal]") 
   const int half = dim / 2;
   for (int r = 0; r < 150; ++r)
     for (int i = 0; i < half; ++i) {
+      CAPTURE(dim, first, r, i);
       CHECK(cc[r * dim + i] == il[r * dim + 2 * i]);
       CHECK(cc[r * dim + half + i] == il[r * dim + 2 * i + 1]);
     }

@@ -1,8 +1,9 @@
 // core/src/detail/dispatch.hpp — the hot kernels at the best SIMD arch this CPU runs.
 //
 // The library is built for baseline x86-64 (SSE2), so `xsimd::default_arch` is sse2. The
-// kernels below are ALSO compiled for AVX2 + FMA in their own translation unit
-// (core/src/arch/avx2_fma.cpp, built with -mavx2 -mfma) and chosen per call by
+// kernels below are ALSO compiled for AVX2 + FMA and for AVX-512F, each in its own
+// translation unit (core/src/arch/avx2_fma.cpp with -mavx2 -mfma, core/src/arch/avx512f.cpp
+// with -mavx512f) and chosen per call by
 // xsimd::dispatch (xsimd's ifunc-like walk of an arch_list, best first). Each function here
 // computes exactly what its kernel template computes for the chosen arch; see the kernel's
 // own contract and error bound (angles.hpp, rotary_kernels.hpp, table_kernels.hpp).

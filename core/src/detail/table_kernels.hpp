@@ -58,21 +58,42 @@ inline void table_rows_scalar(const double* inv_freq, std::size_t half, std::int
 // xsimd path (templates on Arch so a later dispatcher can instantiate AVX2/FMA).
 //
 // The running state v holds the current row in double, already in the output layout, so
-// each row is one converting store. The step rotation is stored in the same layout:
+// each row is one or two converting stores. The step rotation is stored in the same layout:
 //   concat:      v = [s… | c…], rc = [c1… | c1…], rs = [s1… | s1…]
 //                s' = s·c1 + c·s1,  c' = c·c1 − s·s1
 //   interleaved: v = [s0 c0 s1 c1 …], rc = [c1_0 c1_0 …], rs = [s1_0 −s1_0 …]
 //                v' = v·rc + swap(v)·rs  (swap exchanges the members of each pair)
 // (no zip: xsimd 8.1's zip_lo/zip_hi interleave per 128-bit lane on AVX).
+// Every part is padded with zeros to whole batches (concat: each half), so a step is whole
+// batches only: a scalar tail would be contracted to FMA differently per layout by the
+// compiler, and the two layouts must hold the same values bit for bit.
+struct table_state {
+  std::size_t half = 0;
+  std::size_t part = 0;  // concat: floats from the s part to the c part (half, padded)
+  std::size_t size = 0;  // doubles in v, rc, rs (a multiple of the batch size)
+};
 
-// Scatters (s, c) into a layout-shaped row of 2·half doubles; sign multiplies the cos
-// member of interleaved pairs (−1 builds rs above, +1 the state and rc).
-inline void place_row(const double* s, const double* c, std::size_t half, pe_layout layout,
+inline std::size_t round_up(std::size_t n, std::size_t to) noexcept {
+  return (n + to - 1) / to * to;
+}
+
+inline table_state make_table_state(std::size_t half, pe_layout layout,
+                                    std::size_t batch_size) noexcept {
+  table_state st;
+  st.half = half;
+  st.part = round_up(half, batch_size);
+  st.size = layout == pe_layout::concat ? 2 * st.part : round_up(2 * half, batch_size);
+  return st;
+}
+
+// Scatters (s, c) into a layout-shaped state row; sign multiplies the cos member of
+// interleaved pairs (−1 builds rs above, +1 the state and rc). Padding is left as it is.
+inline void place_row(const double* s, const double* c, const table_state& st, pe_layout layout,
                       double* v, double sign = 1.0) noexcept {
-  for (std::size_t i = 0; i < half; ++i) {
+  for (std::size_t i = 0; i < st.half; ++i) {
     if (layout == pe_layout::concat) {
       v[i] = s[i];
-      v[half + i] = c[i];
+      v[st.part + i] = c[i];
     } else {
       v[2 * i] = s[i];
       v[2 * i + 1] = sign * c[i];
@@ -85,41 +106,31 @@ struct table_pair_swap {
   static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
 };
 
+// n = st.size: whole batches (batch::size is even on every arch, so pairs never straddle).
 template <class Arch>
-void step_interleaved(double* v, const double* rc, const double* rs, std::size_t d) noexcept {
+void step_interleaved(double* v, const double* rc, const double* rs, std::size_t n) noexcept {
   using batch = xsimd::batch<double, Arch>;
   using index_batch = xsimd::batch<std::uint64_t, Arch>;
   constexpr auto swap = xsimd::make_batch_constant<index_batch, table_pair_swap>();
-  std::size_t j = 0;  // batch::size is even on every arch, so pairs never straddle
-  for (; j + batch::size <= d; j += batch::size) {
+  for (std::size_t j = 0; j < n; j += batch::size) {
     const batch x = batch::load_unaligned(v + j);
     xsimd::fma(x, batch::load_unaligned(rc + j),
                xsimd::swizzle(x, swap) * batch::load_unaligned(rs + j))
         .store_unaligned(v + j);
   }
-  for (; j < d; j += 2) {
-    const double sv = v[j], cv = v[j + 1];
-    v[j] = sv * rc[j] + cv * rs[j];
-    v[j + 1] = cv * rc[j + 1] + sv * rs[j + 1];
-  }
 }
 
+// part = st.part: each half is whole batches.
 template <class Arch>
-void step_concat(double* v, const double* rc, const double* rs, std::size_t half) noexcept {
+void step_concat(double* v, const double* rc, const double* rs, std::size_t part) noexcept {
   using batch = xsimd::batch<double, Arch>;
   double* s = v;
-  double* c = v + half;
-  std::size_t i = 0;
-  for (; i + batch::size <= half; i += batch::size) {
+  double* c = v + part;
+  for (std::size_t i = 0; i < part; i += batch::size) {
     const batch sv = batch::load_unaligned(s + i), cv = batch::load_unaligned(c + i);
     const batch c1 = batch::load_unaligned(rc + i), s1 = batch::load_unaligned(rs + i);
     xsimd::fma(sv, c1, cv * s1).store_unaligned(s + i);
     xsimd::fms(cv, c1, sv * s1).store_unaligned(c + i);
-  }
-  for (; i < half; ++i) {
-    const double sv = s[i], cv = c[i];
-    s[i] = sv * rc[i] + cv * rs[i];
-    c[i] = cv * rc[i] - sv * rs[i];
   }
 }
 
@@ -157,21 +168,28 @@ void table_rows(const double* inv_freq, std::size_t half, std::int64_t first,
                 std::int64_t count, pe_layout layout, float* out) {
   if (count <= 0) return;
   const std::size_t d = 2 * half;
-  std::vector<double> s(half), c(half), v(d), rc(d), rs(d);
+  const table_state st = make_table_state(half, layout, xsimd::batch<double, Arch>::size);
+  std::vector<double> s(half), c(half), v(st.size), rc(st.size), rs(st.size);
   sincos_row_double<Arch>(1.0, inv_freq, half, s.data(), c.data());  // one step: θ_i
-  place_row(c.data(), c.data(), half, layout, rc.data());
-  place_row(s.data(), s.data(), half, layout, rs.data(), -1.0);
+  place_row(c.data(), c.data(), st, layout, rc.data());
+  place_row(s.data(), s.data(), st, layout, rs.data(), -1.0);
   for (std::int64_t r = 0; r < count; ++r) {
     if (r % kAnchorRows == 0) {
       sincos_row_double<Arch>(static_cast<double>(first + r), inv_freq, half, s.data(),
                               c.data());
-      place_row(s.data(), c.data(), half, layout, v.data());
+      place_row(s.data(), c.data(), st, layout, v.data());
     } else if (layout == pe_layout::concat) {
-      step_concat<Arch>(v.data(), rc.data(), rs.data(), half);
+      step_concat<Arch>(v.data(), rc.data(), rs.data(), st.part);
     } else {
-      step_interleaved<Arch>(v.data(), rc.data(), rs.data(), d);
+      step_interleaved<Arch>(v.data(), rc.data(), rs.data(), st.size);
     }
-    store_row<Arch>(v.data(), d, out + static_cast<std::size_t>(r) * d);
+    float* row = out + static_cast<std::size_t>(r) * d;
+    if (layout == pe_layout::concat) {
+      store_row<Arch>(v.data(), half, row);
+      store_row<Arch>(v.data() + st.part, half, row + half);
+    } else {
+      store_row<Arch>(v.data(), d, row);
+    }
   }
 }
 
