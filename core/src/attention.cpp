@@ -1,12 +1,12 @@
 // attention.cpp — multi-head self-attention (attention.hpp) built from the other concepts:
 // the sinusoidal table (sinusoidal.hpp), RoPE (rotary.hpp) and the score dot kernel
-// (detail/dot_kernels.hpp), which is the one matrix product of posenc.
+// (detail/dot_kernels.hpp, run through detail/dispatch.hpp), the one matrix product of posenc.
 #include "posenc/attention.hpp"
 
 #include "posenc/detail/check.hpp"
 #include "posenc/random.hpp"
 
-#include "detail/dot_kernels.hpp"
+#include "detail/dispatch.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -90,11 +90,7 @@ void check_inputs(std::span<const float> x, const attention_weights& w, const di
 // Every product here (projections, QKᵀ, A·V) is this, so all of them run the score kernel.
 void matmul_bt(const float* a, std::size_t rows, const float* b, std::size_t cols,
                std::size_t dim, double scale, float* out) {
-#if POSENC_SCALAR_ONLY
-  detail::score_matrix_scalar(a, rows, b, cols, dim, scale, out);
-#else
-  detail::score_matrix<xsimd::default_arch>(a, rows, b, cols, dim, scale, out);
-#endif
+  detail::dispatched::score_matrix(a, rows, b, cols, dim, scale, out);
 }
 
 // X + PE(p) for additive positions (sinusoidal table, model_dim wide), else X itself.

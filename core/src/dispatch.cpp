@@ -2,6 +2,7 @@
 #include "detail/dispatch.hpp"
 
 #include "detail/angles.hpp"
+#include "detail/dot_kernels.hpp"
 #include "detail/table_kernels.hpp"
 
 namespace posenc::detail::dispatched {
@@ -11,7 +12,7 @@ namespace {
 // Best first; xsimd::dispatch takes the first arch whose version the CPU reaches. sse2 is
 // the x86-64 baseline, so the walk always ends on a supported arch.
 using avx2_fma = xsimd::fma3<xsimd::avx2>;
-using arch_list = xsimd::arch_list<xsimd::avx512f, avx2_fma, xsimd::sse2>;
+using arch_list = xsimd::arch_list<xsimd::avx512bw, avx2_fma, xsimd::sse2>;
 
 // Calls kernel(Arch{}) for the chosen arch (kernel: a generic lambda over the arch tag).
 // xsimd's dispatcher call is noexcept: every kernel here is noexcept except table_rows,
@@ -40,7 +41,7 @@ const char* best_arch_name() noexcept { return xsimd::default_arch::name(); }
 
 #if POSENC_DISPATCH
 POSENC_DISPATCHED_KERNELS(extern template, xsimd::fma3<xsimd::avx2>)
-POSENC_DISPATCHED_KERNELS(extern template, xsimd::avx512f)
+POSENC_DISPATCHED_KERNELS(extern template, xsimd::avx512bw)
 #endif
 
 namespace posenc::detail::dispatched {
@@ -58,6 +59,11 @@ void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::
     sincos_row_scalar(first + static_cast<double>(k), inv_freq, n, sin_out + offset,
                       cos_out + offset);
   }
+}
+
+void score_matrix(const float* q, std::size_t tq, const float* k, std::size_t tk,
+                  std::size_t dim, double scale, float* out) noexcept {
+  score_matrix_scalar(q, tq, k, tk, dim, scale, out);
 }
 
 void table_rows(const double* inv_freq, std::size_t half, std::int64_t first,
@@ -86,6 +92,13 @@ void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::
                  float* sin_out, float* cos_out) noexcept {
   at_best_arch([&](auto arch) {
     detail::sincos_rows<decltype(arch)>(first, count, inv_freq, n, sin_out, cos_out);
+  });
+}
+
+void score_matrix(const float* q, std::size_t tq, const float* k, std::size_t tk,
+                  std::size_t dim, double scale, float* out) noexcept {
+  at_best_arch([&](auto arch) {
+    detail::score_matrix<decltype(arch)>(q, tq, k, tk, dim, scale, out);
   });
 }
 

@@ -3,7 +3,7 @@
 #include "posenc/scores.hpp"
 
 #include "detail/angles.hpp"
-#include "detail/dot_kernels.hpp"
+#include "detail/dispatch.hpp"
 #include "posenc/detail/check.hpp"
 #include "posenc/tensor.hpp"
 
@@ -81,11 +81,7 @@ void check_inputs(std::span<const float> q, std::size_t tq, std::span<const floa
 
 // out = scale·Q·Kᵀ through the dot kernels.
 void score_matrix(rows_view q, rows_view k, std::size_t dim, double scale, float* out) {
-#if POSENC_SCALAR_ONLY
-  detail::score_matrix_scalar(q.data, q.rows, k.data, k.rows, dim, scale, out);
-#else
-  detail::score_matrix<xsimd::default_arch>(q.data, q.rows, k.data, k.rows, dim, scale, out);
-#endif
+  detail::dispatched::score_matrix(q.data, q.rows, k.data, k.rows, dim, scale, out);
 }
 
 // PE rows of the positions, [t][dim].

@@ -1,9 +1,10 @@
 // test_dispatch.cpp — the runtime-dispatched kernels (core/src/detail/dispatch.hpp) equal
 // their scalar references. The other suites call the kernels at xsimd's default arch (SSE2
-// on baseline x86-64); these go through xsimd::dispatch, i.e. AVX-512F or AVX2 + FMA where
+// on baseline x86-64); these go through xsimd::dispatch, i.e. AVX-512 or AVX2 + FMA where
 // the CPU has it, so the baseline and the best SIMD path are exercised on every machine.
 #include "detail/angles.hpp"
 #include "detail/dispatch.hpp"
+#include "detail/dot_kernels.hpp"
 #include "detail/rotary_kernels.hpp"
 #include "detail/table_kernels.hpp"
 #include "posenc/frequencies.hpp"
@@ -49,13 +50,13 @@ posenc::detail::token_rows make_job(const std::vector<float>& c, const std::vect
 
 }  // namespace
 
-TEST_CASE("dispatch picks AVX-512F, else AVX2+FMA, when the CPU has it", "[dispatch]") {
+TEST_CASE("dispatch picks AVX-512, else AVX2+FMA, when the CPU has it", "[dispatch]") {
   const std::string name = posenc::detail::dispatched::arch_name();
   CAPTURE(name);
 #if defined(__x86_64__) && !POSENC_SCALAR_ONLY
   if (name != "scalar") {  // the POSENC_SCALAR library build reports "scalar"
     const auto cpu = xsimd::available_architectures();
-    const char* best = cpu.avx512f ? "avx512f" : cpu.fma3_avx2 ? "fma3+avx2" : "sse2";
+    const char* best = cpu.avx512bw ? "avx512bw" : cpu.fma3_avx2 ? "fma3+avx2" : "sse2";
     CHECK(name == std::string(best));
   }
 #else
@@ -135,6 +136,31 @@ TEST_CASE("dispatched streaming rotate_token equals the scalar reference", "[dis
         for (std::size_t i = 0; i < y1.size(); ++i)  // gaps and margins stay 9
           REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * job.g * kUlp);
       }
+}
+
+// Each dot meets at most ⌈n/(2W)⌉ + log2(2W) + W additions (dot_kernels.hpp); W ≤ 16 lanes
+// on every dispatched arch, so that many float roundings bound it against the double sum.
+TEST_CASE("dispatched score_matrix equals the float64 reference within its bound", "[dispatch]") {
+  std::mt19937 rng(29);
+  for (std::size_t dim : {1u, 7u, 15u, 16u, 17u, 31u, 33u, 64u, 100u, 128u}) {
+    const std::size_t tq = 3, tk = 4;
+    std::vector<float> q(tq * dim + 1), k(tk * dim + 1), got(tq * tk), ref(tq * tk);
+    fill(q, rng);
+    fill(k, rng);
+    // Offset by one float: unaligned rows.
+    posenc::detail::dispatched::score_matrix(q.data() + 1, tq, k.data() + 1, tk, dim, 0.5, got.data());
+    posenc::detail::score_matrix_scalar(q.data() + 1, tq, k.data() + 1, tk, dim, 0.5, ref.data());
+    const double additions = std::ceil(double(dim) / 32) + 5 + 16 + 1;
+    for (std::size_t m = 0; m < tq; ++m)
+      for (std::size_t n = 0; n < tk; ++n) {
+        double abs_sum = 0;
+        for (std::size_t j = 0; j < dim; ++j)
+          abs_sum += std::fabs(double(q[1 + m * dim + j]) * k[1 + n * dim + j]);
+        CAPTURE(dim, m, n);
+        REQUIRE(std::fabs(got[m * tk + n] - ref[m * tk + n]) <=
+                0.5 * additions * std::ldexp(1.0, -24) * abs_sum + 1e-7 * std::fabs(ref[m * tk + n]));
+      }
+  }
 }
 
 TEST_CASE("dispatched sincos_rows equal the scalar reference to 1 ulp", "[dispatch]") {

@@ -1,9 +1,9 @@
 // core/src/detail/dispatch.hpp — the hot kernels at the best SIMD arch this CPU runs.
 //
 // The library is built for baseline x86-64 (SSE2), so `xsimd::default_arch` is sse2. The
-// kernels below are ALSO compiled for AVX2 + FMA and for AVX-512F, each in its own
-// translation unit (core/src/arch/avx2_fma.cpp with -mavx2 -mfma, core/src/arch/avx512f.cpp
-// with -mavx512f) and chosen per call by
+// kernels below are ALSO compiled for AVX2 + FMA and for AVX-512 (F+CD+DQ+BW), each in
+// its own translation unit (core/src/arch/avx2_fma.cpp with -mavx2 -mfma,
+// core/src/arch/avx512bw.cpp with -mavx512f -mavx512cd -mavx512dq -mavx512bw) and chosen per call by
 // xsimd::dispatch (xsimd's ifunc-like walk of an arch_list, best first). Each function here
 // computes exactly what its kernel template computes for the chosen arch; see the kernel's
 // own contract and error bound (angles.hpp, rotary_kernels.hpp, table_kernels.hpp).
@@ -29,6 +29,10 @@ void rotate_token(const token_rows& job) noexcept;
 void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
                  float* sin_out, float* cos_out) noexcept;
 
+// score_matrix<Arch>: out[m·tk + n] = scale·⟨q_m, k_n⟩ (dot_kernels.hpp).
+void score_matrix(const float* q, std::size_t tq, const float* k, std::size_t tk,
+                  std::size_t dim, double scale, float* out) noexcept;
+
 // table_rows<Arch> / table_positions<Arch>: sinusoidal table rows (table_kernels.hpp).
 void table_rows(const double* inv_freq, std::size_t half, std::int64_t first,
                 std::int64_t count, pe_layout layout, float* out);
@@ -38,6 +42,7 @@ void table_positions(const double* inv_freq, std::size_t half, const std::int32_
 }  // namespace posenc::detail::dispatched
 
 #if POSENC_DISPATCH
+#include "dot_kernels.hpp"
 #include "table_kernels.hpp"
 
 // The kernel instantiations each arch translation unit provides: `template` there (explicit
@@ -47,6 +52,8 @@ void table_positions(const double* inv_freq, std::size_t half, const std::int32_
   KIND void posenc::detail::rotate_token<ARCH>(const posenc::detail::token_rows&) noexcept; \
   KIND void posenc::detail::sincos_rows<ARCH>(double, std::int64_t, const double*,    \
                                               std::size_t, float*, float*) noexcept;  \
+  KIND void posenc::detail::score_matrix<ARCH>(const float*, std::size_t, const float*, \
+                                               std::size_t, std::size_t, double, float*) noexcept; \
   KIND void posenc::detail::table_rows<ARCH>(const double*, std::size_t, std::int64_t, \
                                              std::int64_t, posenc::pe_layout, float*); \
   KIND void posenc::detail::table_positions<ARCH>(                                     \

@@ -9,51 +9,75 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <charconv>
 #include <concepts>
-#include <cstdio>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace posenc::detail {
 
-// Message building without iostreams: <sstream> would pull iostream and locale code into
-// every binary (a quarter of the WASM module), for nothing but error messages.
-// Exact overloads for text, so a const char* never converts to bool.
-inline void append(std::string& out, const char* text) { out += text; }
-inline void append(std::string& out, const std::string& text) { out += text; }
-inline void append(std::string& out, std::string_view text) { out += text; }
-inline void append(std::string& out, char c) { out += c; }
-inline void append(std::string& out, bool b) { out += b ? "true" : "false"; }
-template <std::integral T>
-  requires(!std::same_as<T, bool> && !std::same_as<T, char>)
-void append(std::string& out, T value) {
-  char buf[24];
-  const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
-  out.append(buf, end);
-}
-template <std::floating_point T>
-void append(std::string& out, T value) {
-  char buf[32];
-  const int n = std::snprintf(buf, sizeof buf, "%.16g", static_cast<double>(value));
-  out.append(buf, static_cast<std::size_t>(n > 0 ? n : 0));
-}
+// Message building without iostreams or printf: <sstream> would pull iostream and locale
+// code into every binary (a quarter of the WASM module) and snprintf's floating-point
+// formatting another 5 KiB gzip, for nothing but error messages.
+//
+// One piece of a message, formatted where it is made (numbers into the part's own buffer).
+// Every fail_* call then reaches the same out-of-line function whatever its argument types;
+// one template per argument list cost ~6 KB of WASM code.
+class message_part {
+public:
+  // Exact overloads for text, so a const char* never converts to bool.
+  message_part(const char* text) noexcept : text_(text), size_(std::char_traits<char>::length(text)) {}
+  message_part(std::string_view text) noexcept : text_(text.data()), size_(text.size()) {}
+  message_part(const std::string& text) noexcept : text_(text.data()), size_(text.size()) {}
+  message_part(char c) noexcept : size_(1) { buf_[0] = c; }
+  message_part(bool b) noexcept : text_(b ? "true" : "false"), size_(b ? 4 : 5) {}
+  template <std::integral T>
+    requires(!std::same_as<T, bool> && !std::same_as<T, char>)
+  message_part(T value) noexcept {
+    if constexpr (std::is_signed_v<T>)
+      size_ = format_integer(static_cast<long long>(value), buf_);
+    else
+      size_ = format_integer(static_cast<unsigned long long>(value), buf_);
+  }
+  template <std::floating_point T>
+  message_part(T value) noexcept : size_(format_real(static_cast<double>(value), buf_)) {}
+
+  std::string_view view() const noexcept { return {text_ ? text_ : buf_, size_}; }
+
+  // Decimal digits of value; returns the count written (buf holds 32).
+  static std::size_t format_integer(long long value, char* buf) noexcept;
+  static std::size_t format_integer(unsigned long long value, char* buf) noexcept;
+  // value like printf's "%.15g" ("1.5", "0.0001", "1e+300", "-inf", "nan"): 15 significant
+  // digits, enough to read any bound back, within a few ulp of the exact decimal.
+  static std::size_t format_real(double value, char* buf) noexcept;
+
+private:
+  const char* text_ = nullptr;  // external text, or null: the text is in buf_
+  std::size_t size_ = 0;
+  char buf_[32];
+};
+
+// The parts joined (out of line: core/src/check.cpp).
+[[nodiscard]] std::string join(std::initializer_list<message_part> parts);
+[[noreturn]] void throw_invalid_argument(std::initializer_list<message_part> parts);
+[[noreturn]] void throw_length_error(std::initializer_list<message_part> parts);
 
 template <class... Parts>
 [[nodiscard]] std::string concat(const Parts&... parts) {
-  std::string out;
-  (append(out, parts), ...);
-  return out;
+  return join({message_part(parts)...});
 }
 
+// posenc::invalid_argument("posenc: " + parts…).
 template <class... Parts>
 [[noreturn]] void fail_argument(const Parts&... parts) {
-  throw invalid_argument(concat("posenc: ", parts...));
+  throw_invalid_argument({message_part(parts)...});
 }
 
+// posenc::length_error("posenc: " + parts…).
 template <class... Parts>
 [[noreturn]] void fail_length(const Parts&... parts) {
-  throw length_error(concat("posenc: ", parts...));
+  throw_length_error({message_part(parts)...});
 }
 
 // lo <= value <= hi, for integers.
