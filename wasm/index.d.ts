@@ -247,10 +247,18 @@ export interface Posenc {
 
   /**
    * Sinusoidal table, positions × dim row-major: rows start … start+positions−1 (a count)
-   * or PE(p) for each listed position.
+   * or PE(p) for each listed position. A new Float32Array, or with `out` (exactly
+   * positions × dim floats) that array or tensor, filled and returned: a tensor receives
+   * the table in place, with no copy and no allocation.
    */
+  sinusoidal<T extends FloatTarget>(
+    options: { dim: number; base?: number; layout?: PeLayout; out: T } & (
+      | { positions: number; start?: number }
+      | { positions: Positions; start?: never }
+    ),
+  ): T;
   sinusoidal(
-    options: { dim: number; base?: number; layout?: PeLayout } & (
+    options: { dim: number; base?: number; layout?: PeLayout; out?: undefined } & (
       | { positions: number; start?: number }
       | { positions: Positions; start?: never }
     ),

@@ -39,8 +39,7 @@ void register_apply(rope_layout layout, bool in_place) {
     auto p = std::make_shared<buffers>(n, 1, !in_place),
          s = std::make_shared<buffers>(n, 1, !in_place),
          u = std::make_shared<buffers>(n, 1, !in_place);
-    auto t = std::make_shared<buffers>(in_place ? n : 0, 1);  // the "touch" member's
-    std::vector<member> members{
+    return std::vector<member>{
         {"posenc",
          [=] {
            float* out = in_place ? p->x.data() : p->y.data();
@@ -55,15 +54,6 @@ void register_apply(rope_layout layout, bool in_place) {
                      kHeadDim, interleaved);
          }},
         memcpy_member(bytes_of(n))};
-    // In place, the ceiling: one multiply-by-g pass over the same bytes, no rotation —
-    // what any in-place kernel can reach on this machine, beside memcpy's speed.
-    if (in_place)
-      members.push_back({"touch", [=] {
-                           volatile float g = 1.0f;
-                           const float gain = g;
-                           for (float& v : t->x) v *= gain;
-                         }});
-    return members;
   });
 }
 

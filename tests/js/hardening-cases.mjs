@@ -62,8 +62,8 @@ const k8 = () => ramp(24, 0.02);    // three rows of dim 8
 
 /**
  * Entries: { name, make(env) → call slots, call(pe, slots, env) → result, args: [{ path,
- * name?, ok?, todo?, extra? }], inPlace?: slot name that is changed in place (must stay
- * unchanged when the call fails) }. `env` holds { pe, rope, tensor } made by the test.
+ * name?, ok?, todo?, extra? }], inPlace?: path of the slot that is changed in place (must
+ * stay unchanged when the call fails) }. `env` holds { pe, rope, tensor } made by the test.
  */
 export const CASES = [
   {
@@ -112,6 +112,29 @@ export const CASES = [
         extra: [['element NaN', [1, NaN]], ['element 1.5', [0, 1.5]], ['element 2^31', [2 ** 31]], ['Float32Array', new Float32Array(2)]] },
       { path: 'opts.start', ok: { undefined: OPTIONAL } },
       { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'x']] },
+    ],
+  },
+  {
+    name: 'sinusoidal (count, into out)',
+    make: () => ({ opts: { dim: 8, positions: 4, start: 2, out: new Float32Array(32) } }),
+    call: (pe, a) => pe.sinusoidal(a.opts),
+    inPlace: 'opts.out',
+    args: [
+      { path: 'opts.out', ok: { undefined: 'optional: without out the table is a new Float32Array' },
+        extra: [['too long', new Float32Array(33)], ['disposed tensor', (env) => env.disposedTensor], ['view of a disposed tensor', (env) => env.disposedView], ['Int32Array', new Int32Array(32)]] },
+      { path: 'opts.dim', extra: [['odd', 7], ['zero', 0]] },
+      { path: 'opts.positions', extra: [['one more', 5]] },
+    ],
+  },
+  {
+    name: 'sinusoidal (list, into out)',
+    make: () => ({ opts: { dim: 8, positions: Int32Array.of(0, 3, -7, 900), out: new Float32Array(32) } }),
+    call: (pe, a) => pe.sinusoidal(a.opts),
+    inPlace: 'opts.out',
+    args: [
+      { path: 'opts.out', ok: { undefined: 'optional: without out the table is a new Float32Array' },
+        extra: [['too long', new Float32Array(40)], ['disposed tensor', (env) => env.disposedTensor]] },
+      { path: 'opts.positions', extra: [['element 1.5', [0, 1.5]]] },
     ],
   },
   {
@@ -514,7 +537,8 @@ export function setPath(slots, path, value) {
   else obj[last] = value;
 }
 
-function getPath(slots, path) {
+/** The value at `path` in the call slots (undefined when a key on the way is missing). */
+export function getPath(slots, path) {
   return path.split('.').reduce((o, k) => o?.[k], slots);
 }
 

@@ -9,7 +9,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createPosenc } from '../../wasm/index.js';
-import { CASES, argName, makeEnv, numbers, ramp, sameNumbers, setPath, valuesFor } from './hardening-cases.mjs';
+import { CASES, argName, makeEnv, getPath, numbers, ramp, sameNumbers, setPath, valuesFor } from './hardening-cases.mjs';
 
 /** The argument's name, or its C++ snake_case spelling, as a word of the message. */
 function namesArgument(message, name) {
@@ -49,7 +49,8 @@ function tryValue(env, entry, known, arg, label, makeValue, expectOk, stats) {
   const slots = entry.make(env);
   const value = makeValue(env);
   setPath(slots, arg.path, value);
-  const target = entry.inPlace && ArrayBuffer.isView(slots[entry.inPlace]) ? slots[entry.inPlace] : null;
+  const inPlace = entry.inPlace && getPath(slots, entry.inPlace);
+  const target = ArrayBuffer.isView(inPlace) ? inPlace : null;
   const before = target && target.length ? Array.from(target) : null;
   let error = null;
   try {

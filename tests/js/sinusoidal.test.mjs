@@ -107,3 +107,53 @@ test('bad sinusoidal arguments: RangeError/TypeError naming the argument; module
   assertThrows(() => pe.peMinDistance({ dim: 8, count: 1 }), RangeError, /\bcount\b/);
   assert.equal(pe.sinusoidal({ dim: 8, positions: 4 })[8], Math.fround(Math.sin(1)));
 });
+
+test('out: a reused Float32Array or a tensor receives exactly the table sinusoidal() returns', () => {
+  for (const p of [pe, scalar]) {
+    for (let trial = 0; trial < 12; trial++) {
+      const dim = 2 * randomInt(rng, 1, 40);
+      const layout = layouts[trial % 2];
+      const opts = trial % 3 === 2
+        ? { dim, layout, positions: Int32Array.from({ length: randomInt(rng, 0, 30) }, () => randomInt(rng, -1e6, 1e6)) }
+        : { dim, layout, positions: randomInt(rng, 0, 90), start: randomInt(rng, -1e6, 1e6) };
+      const want = p.sinusoidal(opts);
+      const array = new Float32Array(want.length).fill(42);
+      assert.equal(p.sinusoidal({ ...opts, out: array }), array);
+      assert.deepEqual(array, want);
+      const tensor = p.tensor(want.length);
+      try {
+        assert.equal(p.sinusoidal({ ...opts, out: tensor }), tensor, 'returns the tensor itself');
+        assert.deepEqual(tensor.array, want, 'written in place');
+        const view = tensor.array;
+        view.fill(-1);
+        assert.equal(p.sinusoidal({ ...opts, out: view }), view, 'a view of a live tensor works too');
+        assert.deepEqual(tensor.array, want);
+      } finally {
+        tensor.dispose();
+      }
+    }
+  }
+});
+
+test('out: a wrong length or type is refused before anything is written; a bad dim is named first', () => {
+  const out = new Float32Array(40).fill(3);
+  assertThrows(() => pe.sinusoidal({ dim: 8, positions: 4, out }), RangeError, /out must hold positions x dim = 32 floats, got 40/);
+  assertThrows(() => pe.sinusoidal({ dim: 8, positions: [1, 2, 3, 4, 5, 6], out }), RangeError, /out must hold .* = 48 floats, got 40/);
+  assert.ok(out.every((v) => v === 3), 'out untouched');
+  assertThrows(() => pe.sinusoidal({ dim: 7, positions: 5, out }), RangeError, /dim must be an even integer/);
+  assertThrows(() => pe.sinusoidal({ dim: 8, positions: 5, out: new Float64Array(40) }), TypeError, /out must be a Float32Array/);
+  const gone = pe.tensor(40);
+  gone.dispose();
+  assertThrows(() => pe.sinusoidal({ dim: 8, positions: 5, out: gone }), Error, /out/);
+  assert.deepEqual(pe.sinusoidal({ dim: 8, positions: 5, out }), pe.sinusoidal({ dim: 8, positions: 5 }), 'module still works');
+});
+
+test('out: a tensor of another instance is filled through the copying path', () => {
+  const other = scalar.tensor(16);
+  try {
+    pe.sinusoidal({ dim: 8, positions: 2, start: 9, out: other });
+    assert.deepEqual(other.array, pe.sinusoidal({ dim: 8, positions: 2, start: 9 }));
+  } finally {
+    other.dispose();
+  }
+});

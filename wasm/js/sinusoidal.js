@@ -4,6 +4,7 @@
 import * as check from './check.js';
 import { unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
+import { inPlaceAll } from './target.js';
 
 export const PE_LAYOUTS = ['interleaved', 'concat'];
 
@@ -19,27 +20,47 @@ export function sinusoidalApi({ module, heap }) {
     }
   };
 
+  // The table written into `out` (a tensor: straight into its memory; any other
+  // Float32Array: through scratch, nothing copied in). The binding checks that out holds
+  // exactly the table, after the other arguments. fill(ptr, length, extra) runs it.
+  const intoOut = (out, extraBytes, fill) => {
+    inPlaceAll(heap, [['out', out, false, true]], extraBytes, ([ptr], [length], extra) => fill(ptr, length, extra));
+    return out;
+  };
+
   return {
     /**
      * The table PE(p) for p = start … start+positions−1 (positions: a count) or for the given
-     * positions (Int32Array | number[]). layout: 'interleaved' (default) | 'concat'.
+     * positions (Int32Array | number[]). layout: 'interleaved' (default) | 'concat'. A new
+     * Float32Array, or with `out` (a tensor, or a Float32Array to reuse, of exactly
+     * positions × dim floats) that one, filled: a tensor receives the table with no copy.
      */
     sinusoidal(opts) {
-      const o = check.options(opts, 'sinusoidal()', ['dim', 'base', 'positions', 'start', 'layout']);
+      const o = check.options(opts, 'sinusoidal()', ['dim', 'base', 'positions', 'start', 'layout', 'out']);
       const dim = check.integer('dim', o.dim);
       const base = baseArg(o);
       const layout = layoutArg(o);
       if (typeof o.positions === 'number' || o.positions === undefined) {
         const count = check.size('positions', o.positions);
         const start = o.start === undefined ? 0 : check.safeInteger('start', o.start);
-        return takeTable(unwrap(module.sinusoidalTable(dim, base, start, count, layout)), count * dim);
+        if (o.out !== undefined) {
+          return intoOut(o.out, [], (ptr, length) =>
+            unwrap(module.sinusoidalTable(dim, base, start, count, layout, ptr, length)));
+        }
+        return takeTable(unwrap(module.sinusoidalTable(dim, base, start, count, layout, 0, 0)), count * dim);
       }
       if (o.start !== undefined) {
         throw new TypeError('posenc: sinusoidal() takes start only with a count of positions, not with a list');
       }
       const positions = check.int32Array('positions', o.positions);
+      if (o.out !== undefined) {
+        return intoOut(o.out, [positions.byteLength], (ptr, length, [p]) => {
+          heap.i32(p, positions.length).set(positions);
+          unwrap(module.sinusoidalTableAt(dim, base, p, positions.length, layout, ptr, length));
+        });
+      }
       return takeTable(heap.stage([positions], 'sinusoidal()', ([p]) =>
-        unwrap(module.sinusoidalTableAt(dim, base, p, positions.length, layout))), positions.length * dim);
+        unwrap(module.sinusoidalTableAt(dim, base, p, positions.length, layout, 0, 0))), positions.length * dim);
     },
 
     /** One row PE(position): Float32Array(dim). */

@@ -22,21 +22,22 @@ export function resolve(heap, name, x) {
 }
 
 /**
- * Calls `body(ptrs, lengths, extra)` with each of `targets` ([name, x, readOnly?]) in
- * WebAssembly memory and `extra` scratch blocks of `extraBytes` (for positions). Zero-copy
- * targets are resolved before anything allocates (growth would detach their views); the
- * others share one scratch allocation with the extra blocks and are copied back afterwards
- * unless readOnly. Returns nothing: the callers return their own arguments.
+ * Calls `body(ptrs, lengths, extra)` with each of `targets` ([name, x, readOnly?,
+ * writeOnly?]) in WebAssembly memory and `extra` scratch blocks of `extraBytes` (for
+ * positions). Zero-copy targets are resolved before anything allocates (growth would detach
+ * their views); the others share one scratch allocation with the extra blocks, copied in
+ * unless writeOnly (the kernel sets every float) and back afterwards unless readOnly.
+ * Returns nothing: the callers return their own arguments.
  */
 export function inPlaceAll(heap, targets, extraBytes, body) {
-  const resolved = targets.map(([name, x, readOnly]) => ({ ...resolve(heap, name, x), readOnly }));
+  const resolved = targets.map(([name, x, readOnly, writeOnly]) => ({ ...resolve(heap, name, x), readOnly, writeOnly }));
   const copies = resolved.filter((r) => r.copy);
   const what = targets.map(([name]) => name).join(', ');
   heap.withScratch([...copies.map((r) => r.copy.byteLength), ...extraBytes], what, (blocks) => {
     copies.forEach((r, i) => {
       r.ptr = blocks[i];
       r.length = r.copy.length;
-      heap.f32(r.ptr, r.length).set(r.copy);
+      if (!r.writeOnly) heap.f32(r.ptr, r.length).set(r.copy);
     });
     body(resolved.map((r) => r.ptr), resolved.map((r) => r.length), blocks.slice(copies.length));
     for (const r of copies) if (!r.readOnly) r.copy.set(heap.f32(r.ptr, r.length));
