@@ -55,7 +55,7 @@ inline void table_rows_scalar(const double* inv_freq, std::size_t half, std::int
 
 #if !POSENC_SCALAR_ONLY
 // ---------------------------------------------------------------------------------------
-// xsimd path (templates on Arch so a later dispatcher can instantiate AVX2/FMA).
+// xsimd path (templates on Arch, instantiated per dispatched arch: detail/dispatch.hpp).
 //
 // The running state v holds the current row in double, already in the output layout, so
 // each row is one or two converting stores. The step rotation is stored in the same layout:
@@ -69,7 +69,7 @@ inline void table_rows_scalar(const double* inv_freq, std::size_t half, std::int
 // compiler, and the two layouts must hold the same values bit for bit.
 struct table_state {
   std::size_t half = 0;
-  std::size_t part = 0;  // concat: floats from the s part to the c part (half, padded)
+  std::size_t part = 0;  // concat: doubles from the s part to the c part (half, padded)
   std::size_t size = 0;  // doubles in v, rc, rs (a multiple of the batch size)
 };
 
