@@ -44,3 +44,21 @@ export function plainRopeApply(x, cache, { tokens, heads, headDim, start = 0 }) 
   }
   return x;
 }
+
+/**
+ * RoPE attention logits as a user computes them: rotate copies of q [tq][dim] and k
+ * [tk][dim] (row r at position r) with plainRopeApply, then every dot product.
+ * out[m·tk + n] = ⟨R(m)q_m, R(n)k_n⟩.
+ */
+export function plainRotaryScores(q, k, cache, { dim, tq, tk }, out = new Float32Array(tq * tk)) {
+  const qr = plainRopeApply(q.slice(), cache, { tokens: tq, heads: 1, headDim: dim });
+  const kr = plainRopeApply(k.slice(), cache, { tokens: tk, heads: 1, headDim: dim });
+  for (let m = 0; m < tq; m++) {
+    for (let n = 0; n < tk; n++) {
+      let sum = 0;
+      for (let j = 0; j < dim; j++) sum += qr[m * dim + j] * kr[n * dim + j];
+      out[m * tk + n] = sum;
+    }
+  }
+  return out;
+}

@@ -14,7 +14,7 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { createPosenc } from '../../wasm/index.js';
-import { plainCosSinCache, plainRopeApply } from '../plain-js-rope.mjs';
+import { plainCosSinCache, plainRopeApply, plainRotaryScores } from '../plain-js-rope.mjs';
 import { plainSinusoidal } from '../plain-js-sinusoidal.mjs';
 
 const out = process.argv[2] ?? 'build/bench/wasm.json';
@@ -104,6 +104,88 @@ function copyMember(pe, src, floats) {
     note: 'a JS Float32Array: the package copies it in and out on every call',
   };
   for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); }
+}
+
+// ── the other apply shapes, zero-copy: out of place (half), interleaved in place, GQA ────
+{
+  const kvHeads = 8;
+  const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: TOKENS });
+  const jsQ = randomFill(new Float32Array(N), 1), jsK = randomFill(new Float32Array(TOKENS * kvHeads * HEAD_DIM), 3);
+  const jsShape = { tokens: TOKENS, heads: HEADS, headDim: HEAD_DIM };
+  const flavours = { simd, scalar };
+  const make = (f) => {
+    const pe = flavours[f];
+    return {
+      half: pe.rope({ headDim: HEAD_DIM, cacheLength: TOKENS }),
+      interleaved: pe.rope({ headDim: HEAD_DIM, cacheLength: TOKENS, layout: 'interleaved' }),
+      x: pe.tensor(randomFill(new Float32Array(N), 1)),
+      y: pe.tensor(N),
+      k: pe.tensor(randomFill(new Float32Array(TOKENS * kvHeads * HEAD_DIM), 3)),
+    };
+  };
+  const r = { simd: make('simd'), scalar: make('scalar') };
+  const opts = { tokens: TOKENS, heads: HEADS, start: 0 };
+  // The plain-JS loop has no out-of-place form: it copies x into y, then rotates y.
+  const jsY = new Float32Array(N);
+  groups['apply/half/out_of_place/zero_copy'] = {
+    ...paired({
+      simd: () => r.simd.half.apply(r.simd.x, { ...opts, out: r.simd.y }),
+      scalar: () => r.scalar.half.apply(r.scalar.x, { ...opts, out: r.scalar.y }),
+      js: () => { jsY.set(jsQ); plainRopeApply(jsY, plainCache, jsShape); },
+      copy: copyMember(simd, r.simd.x, N),
+    }),
+    note: 'out: a second tensor; plain JS copies then rotates',
+  };
+  // Plain JS in the half layout (the interleaved loop costs the same), for scale.
+  groups['apply/interleaved/in_place/zero_copy'] = {
+    ...paired({
+      simd: () => r.simd.interleaved.apply(r.simd.x, opts),
+      scalar: () => r.scalar.interleaved.apply(r.scalar.x, opts),
+      js: () => plainRopeApply(jsQ, plainCache, jsShape),
+      copy: copyMember(simd, r.simd.x, N),
+    }),
+    note: 'plain JS: the half-layout loop (same work)',
+  };
+  const gqa = { tokens: TOKENS, qHeads: HEADS, kHeads: kvHeads, start: 0 };
+  groups['gqa/half/in_place/zero_copy'] = {
+    ...paired({
+      simd: () => r.simd.half.applyQK(r.simd.x, r.simd.k, gqa),
+      scalar: () => r.scalar.half.applyQK(r.scalar.x, r.scalar.k, gqa),
+      js: () => {
+        plainRopeApply(jsQ, plainCache, jsShape);
+        plainRopeApply(jsK, plainCache, { tokens: TOKENS, heads: kvHeads, headDim: HEAD_DIM });
+      },
+      copy: copyMember(simd, r.simd.x, N + TOKENS * kvHeads * HEAD_DIM),
+    }),
+    note: 'q 32 heads + k 8 heads, one cos/sin row per token',
+  };
+  for (const f of ['simd', 'scalar']) for (const v of Object.values(r[f])) v.dispose();
+}
+
+// ── cos/sin cache 8192 × 128 (a rope's constructor) ──────────────────────────────────────
+groups['cache/8192x128'] = {
+  ...paired({
+    simd: () => simd.rope({ headDim: HEAD_DIM, cacheLength: 8192 }).dispose(),
+    scalar: () => scalar.rope({ headDim: HEAD_DIM, cacheLength: 8192 }).dispose(),
+    js: () => plainCosSinCache({ rotaryDim: HEAD_DIM, positions: 8192 }),
+  }),
+  note: 'posenc: angles in double, reduced (error 3e−8); plain JS: float32 angles, Math.cos/sin',
+};
+
+// ── rotary attention logits 512 × 512 × 128 ─────────────────────────────────────────────
+{
+  const T = 512;
+  const q = randomFill(new Float32Array(T * HEAD_DIM), 5), k = randomFill(new Float32Array(T * HEAD_DIM), 6);
+  const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: T });
+  const scoreOut = new Float32Array(T * T);
+  groups['scores/rotary/512x512x128'] = {
+    ...paired({
+      simd: () => simd.scores({ q, k, dim: HEAD_DIM, mode: 'rotary' }),
+      scalar: () => scalar.scores({ q, k, dim: HEAD_DIM, mode: 'rotary' }),
+      js: () => plainRotaryScores(q, k, plainCache, { dim: HEAD_DIM, tq: T, tk: T }, scoreOut),
+    }),
+    note: 'posenc: rotate q and k in WASM, then the dot kernel; a new Float32Array per call',
+  };
 }
 
 // ── decode: 1 token × 32 heads × 128 at position 4000, inside the cache, per call ────────
