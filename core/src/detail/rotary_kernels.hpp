@@ -430,25 +430,6 @@ void rotate_token_interleaved(const token_rows& job) noexcept {
     rotate_token_interleaved_blocked<Arch, true>(job);
 }
 
-// Out of place into memory (not the L1 block of the streaming path below), one whole row
-// after another: each destination line is then completed by consecutive stores. The
-// blocked order writes every line of the token in slices, a pass over all heads apart, and
-// measured 1.4–1.5× slower on 32 MiB in WebAssembly (which has no streaming path).
-template <class Arch>
-void rotate_token_row_by_row(const token_rows& job) noexcept {
-  for (std::int64_t h = 0; h < job.heads; ++h) {
-    const float* in = job.in + h * job.in_head_stride;
-    float* out = job.out + h * job.out_head_stride;
-    prefetch_span(job, h, 0, job.dim);
-    if (job.interleaved)
-      rotate_interleaved_from<Arch>(job.cos, job.sin, job.cos2, job.sin2, 0, job.half, job.sign,
-                                    job.g, in, out);
-    else
-      rotate_half_from<Arch>(job.cos, job.sin, 0, job.half, job.sign, job.g, in, out);
-    copy_pass_through(job, in, out);
-  }
-}
-
 // Every head row of the token rotated by the blocked kernels, pass-through dims copied.
 template <class Arch>
 void rotate_token_blocked(const token_rows& job) noexcept {
@@ -459,6 +440,23 @@ void rotate_token_blocked(const token_rows& job) noexcept {
   if (job.in == job.out || static_cast<std::int64_t>(2 * job.half) == job.dim) return;
   for (std::int64_t h = 0; h < job.heads; ++h)
     copy_pass_through(job, job.in + h * job.in_head_stride, job.out + h * job.out_head_stride);
+}
+
+// Out of place into memory (not the L1 block of the streaming path below), one whole row
+// after another (the blocked kernels on one head at a time): each destination line is then
+// completed by consecutive stores. Blocked over all heads, every line of the token is
+// written in slices a pass over the heads apart, which measured 1.4–1.5× slower on 32 MiB
+// in WebAssembly (which has no streaming path).
+template <class Arch>
+void rotate_token_row_by_row(const token_rows& job) noexcept {
+  token_rows row = job;
+  row.heads = 1;
+  for (std::int64_t h = 0; h < job.heads; ++h) {
+    row.in = job.in + h * job.in_head_stride;
+    row.out = job.out + h * job.out_head_stride;
+    if (job.prefetch) row.prefetch = job.prefetch + h * job.in_head_stride;
+    rotate_token_blocked<Arch>(row);
+  }
 }
 
 // Large out-of-place outputs are rotated a group of head rows at a time into a scratch
