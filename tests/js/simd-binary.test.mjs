@@ -32,7 +32,7 @@ const count = (text, op) => text.split(op).length - 1;
 test('SIMD binary: the RoPE apply kernel multiplies and adds f32x4 vectors', () => {
   const { bodies } = functionsOf('simd');
   const rope = [...bodies].filter(([name]) =>
-    /posenc::.*(rotate_half|rotate_interleaved|apply_one|rotate_tokens|apply_qk|rope_apply)/.test(name));
+    /posenc::.*(rotate_half|rotate_interleaved|rotate_token|apply_one|apply_qk|rope_apply)/.test(name));
   assert.ok(rope.length > 0, 'found the RoPE functions by name');
   const mul = rope.reduce((n, [, body]) => n + count(body, 'f32x4.mul'), 0);
   const addSub = rope.reduce((n, [, body]) => n + count(body, 'f32x4.add') + count(body, 'f32x4.sub'), 0);
