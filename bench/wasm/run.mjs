@@ -19,7 +19,7 @@ import { plainSinusoidal } from '../plain-js-sinusoidal.mjs';
 
 const out = process.argv[2] ?? 'build/bench/wasm.json';
 const quick = process.argv.includes('--quick');
-const RUNS = quick ? 3 : 9;
+const RUNS = quick ? 3 : 15;
 const TOKENS = 2048, HEADS = 32, HEAD_DIM = 128, N = TOKENS * HEADS * HEAD_DIM;
 const DECODE_POS = 4000, DECODE_CALLS = quick ? 5000 : 20000;
 
