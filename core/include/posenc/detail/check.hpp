@@ -49,7 +49,7 @@ public:
   static std::size_t format_integer(long long value, char* buf) noexcept;
   static std::size_t format_integer(unsigned long long value, char* buf) noexcept;
   // value like printf's "%.15g" ("1.5", "0.0001", "1e+300", "-inf", "nan"): 15 significant
-  // digits, enough to read any bound back, within a few ulp of the exact decimal.
+  // digits, the same digits as printf for magnitudes 1e−8 … 1e36, beyond within a few ulp.
   static std::size_t format_real(double value, char* buf) noexcept;
 
 private:
