@@ -147,6 +147,7 @@ function copyMember(pe, src, floats) {
     note: 'plain JS: the half-layout loop (same work)',
   };
   const gqa = { tokens: TOKENS, qHeads: HEADS, kHeads: kvHeads, start: 0 };
+  const qk = simd.tensor(N + TOKENS * kvHeads * HEAD_DIM);  // the copy member's q and k bytes
   groups['gqa/half/in_place/zero_copy'] = {
     ...paired({
       simd: () => r.simd.half.applyQK(r.simd.x, r.simd.k, gqa),
@@ -155,10 +156,11 @@ function copyMember(pe, src, floats) {
         plainRopeApply(jsQ, plainCache, jsShape);
         plainRopeApply(jsK, plainCache, { tokens: TOKENS, heads: kvHeads, headDim: HEAD_DIM });
       },
-      copy: copyMember(simd, r.simd.x, N + TOKENS * kvHeads * HEAD_DIM),
+      copy: copyMember(simd, qk, N + TOKENS * kvHeads * HEAD_DIM),
     }),
     note: 'q 32 heads + k 8 heads, one cos/sin row per token',
   };
+  qk.dispose();
   for (const f of ['simd', 'scalar']) for (const v of Object.values(r[f])) v.dispose();
 }
 
