@@ -224,14 +224,14 @@ TEST_CASE("SIMD kernels agree with their scalar references", "[rotary]") {
     fill(x, rng);
     for (float sign : {1.0f, -1.0f}) {
       const float g = 1.25f;
-      posenc::detail::rotate_half<arch>(c.data(), s.data(), half, sign, g, x.data(), y1.data());
+      posenc::detail::rotate_half_from<arch>(c.data(), s.data(), 0, half, sign, g, x.data(), y1.data());
       posenc::detail::rotate_half_scalar(c.data(), s.data(), half, sign, g, x.data(), y2.data());
       for (std::size_t i = 0; i < 2 * half; ++i)
         CHECK(std::fabs(y1[i] - y2[i]) <= 2 * g * kUlp);  // |x|,|c|,|s| ≤ 1: ≤ 1 ulp of 2g
       posenc::detail::expand_interleaved_row(c.data(), s.data(), half, sign, c2.data(),
                                              s2.data());
-      posenc::detail::rotate_interleaved<arch>(c.data(), s.data(), c2.data(), s2.data(), half,
-                                               sign, g, x.data(), y1.data());
+      posenc::detail::rotate_interleaved_from<arch>(c.data(), s.data(), c2.data(), s2.data(), 0,
+                                                    half, sign, g, x.data(), y1.data());
       posenc::detail::rotate_interleaved_scalar(c.data(), s.data(), half, sign, g, x.data(),
                                                 y2.data());
       for (std::size_t i = 0; i < 2 * half; ++i)

@@ -237,12 +237,6 @@ void rotate_half_from(const float* cos, const float* sin, std::size_t first, std
     rotate_pair(in[i], in[i + half], cos[i], sign * sin[i], g, out[i], out[i + half]);
 }
 
-template <class Arch>
-void rotate_half(const float* cos, const float* sin, std::size_t half, float sign, float g,
-                 const float* in, float* out) noexcept {
-  rotate_half_from<Arch>(cos, sin, 0, half, sign, g, in, out);
-}
-
 // Lane permutation (1, 0, 3, 2, …) that swaps the members of every interleaved pair.
 struct pair_swap {
   static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
@@ -273,13 +267,6 @@ void rotate_interleaved_from(const float* cos, const float* sin, const float* co
   const std::size_t done = j / 2;
   rotate_interleaved_scalar(cos + done, sin + done, half - done, sign, g, in + j,
                             out + j);
-}
-
-template <class Arch>
-void rotate_interleaved(const float* cos, const float* sin, const float* cos2,
-                        const float* sin2, std::size_t half, float sign, float g,
-                        const float* in, float* out) noexcept {
-  rotate_interleaved_from<Arch>(cos, sin, cos2, sin2, 0, half, sign, g, in, out);
 }
 
 // Double batches read and write float memory (xsimd converts on load/store).
@@ -414,29 +401,16 @@ void rotate_token_interleaved_blocked(const token_rows& job) noexcept {
   }
 }
 
-template <class Arch>
-void rotate_token_half(const token_rows& job) noexcept {
-  if (job.g == 1.0f)
-    rotate_token_half_blocked<Arch, false>(job);
-  else
-    rotate_token_half_blocked<Arch, true>(job);
-}
-
-template <class Arch>
-void rotate_token_interleaved(const token_rows& job) noexcept {
-  if (job.g == 1.0f)
-    rotate_token_interleaved_blocked<Arch, false>(job);
-  else
-    rotate_token_interleaved_blocked<Arch, true>(job);
-}
-
 // Every head row of the token rotated by the blocked kernels, pass-through dims copied.
 template <class Arch>
 void rotate_token_blocked(const token_rows& job) noexcept {
+  const bool scaled = job.g != 1.0f;  // g = 1: the unscaled twins (see Scaled above)
   if (job.interleaved)
-    rotate_token_interleaved<Arch>(job);
+    scaled ? rotate_token_interleaved_blocked<Arch, true>(job)
+           : rotate_token_interleaved_blocked<Arch, false>(job);
   else
-    rotate_token_half<Arch>(job);
+    scaled ? rotate_token_half_blocked<Arch, true>(job)
+           : rotate_token_half_blocked<Arch, false>(job);
   if (job.in == job.out || static_cast<std::int64_t>(2 * job.half) == job.dim) return;
   for (std::int64_t h = 0; h < job.heads; ++h)
     copy_pass_through(job, job.in + h * job.in_head_stride, job.out + h * job.out_head_stride);
@@ -497,8 +471,8 @@ void rotate_token_streaming(const token_rows& job) noexcept {
   }
 }
 
-// SIMD twin of rotate_token_scalar: the same float operations per pair as rotate_half /
-// rotate_interleaved (so the same results): in place blocked over heads as described
+// SIMD twin of rotate_token_scalar: the same float operations per pair as
+// rotate_half_from / rotate_interleaved_from (so the same results): in place blocked over heads as described
 // above; out of place row by row, or through an L1 block and streaming stores for large
 // outputs.
 template <class Arch>
