@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "simd.hpp"
 
@@ -114,10 +115,41 @@ void sincos_row_double(double position, const double* inv_freq, std::size_t n, d
   sincos_row_scalar(position, inv_freq + i, n - i, s + i, c + i);
 }
 
+// Rounds the d doubles of v once to float32 (round to nearest, as static_cast): every
+// double row posenc computes becomes a float row here (sincos_row, the sinusoidal table).
+// xsimd 8.1 has no double→float batch conversion: its converting store goes lane by lane,
+// which was a third of the WASM table fill. On x86 and under Emscripten's SSE2 (where
+// _mm_cvtpd_ps is f32x4.demote_f64x2_zero) four to eight values go per instruction instead.
+template <class Arch>
+void store_row(const double* v, std::size_t d, float* row) noexcept {
+  using batch = xsimd::batch<double, Arch>;
+  std::size_t j = 0;
+#if defined(__SSE2__) && !defined(__EMSCRIPTEN__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+    for (; j + 8 <= d; j += 8)  // batch::size = 8: the batch converts to __m512d
+      _mm256_storeu_ps(row + j, _mm512_cvtpd_ps(batch::load_unaligned(v + j)));
+  }
+  if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
+    for (; j + 4 <= d; j += 4)  // batch::size = 4: the batch converts to __m256d
+      _mm_storeu_ps(row + j, _mm256_cvtpd_ps(batch::load_unaligned(v + j)));
+  }
+#endif
+#if defined(__SSE2__)
+  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {
+    for (; j + 4 <= d; j += 4)
+      _mm_storeu_ps(row + j, _mm_movelh_ps(_mm_cvtpd_ps(_mm_loadu_pd(v + j)),
+                                           _mm_cvtpd_ps(_mm_loadu_pd(v + j + 2))));
+  }
+#endif
+  for (; j + batch::size <= d; j += batch::size)
+    batch::load_unaligned(v + j).store_unaligned(row + j);  // converting store
+  for (; j < d; ++j) row[j] = static_cast<float>(v[j]);
+}
+
 // SIMD twin of sincos_row_scalar: each value computed in double (sincos_row_double) and
 // rounded once to float. Agrees with the scalar reference to ≤ 1 ulp(float) (both are
 // within 0.5 ulp + 1e−15 of truth; they can round to different neighbours only at a float
-// rounding boundary). Works in chunks so the double→float rounding is one vectorizable loop.
+// rounding boundary). Works in chunks so the double→float rounding is store_row's.
 template <class Arch>
 void sincos_row(double position, const double* inv_freq, std::size_t n, float* sin_out,
                 float* cos_out) noexcept {
@@ -127,10 +159,8 @@ void sincos_row(double position, const double* inv_freq, std::size_t n, float* s
   for (std::size_t i = 0; i < n; i += chunk) {
     const std::size_t m = n - i < chunk ? n - i : chunk;
     sincos_row_double<Arch>(position, inv_freq + i, m, s, c);
-    for (std::size_t j = 0; j < m; ++j) {
-      sin_out[i + j] = static_cast<float>(s[j]);
-      cos_out[i + j] = static_cast<float>(c[j]);
-    }
+    store_row<Arch>(s, m, sin_out + i);
+    store_row<Arch>(c, m, cos_out + i);
   }
 }
 

@@ -134,32 +134,6 @@ void step_concat(double* v, const double* rc, const double* rs, std::size_t part
   }
 }
 
-// Rounds the d doubles of v once to float32 (round to nearest, as static_cast). xsimd 8.1
-// has no double→float batch conversion: its converting store goes lane by lane, which was
-// a third of the WASM table fill. On x86 and under Emscripten's SSE2 (where _mm_cvtpd_ps
-// is f32x4.demote_f64x2_zero) four values go per instruction instead.
-template <class Arch>
-void store_row(const double* v, std::size_t d, float* row) noexcept {
-  using batch = xsimd::batch<double, Arch>;
-  std::size_t j = 0;
-#if defined(__SSE2__) && !defined(__EMSCRIPTEN__)
-  if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
-    for (; j + 4 <= d; j += 4)  // batch::size = 4: the batch converts to __m256d
-      _mm_storeu_ps(row + j, _mm256_cvtpd_ps(batch::load_unaligned(v + j)));
-  }
-#endif
-#if defined(__SSE2__)
-  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {
-    for (; j + 4 <= d; j += 4)
-      _mm_storeu_ps(row + j, _mm_movelh_ps(_mm_cvtpd_ps(_mm_loadu_pd(v + j)),
-                                           _mm_cvtpd_ps(_mm_loadu_pd(v + j + 2))));
-  }
-#endif
-  for (; j + batch::size <= d; j += batch::size)
-    batch::load_unaligned(v + j).store_unaligned(row + j);  // converting store
-  for (; j < d; ++j) row[j] = static_cast<float>(v[j]);
-}
-
 // Same contract as table_rows_scalar. The recurrence adds exact multiples of θ_i in real
 // arithmetic where the reference rounds each product (p·θ_i) in double, so the two differ by
 // ≤ 1 ulp(float) + 2·|p|·2⁻⁵³ (≤ 6.4e−8 for |p| ≤ 2²⁴; tests check it).
