@@ -218,16 +218,12 @@ export function loadScalar() {
   return scalarPromise;
 }
 
-/** A RoPE apply that can be timed: zero-copy on a WASM-resident tensor when available. */
+/** A RoPE apply that can be timed: zero-copy on a WASM-resident tensor. */
 export function ropeRunner(pe, { headDim, tokens, heads, x }) {
   const rope = pe.rope({ headDim, layout: 'half' });
-  if (typeof pe.tensor === 'function') {
-    const tensor = pe.tensor(x);
-    return {
-      step: () => rope.apply(tensor, { tokens, heads, start: 0 }),
-      dispose: () => { tensor.dispose(); rope.dispose(); },
-    };
-  }
-  const y = Float32Array.from(x);
-  return { step: () => rope.apply(y, { tokens, heads, start: 0 }), dispose: () => rope.dispose() };
+  const tensor = pe.tensor(x);
+  return {
+    step: () => rope.apply(tensor, { tokens, heads, start: 0 }),
+    dispose: () => { tensor.dispose(); rope.dispose(); },
+  };
 }
