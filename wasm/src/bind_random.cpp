@@ -22,7 +22,7 @@ val fill_uniform(std::uintptr_t out, std::size_t n, std::uint32_t seed_lo, std::
 // → Int32Array(n)
 val permutation(double n, std::uint32_t seed_lo, std::uint32_t seed_hi) {
   return guarded([&] {
-    return copy_to_js(posenc::permutation(static_cast<std::int64_t>(n), seed_of(seed_lo, seed_hi)));
+    return copy_to_js(posenc::permutation(i64(n), seed_of(seed_lo, seed_hi)));
   });
 }
 

@@ -20,8 +20,6 @@
 namespace posenc::wasm {
 namespace {
 
-std::int64_t i64(double v) { return static_cast<std::int64_t>(v); }
-
 const rotary_cache& cache_at(std::uintptr_t handle) {
   return *from_address<const rotary_cache>(handle);
 }

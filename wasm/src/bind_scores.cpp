@@ -77,7 +77,7 @@ val shift_invariance(std::uintptr_t q, std::size_t q_len, std::size_t tq, std::u
   return guarded([&] {
     const score_inputs in = inputs_at(q, q_len, tq, k, k_len, tk, q_pos, q_pos_len, k_pos, k_pos_len);
     return val(posenc::shift_invariance(in.q, tq, in.k, tk, in.q_positions, in.k_positions,
-                                        options_from_js(options), static_cast<std::int64_t>(shift)));
+                                        options_from_js(options), i64(shift)));
   });
 }
 
@@ -87,7 +87,7 @@ val relative_kernel(std::uintptr_t q, std::size_t q_len, std::uintptr_t k, std::
   return guarded([&] {
     const kernel_value v = posenc::relative_kernel(
         {from_address<const float>(q), q_len}, {from_address<const float>(k), k_len}, dim, base,
-        static_cast<std::int64_t>(delta), parse_rope_layout(layout));
+        i64(delta), parse_rope_layout(layout));
     val out = val::object();
     out.set("score", v.score);
     out.set("dot", v.dot);
@@ -98,7 +98,7 @@ val relative_kernel(std::uintptr_t q, std::size_t q_len, std::uintptr_t k, std::
 
 val decay_bound(int dim, double base, double max_distance) {
   return guarded([&] {
-    return copy_to_js(posenc::decay_bound(dim, base, static_cast<std::int64_t>(max_distance)));
+    return copy_to_js(posenc::decay_bound(dim, base, i64(max_distance)));
   });
 }
 

@@ -19,8 +19,6 @@
 namespace posenc::wasm {
 namespace {
 
-std::int64_t i64(double v) { return static_cast<std::int64_t>(v); }
-
 // positions·dim floats as a size_t (32 bits here), or length_error: `positions` may be any
 // count ≥ 0 that JS accepted, up to 2^53, and a plain cast would trap in WebAssembly.
 std::size_t table_floats(double positions, int dim) {

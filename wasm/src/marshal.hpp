@@ -48,6 +48,12 @@ val copy_to_js(const std::vector<T>& v) {
   return copy_to_js(v.data(), v.size());
 }
 
+// A position, count or shift JS sent as a double holding a safe integer (checked in
+// wasm/js/check.js): exact as int64.
+inline std::int64_t i64(double v) {
+  return static_cast<std::int64_t>(v);
+}
+
 // A 64-bit seed from the two uint32 halves JS sends (a double cannot hold every uint64).
 inline std::uint64_t seed_of(std::uint32_t lo, std::uint32_t hi) {
   return (std::uint64_t{hi} << 32) | lo;
