@@ -62,6 +62,8 @@ function randomFill(a, seed) {
 }
 
 const groups = {};
+// groups[name] = the paired medians of `members`, with a note for the report.
+const record = (name, note, members, inner) => { groups[name] = { ...paired(members, inner), note }; };
 
 const simd = await createPosenc({ simd: true });
 const scalar = await createPosenc({ simd: false });
@@ -84,25 +86,19 @@ function copyMember(pe, src, floats) {
   const js = () => plainRopeApply(jsX, plainCache, { tokens: TOKENS, heads: HEADS, headDim: HEAD_DIM });
   const ropes = { simd: simd.rope({ headDim: HEAD_DIM, cacheLength: TOKENS }), scalar: scalar.rope({ headDim: HEAD_DIM, cacheLength: TOKENS }) };
   const tensors = { simd: simd.tensor(randomFill(new Float32Array(N), 1)), scalar: scalar.tensor(randomFill(new Float32Array(N), 1)) };
-  groups['apply/half/in_place/zero_copy'] = {
-    ...paired({
-      simd: () => ropes.simd.apply(tensors.simd, opts),
-      scalar: () => ropes.scalar.apply(tensors.scalar, opts),
-      js,
-      copy: copyMember(simd, tensors.simd, N),
-    }),
-    note: 'copy = copyWithin on WASM memory (memmove)',
-  };
+  record('apply/half/in_place/zero_copy', 'copy = copyWithin on WASM memory (memmove)', {
+    simd: () => ropes.simd.apply(tensors.simd, opts),
+    scalar: () => ropes.scalar.apply(tensors.scalar, opts),
+    js,
+    copy: copyMember(simd, tensors.simd, N),
+  });
   const arrays = { simd: randomFill(new Float32Array(N), 1), scalar: randomFill(new Float32Array(N), 1) };
-  groups['apply/half/in_place/copying'] = {
-    ...paired({
-      simd: () => ropes.simd.apply(arrays.simd, opts),
-      scalar: () => ropes.scalar.apply(arrays.scalar, opts),
-      js,
-      copy: copyMember(simd, tensors.simd, N),
-    }),
-    note: 'a JS Float32Array: the package copies it in and out on every call',
-  };
+  record('apply/half/in_place/copying', 'a JS Float32Array: the package copies it in and out on every call', {
+    simd: () => ropes.simd.apply(arrays.simd, opts),
+    scalar: () => ropes.scalar.apply(arrays.scalar, opts),
+    js,
+    copy: copyMember(simd, tensors.simd, N),
+  });
   for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); }
 }
 
@@ -127,52 +123,40 @@ function copyMember(pe, src, floats) {
   const opts = { tokens: TOKENS, heads: HEADS, start: 0 };
   // The plain-JS loop has no out-of-place form: it copies x into y, then rotates y.
   const jsY = new Float32Array(N);
-  groups['apply/half/out_of_place/zero_copy'] = {
-    ...paired({
-      simd: () => r.simd.half.apply(r.simd.x, { ...opts, out: r.simd.y }),
-      scalar: () => r.scalar.half.apply(r.scalar.x, { ...opts, out: r.scalar.y }),
-      js: () => { jsY.set(jsQ); plainRopeApply(jsY, plainCache, jsShape); },
-      copy: copyMember(simd, r.simd.x, N),
-    }),
-    note: 'out: a second tensor; plain JS copies then rotates',
-  };
+  record('apply/half/out_of_place/zero_copy', 'out: a second tensor; plain JS copies then rotates', {
+    simd: () => r.simd.half.apply(r.simd.x, { ...opts, out: r.simd.y }),
+    scalar: () => r.scalar.half.apply(r.scalar.x, { ...opts, out: r.scalar.y }),
+    js: () => { jsY.set(jsQ); plainRopeApply(jsY, plainCache, jsShape); },
+    copy: copyMember(simd, r.simd.x, N),
+  });
   // Plain JS in the half layout (the interleaved loop costs the same), for scale.
-  groups['apply/interleaved/in_place/zero_copy'] = {
-    ...paired({
-      simd: () => r.simd.interleaved.apply(r.simd.x, opts),
-      scalar: () => r.scalar.interleaved.apply(r.scalar.x, opts),
-      js: () => plainRopeApply(jsQ, plainCache, jsShape),
-      copy: copyMember(simd, r.simd.x, N),
-    }),
-    note: 'plain JS: the half-layout loop (same work)',
-  };
+  record('apply/interleaved/in_place/zero_copy', 'plain JS: the half-layout loop (same work)', {
+    simd: () => r.simd.interleaved.apply(r.simd.x, opts),
+    scalar: () => r.scalar.interleaved.apply(r.scalar.x, opts),
+    js: () => plainRopeApply(jsQ, plainCache, jsShape),
+    copy: copyMember(simd, r.simd.x, N),
+  });
   const gqa = { tokens: TOKENS, qHeads: HEADS, kHeads: kvHeads, start: 0 };
   const qk = simd.tensor(N + TOKENS * kvHeads * HEAD_DIM);  // the copy member's q and k bytes
-  groups['gqa/half/in_place/zero_copy'] = {
-    ...paired({
-      simd: () => r.simd.half.applyQK(r.simd.x, r.simd.k, gqa),
-      scalar: () => r.scalar.half.applyQK(r.scalar.x, r.scalar.k, gqa),
-      js: () => {
-        plainRopeApply(jsQ, plainCache, jsShape);
-        plainRopeApply(jsK, plainCache, { tokens: TOKENS, heads: kvHeads, headDim: HEAD_DIM });
-      },
-      copy: copyMember(simd, qk, N + TOKENS * kvHeads * HEAD_DIM),
-    }),
-    note: 'q 32 heads + k 8 heads, one cos/sin row per token',
-  };
+  record('gqa/half/in_place/zero_copy', 'q 32 heads + k 8 heads, one cos/sin row per token', {
+    simd: () => r.simd.half.applyQK(r.simd.x, r.simd.k, gqa),
+    scalar: () => r.scalar.half.applyQK(r.scalar.x, r.scalar.k, gqa),
+    js: () => {
+      plainRopeApply(jsQ, plainCache, jsShape);
+      plainRopeApply(jsK, plainCache, { tokens: TOKENS, heads: kvHeads, headDim: HEAD_DIM });
+    },
+    copy: copyMember(simd, qk, N + TOKENS * kvHeads * HEAD_DIM),
+  });
   qk.dispose();
   for (const f of ['simd', 'scalar']) for (const v of Object.values(r[f])) v.dispose();
 }
 
 // ── cos/sin cache 8192 × 128 (a rope's constructor) ──────────────────────────────────────
-groups['cache/8192x128'] = {
-  ...paired({
-    simd: () => simd.rope({ headDim: HEAD_DIM, cacheLength: 8192 }).dispose(),
-    scalar: () => scalar.rope({ headDim: HEAD_DIM, cacheLength: 8192 }).dispose(),
-    js: () => plainCosSinCache({ rotaryDim: HEAD_DIM, positions: 8192 }),
-  }),
-  note: 'posenc: angles in double, reduced (error 3e−8); plain JS: float32 angles, Math.cos/sin',
-};
+record('cache/8192x128', 'posenc: angles in double, reduced (error 3e−8); plain JS: float32 angles, Math.cos/sin', {
+  simd: () => simd.rope({ headDim: HEAD_DIM, cacheLength: 8192 }).dispose(),
+  scalar: () => scalar.rope({ headDim: HEAD_DIM, cacheLength: 8192 }).dispose(),
+  js: () => plainCosSinCache({ rotaryDim: HEAD_DIM, positions: 8192 }),
+});
 
 // ── rotary attention logits 512 × 512 × 128 ─────────────────────────────────────────────
 {
@@ -180,14 +164,11 @@ groups['cache/8192x128'] = {
   const q = randomFill(new Float32Array(T * HEAD_DIM), 5), k = randomFill(new Float32Array(T * HEAD_DIM), 6);
   const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: T });
   const scoreOut = new Float32Array(T * T);
-  groups['scores/rotary/512x512x128'] = {
-    ...paired({
-      simd: () => simd.scores({ q, k, dim: HEAD_DIM, mode: 'rotary' }),
-      scalar: () => scalar.scores({ q, k, dim: HEAD_DIM, mode: 'rotary' }),
-      js: () => plainRotaryScores(q, k, plainCache, { dim: HEAD_DIM, tq: T, tk: T }, scoreOut),
-    }),
-    note: 'posenc: rotate q and k in WASM, then the dot kernel; a new Float32Array per call',
-  };
+  record('scores/rotary/512x512x128', 'posenc: rotate q and k in WASM, then the dot kernel; a new Float32Array per call', {
+    simd: () => simd.scores({ q, k, dim: HEAD_DIM, mode: 'rotary' }),
+    scalar: () => scalar.scores({ q, k, dim: HEAD_DIM, mode: 'rotary' }),
+    js: () => plainRotaryScores(q, k, plainCache, { dim: HEAD_DIM, tq: T, tk: T }, scoreOut),
+  });
 }
 
 // ── decode: 1 token × 32 heads × 128 at position 4000, inside the cache, per call ────────
@@ -198,15 +179,12 @@ groups['cache/8192x128'] = {
   const jsX = randomFill(new Float32Array(n), 2);
   const ropes = { simd: simd.rope({ headDim: HEAD_DIM, cacheLength: 8192 }), scalar: scalar.rope({ headDim: HEAD_DIM, cacheLength: 8192 }) };
   const tensors = { simd: simd.tensor(randomFill(new Float32Array(n), 2)), scalar: scalar.tensor(randomFill(new Float32Array(n), 2)) };
-  groups['decode/in_cache/zero_copy'] = {
-    ...paired({
-      simd: () => ropes.simd.apply(tensors.simd, opts),
-      scalar: () => ropes.scalar.apply(tensors.scalar, opts),
-      js: () => plainRopeApply(jsX, plainCache, { tokens: 1, heads: HEADS, headDim: HEAD_DIM, start: DECODE_POS }),
-      copy: copyMember(simd, tensors.simd, n),
-    }, DECODE_CALLS),
-    note: "per call, including the package's argument checks",
-  };
+  record('decode/in_cache/zero_copy', "per call, including the package's argument checks", {
+    simd: () => ropes.simd.apply(tensors.simd, opts),
+    scalar: () => ropes.scalar.apply(tensors.scalar, opts),
+    js: () => plainRopeApply(jsX, plainCache, { tokens: 1, heads: HEADS, headDim: HEAD_DIM, start: DECODE_POS }),
+    copy: copyMember(simd, tensors.simd, n),
+  }, DECODE_CALLS);
   for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); }
 }
 
