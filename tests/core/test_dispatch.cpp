@@ -144,6 +144,54 @@ TEST_CASE("dispatched streaming rotate_token equals the scalar reference", "[dis
       }
 }
 
+// Rows at every float offset from a 64-byte line: AVX-512 covers a misaligned half row
+// with masked line-aligned batches (rotary_kernels.hpp, rotate_token_half_lines). In place
+// and out of place (same and different offsets), halves with one or several register
+// blocks, head strides that keep or break the offset, g = 1 and not. Guard floats around
+// every row must stay untouched: the masked lanes lie in the neighbouring rows.
+TEST_CASE("dispatched rotate_token equals the scalar reference at every row offset", "[dispatch]") {
+  std::mt19937 rng(31);
+  for (std::size_t half : {16u, 64u, 80u, 128u, 24u}) {
+    std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
+    fill(c, rng);
+    fill(s, rng);
+    for (std::int64_t gap : {0, 16, 3}) {
+      const std::int64_t dim = static_cast<std::int64_t>(2 * half), heads = 7,
+                         stride = dim + gap;
+      const auto floats = static_cast<std::size_t>(heads * stride) + 32;
+      std::vector<float> x(floats);
+      fill(x, rng);
+      for (std::size_t offset = 0; offset < 16; ++offset) {
+        for (std::size_t out_shift : {0u, 4u}) {
+          for (float g : {1.0f, 0.75f}) {
+            // x.data() is at least 16-byte aligned: the offsets cover 4 alignments × 4.
+            std::vector<float> y1(floats, 9.0f), y2(floats, 9.0f), z(x);
+            posenc::detail::token_rows job = make_job(c, s, c2, s2, false, x.data() + offset, heads, dim);
+            job.in_head_stride = job.out_head_stride = stride;
+            job.g = g;
+            job.sign = -1.0f;
+            job.out = y1.data() + offset + out_shift;
+            posenc::detail::dispatched::rotate_token(job);
+            job.out = y2.data() + offset + out_shift;
+            posenc::detail::rotate_token_scalar(job);
+            CAPTURE(half, gap, offset, out_shift, g);
+            for (std::size_t i = 0; i < floats; ++i)  // gaps and margins stay 9
+              REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * g * kUlp);
+            if (out_shift != 0) continue;
+            job.in = job.out = z.data() + offset;  // in place
+            posenc::detail::dispatched::rotate_token(job);
+            for (std::size_t i = 0; i < floats; ++i) {
+              const bool in_row = i >= offset && i < offset + static_cast<std::size_t>(heads * stride) &&
+                                  static_cast<std::int64_t>(i - offset) % stride < dim;
+              REQUIRE(std::fabs(z[i] - (in_row ? y2[i] : x[i])) <= 2 * g * kUlp);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // Each dot meets at most ⌈n/(2W)⌉ + log2(2W) + W additions (dot_kernels.hpp); W ≤ 16 lanes
 // on every dispatched arch, so that many float roundings bound it against the double sum.
 TEST_CASE("dispatched score_matrix equals the float64 reference within its bound", "[dispatch]") {
