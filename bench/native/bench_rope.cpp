@@ -3,6 +3,7 @@
 // 4000, inside and outside the cache); GQA (32 query + 8 key heads, one shared row per token).
 #include "harness.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -39,7 +40,7 @@ void register_apply(rope_layout layout, bool in_place) {
     auto p = std::make_shared<buffers>(n, 1, !in_place),
          s = std::make_shared<buffers>(n, 1, !in_place),
          u = std::make_shared<buffers>(n, 1, !in_place);
-    return std::vector<member>{
+    std::vector<member> members{
         {"posenc",
          [=] {
            float* out = in_place ? p->x.data() : p->y.data();
@@ -54,14 +55,38 @@ void register_apply(rope_layout layout, bool in_place) {
                      kHeadDim, interleaved);
          }},
         memcpy_member(bytes_of(n))};
+#if defined(__x86_64__) && !POSENC_SCALAR_ONLY
+    if (in_place && !interleaved) {  // the WASM comparison's shape
+      auto w = std::make_shared<buffers>(n, 1);
+      members.push_back({"wasm_like", [=] { rope_wasm_like(*cache, w->x.data(), kTokens, kHeads); }});
+    }
+#endif
+    return members;
   });
 }
 
-// "decode/<in_cache|outside_cache>": one token × 32 heads × 128 at position 4000, in place.
-// The cache holds 8192 rows (inside) or none (outside: the row is computed per call); the
-// user loop then computes its float32 row with std::sin/std::cos on every call.
-void register_decode(bool cached) {
-  const std::string group = std::string("decode/") + (cached ? "in_cache" : "outside_cache");
+// One decode token's rows, `offset` bytes past a 64-byte line: 0 is how ML runtimes allocate
+// tensors (PyTorch's CPU allocator, ONNX Runtime and ggml align them to 64 bytes), 16 is all
+// malloc (and so a std::vector) guarantees. With AVX-512 every row access then meets a line
+// boundary, so both are measured.
+struct token_buffer {
+  std::vector<float> storage;
+  float* x;
+  token_buffer(std::int64_t n, unsigned seed, std::size_t offset)
+      : storage(random_floats(static_cast<std::size_t>(n) + 32, seed)) {
+    const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
+    const std::size_t to_line = (64 - address % 64) % 64;
+    x = storage.data() + (to_line + offset) / sizeof(float);
+  }
+};
+
+// "decode/<in_cache|outside_cache>[/rows_16B_past_a_line]": one token × 32 heads × 128 at
+// position 4000, in place. The cache holds 8192 rows (inside) or none (outside: the row is
+// computed per call); the user loop then computes its float32 row with std::sin/std::cos on
+// every call. Every member's rows sit at the same offset from a 64-byte line.
+void register_decode(bool cached, std::size_t offset) {
+  const std::string group = std::string("decode/") + (cached ? "in_cache" : "outside_cache") +
+                            (offset == 0 ? "" : "/rows_" + std::to_string(offset) + "B_past_a_line");
   const std::int64_t n = kHeads * kHeadDim;
   const std::int64_t count = cached ? 8192 : 0;
   register_paired(
@@ -69,20 +94,21 @@ void register_decode(bool cached) {
       [=] {
         auto cache = std::make_shared<const rotary_cache>(make_cache(rope_layout::half, count));
         auto uc = std::make_shared<user_cache>(kHeadDim, kDecodePosition, 1);
-        auto p = std::make_shared<buffers>(n, 2), s = std::make_shared<buffers>(n, 2),
-             u = std::make_shared<buffers>(n, 2);
+        auto p = std::make_shared<token_buffer>(n, 2, offset),
+             s = std::make_shared<token_buffer>(n, 2, offset),
+             u = std::make_shared<token_buffer>(n, 2, offset);
         return std::vector<member>{
             {"posenc",
              [=] {
-               rope_apply(*cache, tensor_view::dense(p->x.data(), p->x.size(), 1, kHeads, kHeadDim),
+               rope_apply(*cache, tensor_view::dense(p->x, static_cast<std::size_t>(n), 1, kHeads, kHeadDim),
                           kDecodePosition);
              }},
             {"scalar",  // cache.row computes the row when it is not cached
-             [=] { rope_scalar(*cache, s->x.data(), s->x.data(), 1, kHeads, kDecodePosition); }},
+             [=] { rope_scalar(*cache, s->x, s->x, 1, kHeads, kDecodePosition); }},
             {"user",
              [=] {
                if (!cached) uc->fill(kHeadDim, kDecodePosition, 1);
-               user_rope(*uc, u->x.data(), u->x.data(), 1, kHeads, kHeadDim, false);
+               user_rope(*uc, u->x, u->x, 1, kHeads, kHeadDim, false);
              }},
             memcpy_member(bytes_of(n))};
       },
@@ -121,8 +147,10 @@ void register_gqa() {
 const bool registered = [] {
   for (rope_layout layout : {rope_layout::half, rope_layout::interleaved})
     for (bool in_place : {true, false}) register_apply(layout, in_place);
-  register_decode(true);
-  register_decode(false);
+  for (std::size_t offset : {0u, 16u}) {
+    register_decode(true, offset);
+    register_decode(false, offset);
+  }
   register_gqa();
   return true;
 }();

@@ -118,6 +118,28 @@ inline void rope_scalar(const rotary_cache& cache, const float* in, float* out,
   }
 }
 
+#if defined(__x86_64__) && !POSENC_SCALAR_ONLY
+// posenc's kernel as the WASM SIMD binary runs it, but natively: xsimd's sse2 arch (the
+// width of WebAssembly SIMD128, which Emscripten builds from the same sse2 code) and no
+// read-ahead (WebAssembly has no prefetch instruction). Dense, in place, cached positions
+// [0, tokens). Beside memcpy it shows how fast memory lets such a kernel go on this
+// machine: the context of the WASM in-place ratios (issue 5).
+inline void rope_wasm_like(const rotary_cache& cache, float* x, std::int64_t tokens,
+                           std::int64_t heads) {
+  detail::token_rows job;
+  job.half = static_cast<std::size_t>(cache.rotary_dim() / 2);
+  job.g = static_cast<float>(cache.attention_factor());
+  job.in_head_stride = job.out_head_stride = job.dim = cache.head_dim();
+  job.heads = heads;
+  for (std::int64_t t = 0; t < tokens; ++t) {
+    job.cos = cache.cos_table().data() + t * static_cast<std::int64_t>(job.half);
+    job.sin = cache.sin_table().data() + t * static_cast<std::int64_t>(job.half);
+    job.in = job.out = x + t * heads * job.dim;
+    detail::rotate_token<xsimd::sse2>(job);
+  }
+}
+#endif
+
 // What a user writes: θ and the angle p·θ in float32, std::cos/std::sin per value
 // (HF's `inv_freq.float() @ positions.float()` then .cos()/.sin()). Rows [first, first+n).
 struct user_cache {
