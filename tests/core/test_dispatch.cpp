@@ -144,17 +144,23 @@ TEST_CASE("dispatched streaming rotate_token equals the scalar reference", "[dis
       }
 }
 
-// Rows at every float offset from a 64-byte line: AVX-512 covers a misaligned half row
-// with masked line-aligned batches (rotary_kernels.hpp, rotate_token_half_lines). In place
-// and out of place (same and different offsets), halves with one or several register
-// blocks, head strides that keep or break the offset, g = 1 and not. Guard floats around
-// every row must stay untouched: the masked lanes lie in the neighbouring rows.
+// Rows at every float offset from a 64-byte line: AVX-512 covers a misaligned row with
+// masked line-aligned batches (rotary_kernels.hpp, rotate_token_lines). Both layouts, in
+// place and out of place (same and different offsets), rows of one or several register
+// blocks (and 24/12 pairs, which the masked kernels leave to the blocked ones), head
+// strides that keep or break the offset, g = 1 and not. Guard floats around every row must
+// stay untouched: the masked lanes lie in the neighbouring rows.
 TEST_CASE("dispatched rotate_token equals the scalar reference at every row offset", "[dispatch]") {
   std::mt19937 rng(31);
-  for (std::size_t half : {16u, 64u, 80u, 128u, 24u}) {
+  for (auto [interleaved, half] : {std::tuple{false, 16u}, std::tuple{false, 64u},
+                                   std::tuple{false, 80u}, std::tuple{false, 128u},
+                                   std::tuple{false, 24u}, std::tuple{true, 8u},
+                                   std::tuple{true, 64u}, std::tuple{true, 72u},
+                                   std::tuple{true, 12u}}) {
     std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
     fill(c, rng);
     fill(s, rng);
+    posenc::detail::expand_interleaved_row(c.data(), s.data(), half, -1.0f, c2.data(), s2.data());
     for (std::int64_t gap : {0, 16, 3}) {
       const std::int64_t dim = static_cast<std::int64_t>(2 * half), heads = 7,
                          stride = dim + gap;
@@ -166,7 +172,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference at every row offs
           for (float g : {1.0f, 0.75f}) {
             // x.data() is at least 16-byte aligned: the offsets cover 4 alignments × 4.
             std::vector<float> y1(floats, 9.0f), y2(floats, 9.0f), z(x);
-            posenc::detail::token_rows job = make_job(c, s, c2, s2, false, x.data() + offset, heads, dim);
+            posenc::detail::token_rows job = make_job(c, s, c2, s2, interleaved, x.data() + offset, heads, dim);
             job.in_head_stride = job.out_head_stride = stride;
             job.g = g;
             job.sign = -1.0f;
@@ -174,7 +180,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference at every row offs
             posenc::detail::dispatched::rotate_token(job);
             job.out = y2.data() + offset + out_shift;
             posenc::detail::rotate_token_scalar(job);
-            CAPTURE(half, gap, offset, out_shift, g);
+            CAPTURE(interleaved, half, gap, offset, out_shift, g);
             for (std::size_t i = 0; i < floats; ++i)  // gaps and margins stay 9
               REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * g * kUlp);
             if (out_shift != 0) continue;

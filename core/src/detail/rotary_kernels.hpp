@@ -421,17 +421,18 @@ void rotate_token_interleaved_blocked(const token_rows& job) noexcept {
 }
 
 // AVX-512 on rows that do not start on a 64-byte line (a malloc'd buffer is 16-byte
-// aligned): every 16-float access of rotate_token_half_blocked would then straddle two
-// lines, which measured 1.6× slower than on aligned rows (a 32 × 128 decode token: 240 ns
-// vs 150 ns). Here each half row is covered instead by the aligned 64-byte lines around it,
-// `lead` = the floats from the line start to the row start: half/16 + 1 line-aligned
-// batches, the first and last masked to the row's own floats (masked-off lanes are neither
-// read, faulted on, nor written), so no access splits (180 ns). Two orderings avoid
-// store-to-load forwarding from a masked store, which cannot forward and stalled the loop
-// to 2.9× slower: a row's a-half ends in the line where its b-half begins, so all of a
-// row's loads come before its stores; and the line that ends row h begins row h + 1, so
-// even heads are rotated before odd ones. The same float operations as the blocked kernel.
-// x86 AVX-512 only (xsimd 8.1 has no masked load/store: these are hand intrinsics).
+// aligned): every 16-float access of the blocked kernels would then straddle two lines,
+// which measured 1.6× slower than on aligned rows (a 32 × 128 decode token: 240 ns vs
+// 150 ns). Here a row's rotated floats are covered instead by the aligned 64-byte lines
+// around them, `lead` = the floats from the line start to the row start: for the half
+// layout half/16 + 1 line-aligned batches for a and as many for b, for the interleaved one
+// r/16 + 1, the first and last masked to the row's own floats (masked-off lanes are
+// neither read, faulted on, nor written), so no access splits (180 ns). Two orderings
+// avoid store-to-load forwarding from a masked store, which cannot forward and stalled the
+// loop to 2.9× slower: the line that ends row h begins row h + 1, so even heads are rotated
+// before odd ones; and a half row's a-part ends in the line where its b-part begins, so
+// all of a row's loads come before its stores. The same float operations as the blocked
+// kernels. x86 AVX-512 only (xsimd 8.1 has no masked load/store: hand intrinsics).
 template <class Arch>
 constexpr bool has_masked_lines() noexcept {
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
@@ -444,75 +445,103 @@ constexpr bool has_masked_lines() noexcept {
 inline constexpr std::size_t kLineFloats = 64 / sizeof(float);
 
 // The floats between the 64-byte line start and the row start, shared by every input and
-// output row of the job, or 0 when the masked kernel does not apply (rows already aligned,
-// different offsets, or b not at the same offset as a).
+// output row of the job, or 0 when the masked kernels do not apply: rows already aligned,
+// at different offsets, a half layout whose b-part is at another offset than its a-part,
+// an interleaved one whose pairs would straddle lanes (odd lead) or rows that do not end
+// where a batch of the next line begins.
 inline std::size_t shared_lead(const token_rows& job) noexcept {
-  const auto lead_of = [](const float* p) {
+  const auto bytes_past_line = [](const float* p) {
     return static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(p) % 64);
   };
-  const std::size_t bytes = lead_of(job.in);
+  const std::size_t bytes = bytes_past_line(job.in), lead = bytes / sizeof(float);
   const bool strides_keep_it = job.in_head_stride % kLineFloats == 0 &&
                                job.out_head_stride % kLineFloats == 0;
-  if (job.interleaved || bytes == 0 || bytes % sizeof(float) != 0 ||
-      lead_of(job.out) != bytes || job.half % kLineFloats != 0 || !strides_keep_it)
+  const bool shape_fits = job.interleaved ? (2 * job.half) % kLineFloats == 0 && lead % 2 == 0
+                                          : job.half % kLineFloats == 0;
+  if (bytes == 0 || bytes % sizeof(float) != 0 || bytes_past_line(job.out) != bytes ||
+      !strides_keep_it || !shape_fits)
     return 0;
-  return bytes / sizeof(float);
+  return lead;
 }
 
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
-// Batches [k0, k0 + N) of the count = half/16 + 1 line-aligned batches of every half row,
-// for every head. N is a template argument so the row arrays below are registers (with a
-// run-time count GCC kept them on the stack: 3× slower).
-template <class Arch, bool Scaled, std::size_t N>
-void rotate_half_lines_block(const token_rows& job_in, std::size_t lead, std::size_t k0,
-                             std::size_t count) noexcept {
-  const token_rows job = job_in;  // a local copy: the stores through float* cannot alias it
-  using batch = xsimd::batch<float, Arch>;
-  constexpr std::size_t width = kLineFloats;
-  static_assert(batch::size == width);
-  const std::size_t half = job.half;
-  const auto first_mask = static_cast<__mmask16>(0xFFFFu << lead);
-  __mmask16 mask[N];
-  batch c[N], s[N];
-  const batch signb(job.sign);
+// Masks of the line-aligned batches [k0, k0 + N) of a stream covered by `count` batches.
+template <std::size_t N>
+void line_masks(std::size_t lead, std::size_t k0, std::size_t count, __mmask16 (&mask)[N]) noexcept {
+  const auto first = static_cast<__mmask16>(0xFFFFu << lead);
   for (std::size_t k = 0; k < N; ++k) {
     const std::size_t b = k0 + k;
-    mask[k] = b == 0 ? first_mask : b + 1 == count ? __mmask16(~first_mask) : __mmask16(0xFFFF);
-    c[k] = _mm512_maskz_loadu_ps(mask[k], job.cos - lead + b * width);
-    s[k] = signb * batch(_mm512_maskz_loadu_ps(mask[k], job.sin - lead + b * width));
+    mask[k] = b == 0 ? first : b + 1 == count ? __mmask16(~first) : __mmask16(0xFFFF);
+  }
+}
+
+// The head rotated at step i: the even heads, then the odd ones (see above).
+inline std::int64_t even_then_odd(std::int64_t i, std::int64_t heads) noexcept {
+  const std::int64_t evens = (heads + 1) / 2;
+  return i < evens ? 2 * i : 2 * (i - evens) + 1;
+}
+
+// Line-aligned batches [k0, k0 + N) of every row, for every head: the a- and b-streams of
+// the half layout, or the one stream of the interleaved layout. N is a template argument so
+// the arrays below are registers (with a run-time count GCC kept them on the stack: 3×
+// slower); two copies of the head loop, with and without read-ahead (a run-time test inside
+// it measured 1.1× slower).
+template <class Arch, bool Interleaved, bool Scaled, std::size_t N>
+void rotate_lines_block(const token_rows& job_in, std::size_t lead, std::size_t k0,
+                        std::size_t count) noexcept {
+  const token_rows job = job_in;  // a local copy: the stores through float* cannot alias it
+  using batch = xsimd::batch<float, Arch>;
+  using index_batch = xsimd::batch<std::uint32_t, Arch>;
+  constexpr std::size_t width = kLineFloats;
+  static_assert(batch::size == width);
+  const std::size_t half = job.half, b_offset = Interleaved ? 0 : half;
+  __mmask16 mask[N];
+  line_masks(lead, k0, count, mask);
+  batch c[N], s[N];
+  for (std::size_t k = 0; k < N; ++k) {  // the row's cos/sin (interleaved: expanded) lanes
+    const std::size_t at = (k0 + k) * width;  // from `lead` floats before the row
+    c[k] = _mm512_maskz_loadu_ps(mask[k], (Interleaved ? job.cos2 : job.cos) - lead + at);
+    s[k] = _mm512_maskz_loadu_ps(mask[k], (Interleaved ? job.sin2 : job.sin) - lead + at);
+    if constexpr (!Interleaved) s[k] = batch(job.sign) * s[k];
   }
   const float* const in0 = job.in - lead + k0 * width;  // line-aligned
   float* const out0 = job.out - lead + k0 * width;
-  const auto first = static_cast<std::int64_t>(std::min(k0 * width, half));
+  const std::size_t stream = Interleaved ? 2 * half : half;  // floats per stream
+  const auto first = static_cast<std::int64_t>(std::min(k0 * width, stream));
   const auto span = std::min(static_cast<std::int64_t>(N * width),
-                             static_cast<std::int64_t>(half) - first);
-  const std::int64_t heads = job.heads, evens = (heads + 1) / 2;
+                             static_cast<std::int64_t>(stream) - first);
   const batch gb(job.g);
-  // Two copies of the head loop, with and without read-ahead: a run-time test inside it
-  // measured 1.1× slower (registers for the prefetch loop).
   const auto heads_loop = [&](auto read_ahead) {
-    for (std::int64_t i = 0; i < heads; ++i) {
-      const std::int64_t h = i < evens ? 2 * i : 2 * (i - evens) + 1;
+    for (std::int64_t i = 0; i < job.heads; ++i) {
+      const std::int64_t h = even_then_odd(i, job.heads);
       if constexpr (decltype(read_ahead)::value) {
         prefetch_span(job, h, first, span);
-        prefetch_span(job, h, static_cast<std::int64_t>(half) + first, span);
+        if constexpr (!Interleaved)
+          prefetch_span(job, h, static_cast<std::int64_t>(half) + first, span);
       }
       const float* in = in0 + h * job.in_head_stride;
       float* out = out0 + h * job.out_head_stride;
       batch a[N], b[N];
       for (std::size_t k = 0; k < N; ++k) {
         a[k] = _mm512_maskz_load_ps(mask[k], in + k * width);
-        b[k] = _mm512_maskz_load_ps(mask[k], in + k * width + half);
+        if constexpr (!Interleaved) b[k] = _mm512_maskz_load_ps(mask[k], in + k * width + b_offset);
       }
-      for (std::size_t k = 0; k < N; ++k) {  // rotate_half_from's statements
-        batch a2 = a[k] * c[k] - b[k] * s[k];
+      for (std::size_t k = 0; k < N; ++k) {
+        if constexpr (Interleaved) {  // rotate_interleaved_from's statement
+          constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
+          batch y = a[k] * c[k] + xsimd::swizzle(a[k], swap) * s[k];
+          if constexpr (Scaled) y = gb * y;
+          _mm512_mask_store_ps(out + k * width, mask[k], y);
+          continue;
+        }
+        batch a2 = a[k] * c[k] - b[k] * s[k];  // rotate_half_from's statements
         batch b2 = b[k] * c[k] + a[k] * s[k];
         if constexpr (Scaled) {
           a2 = gb * a2;
           b2 = gb * b2;
         }
         _mm512_mask_store_ps(out + k * width, mask[k], a2);
-        _mm512_mask_store_ps(out + k * width + half, mask[k], b2);
+        _mm512_mask_store_ps(out + k * width + b_offset, mask[k], b2);
       }
     }
   };
@@ -522,20 +551,30 @@ void rotate_half_lines_block(const token_rows& job_in, std::size_t lead, std::si
     heads_loop(std::false_type{});
 }
 
-template <class Arch, bool Scaled>
-void rotate_token_half_lines(const token_rows& job, std::size_t lead) noexcept {
-  constexpr std::size_t block = 5;  // 10 row registers (a, b) and 10 of cos/sin, of 32
-  const std::size_t count = job.half / kLineFloats + 1;
+template <class Arch, bool Interleaved, bool Scaled>
+void rotate_token_lines(const token_rows& job, std::size_t lead) noexcept {
+  constexpr std::size_t block = 5;  // ≤ 10 row registers and 10 of cos/sin, of 32
+  const std::size_t count = (Interleaved ? 2 * job.half : job.half) / kLineFloats + 1;
   std::size_t k0 = 0;
   for (; k0 + block <= count; k0 += block)
-    rotate_half_lines_block<Arch, Scaled, block>(job, lead, k0, count);
+    rotate_lines_block<Arch, Interleaved, Scaled, block>(job, lead, k0, count);
   switch (count - k0) {
-    case 4: return rotate_half_lines_block<Arch, Scaled, 4>(job, lead, k0, count);
-    case 3: return rotate_half_lines_block<Arch, Scaled, 3>(job, lead, k0, count);
-    case 2: return rotate_half_lines_block<Arch, Scaled, 2>(job, lead, k0, count);
-    case 1: return rotate_half_lines_block<Arch, Scaled, 1>(job, lead, k0, count);
+    case 4: return rotate_lines_block<Arch, Interleaved, Scaled, 4>(job, lead, k0, count);
+    case 3: return rotate_lines_block<Arch, Interleaved, Scaled, 3>(job, lead, k0, count);
+    case 2: return rotate_lines_block<Arch, Interleaved, Scaled, 2>(job, lead, k0, count);
+    case 1: return rotate_lines_block<Arch, Interleaved, Scaled, 1>(job, lead, k0, count);
     default: return;
   }
+}
+
+template <class Arch>
+void rotate_token_lines(const token_rows& job, std::size_t lead) noexcept {
+  const bool scaled = job.g != 1.0f;
+  if (job.interleaved)
+    return scaled ? rotate_token_lines<Arch, true, true>(job, lead)
+                  : rotate_token_lines<Arch, true, false>(job, lead);
+  scaled ? rotate_token_lines<Arch, false, true>(job, lead)
+         : rotate_token_lines<Arch, false, false>(job, lead);
 }
 #endif
 
@@ -547,8 +586,7 @@ void rotate_token_rotary_dims(const token_rows& job) noexcept {
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
   if constexpr (has_masked_lines<Arch>()) {
     if (const std::size_t lead = shared_lead(job); lead != 0)
-      return scaled ? rotate_token_half_lines<Arch, true>(job, lead)
-                    : rotate_token_half_lines<Arch, false>(job, lead);
+      return rotate_token_lines<Arch>(job, lead);
   }
 #endif
   if (job.interleaved)
