@@ -445,10 +445,11 @@ constexpr bool has_masked_lines() noexcept {
 inline constexpr std::size_t kLineFloats = 64 / sizeof(float);
 
 // The floats between the 64-byte line start and the row start, shared by every input and
-// output row of the job, or 0 when the masked kernels do not apply: rows already aligned,
-// at different offsets, a half layout whose b-part is at another offset than its a-part,
-// an interleaved one whose pairs would straddle lanes (odd lead) or rows that do not end
-// where a batch of the next line begins.
+// output row of the job, or 0 when the masked kernels do not apply: rows already aligned
+// or at different offsets, a half layout whose b-part is not at its a-part's offset
+// (half not a multiple of 16), an interleaved row whose pairs would straddle lanes (odd
+// lead) or whose r floats are not whole lines (so the masks of the first and last batch
+// would not complement each other).
 inline std::size_t shared_lead(const token_rows& job) noexcept {
   const auto bytes_past_line = [](const float* p) {
     return static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(p) % 64);
