@@ -126,6 +126,11 @@ function targets(native, wasm) {
       add('  context: plain-JS time ÷ memory.copy time', fmtRatio(zc.js.ns / zc.copy.ns), '–', null);
       add('  context: scalar-build time ÷ memory.copy time', fmtRatio(zc.scalar.ns / zc.copy.ns), '–', null);
     }
+    const warm = g['apply/half/in_place/zero_copy/1MiB_in_cache'];
+    if (warm) {
+      add('  context: the same apply on 1 MiB in cache, × plain JS / × scalar build',
+        `${fmtRatio(warm.js.ns / warm.simd.ns)} / ${fmtRatio(warm.scalar.ns / warm.simd.ns)}`, '–', null);
+    }
     const like = native?.['apply/half/in_place']?.wasm_like;
     if (like) {
       const r = native['apply/half/in_place'].memcpy.ns / like.ns;
