@@ -170,7 +170,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference at every row offs
       for (std::size_t offset = 0; offset < 16; ++offset) {
         for (std::size_t out_shift : {0u, 4u}) {
           for (float g : {1.0f, 0.75f}) {
-            // x.data() is at least 16-byte aligned: the offsets cover 4 alignments × 4.
+            // x.data() is 16-byte aligned or better: offsets 0–15 reach every float of a line.
             std::vector<float> y1(floats, 9.0f), y2(floats, 9.0f), z(x);
             posenc::detail::token_rows job = make_job(c, s, c2, s2, interleaved, x.data() + offset, heads, dim);
             job.in_head_stride = job.out_head_stride = stride;
