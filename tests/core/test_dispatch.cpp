@@ -1,7 +1,8 @@
 // test_dispatch.cpp — the runtime-dispatched kernels (core/src/detail/dispatch.hpp) equal
 // their scalar references. The other suites call the kernels at xsimd's default arch (SSE2
 // on baseline x86-64); these go through xsimd::dispatch, i.e. AVX-512 or AVX2 + FMA where
-// the CPU has it, so the baseline and the best SIMD path are exercised on every machine.
+// the CPU has it, AND call every arch's explicit instantiation the CPU can run (so the
+// AVX2 kernels are checked on an AVX-512 machine too, not only the arch dispatch picks).
 #include "detail/angles.hpp"
 #include "detail/dispatch.hpp"
 #include "detail/dot_kernels.hpp"
@@ -19,9 +20,51 @@
 #include <tuple>
 #include <vector>
 
+#if POSENC_DISPATCH
+// Defined by the library's arch translation units (core/src/arch/*.cpp).
+POSENC_DISPATCHED_KERNELS(extern template, xsimd::fma3<xsimd::avx2>)
+POSENC_DISPATCHED_KERNELS(extern template, xsimd::avx512bw)
+#endif
+
 namespace {
 
 constexpr float kUlp = 1.0f / 8388608.0f;  // ulp(1) in float: 2^-23
+
+// One arch's kernels: the dispatched entry points, then (dispatching builds) each arch the
+// library was compiled for and this CPU runs.
+struct arch_kernels {
+  std::string name;
+  void (*rotate_token)(const posenc::detail::token_rows&) noexcept;
+  void (*score_matrix)(const float*, std::size_t, const float*, std::size_t, std::size_t,
+                       double, float*) noexcept;
+  void (*sincos_rows)(double, std::int64_t, const double*, std::size_t, float*, float*) noexcept;
+  void (*table_rows)(const double*, std::size_t, std::int64_t, std::int64_t,
+                     posenc::pe_layout, float*);
+  void (*table_positions)(const double*, std::size_t, const std::int32_t*, std::size_t,
+                          posenc::pe_layout, float*);
+};
+
+#if POSENC_DISPATCH
+template <class Arch>
+arch_kernels kernels_of() {
+  namespace d = posenc::detail;
+  return {Arch::name(), &d::rotate_token<Arch>, &d::score_matrix<Arch>, &d::sincos_rows<Arch>,
+          &d::table_rows<Arch>, &d::table_positions<Arch>};
+}
+#endif
+
+std::vector<arch_kernels> every_arch() {
+  namespace d = posenc::detail::dispatched;
+  std::vector<arch_kernels> archs{{"dispatched", &d::rotate_token, &d::score_matrix,
+                                   &d::sincos_rows, &d::table_rows, &d::table_positions}};
+#if POSENC_DISPATCH
+  const auto cpu = xsimd::available_architectures();
+  archs.push_back(kernels_of<xsimd::sse2>());
+  if (cpu.fma3_avx2) archs.push_back(kernels_of<xsimd::fma3<xsimd::avx2>>());
+  if (cpu.avx512bw) archs.push_back(kernels_of<xsimd::avx512bw>());
+#endif
+  return archs;
+}
 
 void fill(std::vector<float>& v, std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -65,6 +108,8 @@ TEST_CASE("dispatch picks AVX-512, else AVX2+FMA, when the CPU has it", "[dispat
 }
 
 TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
+  const arch_kernels arch = GENERATE(from_range(every_arch()));
+  CAPTURE(arch.name);
   std::mt19937 rng(17);
   for (std::size_t half : {1u, 3u, 4u, 7u, 8u, 9u, 16u, 31u, 64u}) {
     for (std::int64_t extra : {0, 5}) {  // pass-through dims after the rotated ones
@@ -91,7 +136,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
           job.g = g;
           job.stream = stream;
           job.out = y1.data();
-          posenc::detail::dispatched::rotate_token(job);
+          arch.rotate_token(job);
           job.out = y2.data();
           posenc::detail::rotate_token_scalar(job);
           CAPTURE(half, extra, interleaved, g, stream, sign);
@@ -100,7 +145,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
           // In place (the register-blocked kernels; out of place goes row by row).
           std::vector<float> z = x;
           job.in = job.out = z.data();
-          posenc::detail::dispatched::rotate_token(job);
+          arch.rotate_token(job);
           for (std::size_t i = 0; i < x.size(); ++i)
             REQUIRE(std::fabs(z[i] - y2[i]) <= 2 * job.g * kUlp);
         }
@@ -114,6 +159,8 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
 // float offset from a 64-byte line, gapped head strides (row by row), and a prefetch
 // pointer (a hint, which must change nothing).
 TEST_CASE("dispatched streaming rotate_token equals the scalar reference", "[dispatch]") {
+  const arch_kernels arch = GENERATE(from_range(every_arch()));
+  CAPTURE(arch.name);
   std::mt19937 rng(23);
   const std::size_t half = 64;
   const std::int64_t dim = 133, heads = 70;  // 30 heads per group: 3 groups
@@ -135,7 +182,7 @@ TEST_CASE("dispatched streaming rotate_token equals the scalar reference", "[dis
         job.prefetch = x.data() + heads * dim;
         job.out_head_stride = stride;
         job.out = y1.data() + offset;
-        posenc::detail::dispatched::rotate_token(job);
+        arch.rotate_token(job);
         job.out = y2.data() + offset;
         posenc::detail::rotate_token_scalar(job);
         CAPTURE(interleaved, gap, offset);
@@ -151,6 +198,8 @@ TEST_CASE("dispatched streaming rotate_token equals the scalar reference", "[dis
 // strides that keep or break the offset, g = 1 and not. Guard floats around every row must
 // stay untouched: the masked lanes lie in the neighbouring rows.
 TEST_CASE("dispatched rotate_token equals the scalar reference at every row offset", "[dispatch]") {
+  const arch_kernels arch = GENERATE(from_range(every_arch()));
+  CAPTURE(arch.name);
   std::mt19937 rng(31);
   for (auto [interleaved, half] : {std::tuple{false, 16u}, std::tuple{false, 64u},
                                    std::tuple{false, 80u}, std::tuple{false, 128u},
@@ -177,7 +226,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference at every row offs
             job.g = g;
             job.sign = -1.0f;
             job.out = y1.data() + offset + out_shift;
-            posenc::detail::dispatched::rotate_token(job);
+            arch.rotate_token(job);
             job.out = y2.data() + offset + out_shift;
             posenc::detail::rotate_token_scalar(job);
             CAPTURE(interleaved, half, gap, offset, out_shift, g);
@@ -185,7 +234,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference at every row offs
               REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * g * kUlp);
             if (out_shift != 0) continue;
             job.in = job.out = z.data() + offset;  // in place
-            posenc::detail::dispatched::rotate_token(job);
+            arch.rotate_token(job);
             for (std::size_t i = 0; i < floats; ++i) {
               const bool in_row = i >= offset && i < offset + static_cast<std::size_t>(heads * stride) &&
                                   static_cast<std::int64_t>(i - offset) % stride < dim;
@@ -201,6 +250,8 @@ TEST_CASE("dispatched rotate_token equals the scalar reference at every row offs
 // Each dot meets at most ⌈n/(2W)⌉ + log2(2W) + W additions (dot_kernels.hpp); W ≤ 16 lanes
 // on every dispatched arch, so that many float roundings bound it against the double sum.
 TEST_CASE("dispatched score_matrix equals the float64 reference within its bound", "[dispatch]") {
+  const arch_kernels arch = GENERATE(from_range(every_arch()));
+  CAPTURE(arch.name);
   std::mt19937 rng(29);
   for (std::size_t dim : {1u, 7u, 15u, 16u, 17u, 31u, 33u, 64u, 100u, 128u}) {
     const std::size_t tq = 3, tk = 4;
@@ -208,7 +259,7 @@ TEST_CASE("dispatched score_matrix equals the float64 reference within its bound
     fill(q, rng);
     fill(k, rng);
     // Offset by one float: unaligned rows.
-    posenc::detail::dispatched::score_matrix(q.data() + 1, tq, k.data() + 1, tk, dim, 0.5, got.data());
+    arch.score_matrix(q.data() + 1, tq, k.data() + 1, tk, dim, 0.5, got.data());
     posenc::detail::score_matrix_scalar(q.data() + 1, tq, k.data() + 1, tk, dim, 0.5, ref.data());
     const double additions = std::ceil(double(dim) / 32) + 5 + 16 + 1;
     for (std::size_t m = 0; m < tq; ++m)
@@ -224,13 +275,15 @@ TEST_CASE("dispatched score_matrix equals the float64 reference within its bound
 }
 
 TEST_CASE("dispatched sincos_rows equal the scalar reference to 1 ulp", "[dispatch]") {
+  const arch_kernels arch = GENERATE(from_range(every_arch()));
+  CAPTURE(arch.name);
   for (int dim : {2, 10, 64, 128, 130}) {
     const auto inv = posenc::inverse_frequencies(dim, 10000).inv_freq;
     const std::size_t n = inv.size();
     for (double first : {0.0, -37.0, 4000.0, 16777000.0, 5e8}) {
       const std::int64_t count = 40;
       std::vector<float> s(n * count), c(n * count), s_ref(n), c_ref(n);
-      posenc::detail::dispatched::sincos_rows(first, count, inv.data(), n, s.data(), c.data());
+      arch.sincos_rows(first, count, inv.data(), n, s.data(), c.data());
       for (std::int64_t k = 0; k < count; ++k) {
         posenc::detail::sincos_row_scalar(first + double(k), inv.data(), n, s_ref.data(),
                                           c_ref.data());
@@ -246,13 +299,15 @@ TEST_CASE("dispatched sincos_rows equal the scalar reference to 1 ulp", "[dispat
 }
 
 TEST_CASE("dispatched sinusoidal table rows equal the scalar reference", "[dispatch]") {
+  const arch_kernels arch = GENERATE(from_range(every_arch()));
+  CAPTURE(arch.name);
   const auto layout = GENERATE(posenc::pe_layout::interleaved, posenc::pe_layout::concat);
   for (int dim : {2, 6, 64, 512}) {
     const auto inv = posenc::inverse_frequencies(dim, 10000).inv_freq;
     for (std::int64_t first : {std::int64_t{0}, std::int64_t{-500}, std::int64_t{16777000}}) {
       const std::int64_t count = 150;  // crosses two re-anchoring points
       std::vector<float> simd(static_cast<std::size_t>(count * dim)), ref(simd.size());
-      posenc::detail::dispatched::table_rows(inv.data(), inv.size(), first, count, layout,
+      arch.table_rows(inv.data(), inv.size(), first, count, layout,
                                              simd.data());
       posenc::detail::table_rows_scalar(inv.data(), inv.size(), first, count, layout,
                                         ref.data());
@@ -265,7 +320,7 @@ TEST_CASE("dispatched sinusoidal table rows equal the scalar reference", "[dispa
       std::vector<std::int32_t> positions = {3, -7, 900, 123456, 0};
       std::vector<float> rows(positions.size() * static_cast<std::size_t>(dim));
       std::vector<float> row_ref(static_cast<std::size_t>(dim));
-      posenc::detail::dispatched::table_positions(inv.data(), inv.size(), positions.data(),
+      arch.table_positions(inv.data(), inv.size(), positions.data(),
                                                   positions.size(), layout, rows.data());
       for (std::size_t r = 0; r < positions.size(); ++r) {
         posenc::detail::pe_row_scalar(positions[r], inv.data(), inv.size(), layout,
