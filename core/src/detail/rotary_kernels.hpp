@@ -681,6 +681,7 @@ void rotate_token_split(const token_rows& job_in) noexcept {
   const token_rows job = job_in;
   using narrow = xsimd::batch<float, typename piece_arch<Arch>::type>;  // 16-byte end pieces
   constexpr std::size_t block = kRegisterBlock, width = xsimd::batch<float, Arch>::size;
+  static_assert(block == 4, "the switch below covers the partial blocks of 4");
   const std::size_t stream = Interleaved ? 2 * job.half : job.half;
   // The end pieces [0, 4) and [stream − 4, stream) of every row.
   narrow c0, s0, c1, s1;
@@ -688,6 +689,10 @@ void rotate_token_split(const token_rows& job_in) noexcept {
   load_row<Interleaved>(job, stream - 4, c1, s1);
   const narrow g(job.g);
   for (std::int64_t h = 0; h < job.heads; ++h) {
+    for (std::size_t at : {std::size_t{0}, stream - 4}) {  // their lines of the next token
+      prefetch_span(job, h, static_cast<std::int64_t>(at), 4);
+      if constexpr (!Interleaved) prefetch_span(job, h, static_cast<std::int64_t>(job.half + at), 4);
+    }
     const float* in = job.in + h * job.in_head_stride;
     float* out = job.out + h * job.out_head_stride;
     rotate_piece<Interleaved, Scaled>(in, out, job.half, c0, s0, g);
@@ -716,8 +721,9 @@ void rotate_token_split(const token_rows& job) noexcept {
 }
 #endif
 
-// The rotated dims of every head row of the token: the line-aligned kernel where it
-// applies, else the blocked kernels.
+// The rotated dims of every head row of the token: on rows off a vector boundary the
+// masked line-aligned kernel (AVX-512) or the split one (AVX2) where it applies, else the
+// blocked kernels.
 template <class Arch>
 void rotate_token_rotary_dims(const token_rows& job) noexcept {
   const bool scaled = job.g != 1.0f;  // g = 1: the unscaled twins (see Scaled above)
