@@ -223,6 +223,39 @@ void stream_copy(const float* src, float* dst, std::int64_t n) noexcept {
   for (; k < n; ++k) dst[k] = src[k];
 }
 
+// Lane permutation (1, 0, 3, 2, …) that swaps the members of every interleaved pair.
+struct pair_swap {
+  static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
+};
+
+// rotate_pair on batches, the one SIMD statement of the formula at the top: s carries the
+// sign; `Scaled` = false when g == 1, where g·x = x exactly, so skipping the multiply
+// changes no bit (and saves a third of the arithmetic of the blocked loops).
+template <bool Scaled, class Batch>
+inline void rotate_pair_batch(const Batch& a, const Batch& b, const Batch& c, const Batch& s,
+                              const Batch& g, Batch& a_out, Batch& b_out) noexcept {
+  Batch a2 = a * c - b * s;
+  Batch b2 = b * c + a * s;
+  if constexpr (Scaled) {
+    a2 = g * a2;
+    b2 = g * b2;
+  }
+  a_out = a2;
+  b_out = b2;
+}
+
+// The interleaved layout's lanes, x' = g·(x·cos2 + swap(x)·sin2) (expand_interleaved_row):
+// lane 2i is a·c + b·(−s) = a·c − b·s exactly, lane 2i+1 b·c + a·s, as rotate_pair.
+template <bool Scaled, class Batch>
+inline Batch rotate_interleaved_batch(const Batch& x, const Batch& c2, const Batch& s2,
+                                      const Batch& g) noexcept {
+  using index_batch = xsimd::batch<std::uint32_t, typename Batch::arch_type>;
+  constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
+  Batch y = x * c2 + xsimd::swizzle(x, swap) * s2;
+  if constexpr (Scaled) y = g * y;
+  return y;
+}
+
 // Pairs [first, half) of one half-layout row (first = 0: the whole row).
 template <class Arch>
 void rotate_half_from(const float* cos, const float* sin, std::size_t first, std::size_t half,
@@ -233,24 +266,17 @@ void rotate_half_from(const float* cos, const float* sin, std::size_t first, std
   const batch signb(sign);
   std::size_t i = first;
   for (; i + width <= half; i += width) {
-    const batch c = batch::load_unaligned(cos + i);
-    const batch s = signb * batch::load_unaligned(sin + i);
-    const batch a = batch::load_unaligned(in + i);
-    const batch b = batch::load_unaligned(in + i + half);
-    const batch a2 = a * c - b * s;
-    const batch b2 = b * c + a * s;
-    (gb * a2).store_unaligned(out + i);
-    (gb * b2).store_unaligned(out + i + half);
+    batch a2, b2;
+    rotate_pair_batch<true>(batch::load_unaligned(in + i), batch::load_unaligned(in + i + half),
+                            batch::load_unaligned(cos + i), signb * batch::load_unaligned(sin + i),
+                            gb, a2, b2);
+    a2.store_unaligned(out + i);
+    b2.store_unaligned(out + i + half);
   }
   // Tail: the scalar reference on the remaining pairs (both streams offset by i).
   for (; i < half; ++i)
     rotate_pair(in[i], in[i + half], cos[i], sign * sin[i], g, out[i], out[i + half]);
 }
-
-// Lane permutation (1, 0, 3, 2, …) that swaps the members of every interleaved pair.
-struct pair_swap {
-  static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
-};
 
 // Floats [first, r) of one interleaved row, r = 2·half, first even (first = 0: the whole
 // row); cos2/sin2 from expand_interleaved_row (with `sign`); cos/sin are the unexpanded row,
@@ -260,20 +286,14 @@ void rotate_interleaved_from(const float* cos, const float* sin, const float* co
                              const float* sin2, std::size_t first, std::size_t half,
                              float sign, float g, const float* in, float* out) noexcept {
   using batch = xsimd::batch<float, Arch>;
-  using index_batch = xsimd::batch<std::uint32_t, Arch>;
   constexpr std::size_t width = batch::size;  // even on every arch, so pairs never straddle
-  constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
   const batch gb(g);
   const std::size_t r = 2 * half;
   std::size_t j = first;
-  for (; j + width <= r; j += width) {
-    const batch x = batch::load_unaligned(in + j);
-    const batch c = batch::load_unaligned(cos2 + j);
-    const batch s = batch::load_unaligned(sin2 + j);
-    // Lane 2i: a·c + b·(−s) = a·c − b·s exactly; lane 2i+1: b·c + a·s — as rotate_pair.
-    const batch y = x * c + xsimd::swizzle(x, swap) * s;
-    (gb * y).store_unaligned(out + j);
-  }
+  for (; j + width <= r; j += width)
+    rotate_interleaved_batch<true>(batch::load_unaligned(in + j), batch::load_unaligned(cos2 + j),
+                                   batch::load_unaligned(sin2 + j), gb)
+        .store_unaligned(out + j);
   const std::size_t done = j / 2;
   rotate_interleaved_scalar(cos + done, sin + done, half - done, sign, g, in + j,
                             out + j);
@@ -315,6 +335,7 @@ void shift_interleaved(const double* cos, const double* sin, const double* cos2,
   shift_interleaved_scalar(cos + done, sin + done, half - done, x + j);
 }
 
+
 // rotate_token's register blocking: kRegisterBlock batches of the cos/sin row stay in
 // registers while EVERY head row of the token is rotated by them, so a pair costs 2 loads +
 // 2 stores instead of 4 + 2 (the row is shared by all heads; loads were the bottleneck).
@@ -323,9 +344,38 @@ void shift_interleaved(const double* cos, const double* sin, const double* cos2,
 // stay in L1 between slices.
 inline constexpr std::size_t kRegisterBlock = 4;
 
-// `Scaled` = false when g == 1: then g·x = x exactly, so skipping the multiply changes no
-// bit and saves a third of the arithmetic (the blocked loop is bound by its FP ops). The
-// job's fields are copied to locals because the stores through float* may alias them.
+// Calls body(n, k0) for k0 = 0, Block, 2·Block, … over batches [0, count), n =
+// std::integral_constant of the block's batch count (Block, the last block possibly fewer):
+// a compile-time count, so a block's cos/sin and row arrays are registers (with a run-time
+// count GCC kept them on the stack: 3× slower).
+template <std::size_t N, class Body>
+void partial_block(std::size_t n, std::size_t k0, Body& body) {
+  if constexpr (N > 0) {
+    if (n == N) return body(std::integral_constant<std::size_t, N>{}, k0);
+    partial_block<N - 1>(n, k0, body);
+  }
+}
+
+template <std::size_t Block, class Body>
+void for_each_block(std::size_t count, Body&& body) {
+  std::size_t k0 = 0;
+  for (; k0 + Block <= count; k0 += Block) body(std::integral_constant<std::size_t, Block>{}, k0);
+  partial_block<Block - 1>(count - k0, k0, body);
+}
+
+// Runs head_loop(std::true_type) when the job has a next token to read ahead, else
+// head_loop(std::false_type): two copies of the loop, so the one without read-ahead tests
+// nothing per row (a run-time test inside it measured 1.1× slower).
+template <class HeadLoop>
+void with_read_ahead(const token_rows& job, HeadLoop&& head_loop) {
+  if (job.prefetch != nullptr)
+    head_loop(std::true_type{});
+  else
+    head_loop(std::false_type{});
+}
+
+// The blocked kernels. The job's fields are copied to locals because the stores through
+// float* may alias them.
 template <class Arch, bool Scaled>
 void rotate_token_half_blocked(const token_rows& job) noexcept {
   using batch = xsimd::batch<float, Arch>;
@@ -354,15 +404,10 @@ void rotate_token_half_blocked(const token_rows& job) noexcept {
     for (std::int64_t h = 0; h < heads; ++h) {
       prefetch_span(job, h, static_cast<std::int64_t>(i0), block);
       prefetch_span(job, h, static_cast<std::int64_t>(i0 + half), block);
-      for (std::size_t k = 0; k < kRegisterBlock; ++k) {  // rotate_half_from's statements
-        const batch a = batch::load_unaligned(in_a + k * width);
-        const batch b = batch::load_unaligned(in_b + k * width);
-        batch a2 = a * c[k] - b * s[k];
-        batch b2 = b * c[k] + a * s[k];
-        if constexpr (Scaled) {
-          a2 = gb * a2;
-          b2 = gb * b2;
-        }
+      for (std::size_t k = 0; k < kRegisterBlock; ++k) {
+        batch a2, b2;
+        rotate_pair_batch<Scaled>(batch::load_unaligned(in_a + k * width),
+                                  batch::load_unaligned(in_b + k * width), c[k], s[k], gb, a2, b2);
         a2.store_unaligned(out_a + k * width);
         b2.store_unaligned(out_b + k * width);
       }
@@ -384,9 +429,7 @@ void rotate_token_half_blocked(const token_rows& job) noexcept {
 template <class Arch, bool Scaled>
 void rotate_token_interleaved_blocked(const token_rows& job) noexcept {
   using batch = xsimd::batch<float, Arch>;
-  using index_batch = xsimd::batch<std::uint32_t, Arch>;
   constexpr std::size_t width = batch::size, block = kRegisterBlock * width;
-  constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
   const std::size_t r = 2 * job.half;
   const float* const in0 = job.in;
   float* const out0 = job.out;
@@ -404,12 +447,9 @@ void rotate_token_interleaved_blocked(const token_rows& job) noexcept {
     float* out = out0 + j0;
     for (std::int64_t h = 0; h < heads; ++h, in += in_stride, out += out_stride) {
       prefetch_span(job, h, static_cast<std::int64_t>(j0), block);
-      for (std::size_t k = 0; k < kRegisterBlock; ++k) {  // rotate_interleaved_from's
-        const batch x = batch::load_unaligned(in + k * width);
-        batch y = x * c[k] + xsimd::swizzle(x, swap) * s[k];
-        if constexpr (Scaled) y = gb * y;
-        y.store_unaligned(out + k * width);
-      }
+      for (std::size_t k = 0; k < kRegisterBlock; ++k)
+        rotate_interleaved_batch<Scaled>(batch::load_unaligned(in + k * width), c[k], s[k], gb)
+            .store_unaligned(out + k * width);
     }
   }
   if (j0 == r) return;
@@ -420,19 +460,24 @@ void rotate_token_interleaved_blocked(const token_rows& job) noexcept {
   }
 }
 
+// Floats per stream of a row: a (and, at +half, b) of the half layout, the whole
+// interleaved row.
+inline std::size_t stream_floats(const token_rows& job) noexcept {
+  return job.interleaved ? 2 * job.half : job.half;
+}
+
 // AVX-512 on rows that do not start on a 64-byte line (a malloc'd buffer is 16-byte
 // aligned): every 16-float access of the blocked kernels would then straddle two lines,
 // which measured 1.6× slower than on aligned rows (a 32 × 128 decode token: 240 ns vs
 // 150 ns). Here a row's rotated floats are covered instead by the aligned 64-byte lines
-// around them, `lead` = the floats from the line start to the row start: for the half
-// layout half/16 + 1 line-aligned batches for a and as many for b, for the interleaved one
-// r/16 + 1, the first and last masked to the row's own floats (masked-off lanes are
-// neither read, faulted on, nor written), so no access splits (180 ns). Two orderings
-// avoid store-to-load forwarding from a masked store, which cannot forward and stalled the
-// loop to 2.9× slower: the line that ends row h begins row h + 1, so even heads are rotated
-// before odd ones; and a half row's a-part ends in the line where its b-part begins, so
-// all of a row's loads come before its stores. The same float operations as the blocked
-// kernels. x86 AVX-512 only (xsimd 8.1 has no masked load/store: hand intrinsics).
+// around them, `lead` = the floats from the line start to the row start: stream/16 + 1
+// line-aligned batches per stream, the first and last masked to the row's own floats
+// (masked-off lanes are neither read, faulted on, nor written), so no access splits
+// (180 ns). Two orderings avoid store-to-load forwarding from a masked store, which cannot
+// forward and stalled the loop to 2.9× slower: the line that ends row h begins row h + 1,
+// so even heads are rotated before odd ones; and a half row's a-part ends in the line
+// where its b-part begins, so all of a row's loads come before its stores. x86 AVX-512
+// only (xsimd 8.1 has no masked load/store: hand intrinsics).
 template <class Arch>
 constexpr bool has_masked_lines() noexcept {
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
@@ -457,134 +502,19 @@ inline std::size_t shared_lead(const token_rows& job) noexcept {
   const std::size_t bytes = bytes_past_line(job.in), lead = bytes / sizeof(float);
   const bool strides_keep_it = job.in_head_stride % kLineFloats == 0 &&
                                job.out_head_stride % kLineFloats == 0;
-  const bool shape_fits = job.interleaved ? (2 * job.half) % kLineFloats == 0 && lead % 2 == 0
-                                          : job.half % kLineFloats == 0;
+  const bool shape_fits = stream_floats(job) % kLineFloats == 0 && (!job.interleaved || lead % 2 == 0);
   if (bytes == 0 || bytes % sizeof(float) != 0 || bytes_past_line(job.out) != bytes ||
       !strides_keep_it || !shape_fits)
     return 0;
   return lead;
 }
 
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
-// Masks of the line-aligned batches [k0, k0 + N) of a stream covered by `count` batches.
-template <std::size_t N>
-void line_masks(std::size_t lead, std::size_t k0, std::size_t count, __mmask16 (&mask)[N]) noexcept {
-  const auto first = static_cast<__mmask16>(0xFFFFu << lead);
-  for (std::size_t k = 0; k < N; ++k) {
-    const std::size_t b = k0 + k;
-    mask[k] = b == 0 ? first : b + 1 == count ? __mmask16(~first) : __mmask16(0xFFFF);
-  }
-}
-
-// The head rotated at step i: the even heads, then the odd ones (see above).
-inline std::int64_t even_then_odd(std::int64_t i, std::int64_t heads) noexcept {
-  const std::int64_t evens = (heads + 1) / 2;
-  return i < evens ? 2 * i : 2 * (i - evens) + 1;
-}
-
-// Line-aligned batches [k0, k0 + N) of every row, for every head: the a- and b-streams of
-// the half layout, or the one stream of the interleaved layout. N is a template argument so
-// the arrays below are registers (with a run-time count GCC kept them on the stack: 3×
-// slower); two copies of the head loop, with and without read-ahead (a run-time test inside
-// it measured 1.1× slower).
-template <class Arch, bool Interleaved, bool Scaled, std::size_t N>
-void rotate_lines_block(const token_rows& job_in, std::size_t lead, std::size_t k0,
-                        std::size_t count) noexcept {
-  const token_rows job = job_in;  // a local copy: the stores through float* cannot alias it
-  using batch = xsimd::batch<float, Arch>;
-  using index_batch = xsimd::batch<std::uint32_t, Arch>;
-  constexpr std::size_t width = kLineFloats;
-  static_assert(batch::size == width);
-  const std::size_t half = job.half, b_offset = Interleaved ? 0 : half;
-  __mmask16 mask[N];
-  line_masks(lead, k0, count, mask);
-  batch c[N], s[N];
-  for (std::size_t k = 0; k < N; ++k) {  // the row's cos/sin (interleaved: expanded) lanes
-    const std::size_t at = (k0 + k) * width;  // from `lead` floats before the row
-    c[k] = _mm512_maskz_loadu_ps(mask[k], (Interleaved ? job.cos2 : job.cos) - lead + at);
-    s[k] = _mm512_maskz_loadu_ps(mask[k], (Interleaved ? job.sin2 : job.sin) - lead + at);
-    if constexpr (!Interleaved) s[k] = batch(job.sign) * s[k];
-  }
-  const float* const in0 = job.in - lead + k0 * width;  // line-aligned
-  float* const out0 = job.out - lead + k0 * width;
-  const std::size_t stream = Interleaved ? 2 * half : half;  // floats per stream
-  const auto first = static_cast<std::int64_t>(std::min(k0 * width, stream));
-  const auto span = std::min(static_cast<std::int64_t>(N * width),
-                             static_cast<std::int64_t>(stream) - first);
-  const batch gb(job.g);
-  const auto heads_loop = [&](auto read_ahead) {
-    for (std::int64_t i = 0; i < job.heads; ++i) {
-      const std::int64_t h = even_then_odd(i, job.heads);
-      if constexpr (decltype(read_ahead)::value) {
-        prefetch_span(job, h, first, span);
-        if constexpr (!Interleaved)
-          prefetch_span(job, h, static_cast<std::int64_t>(half) + first, span);
-      }
-      const float* in = in0 + h * job.in_head_stride;
-      float* out = out0 + h * job.out_head_stride;
-      batch a[N], b[N];
-      for (std::size_t k = 0; k < N; ++k) {
-        a[k] = _mm512_maskz_load_ps(mask[k], in + k * width);
-        if constexpr (!Interleaved) b[k] = _mm512_maskz_load_ps(mask[k], in + k * width + b_offset);
-      }
-      for (std::size_t k = 0; k < N; ++k) {
-        if constexpr (Interleaved) {  // rotate_interleaved_from's statement
-          constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
-          batch y = a[k] * c[k] + xsimd::swizzle(a[k], swap) * s[k];
-          if constexpr (Scaled) y = gb * y;
-          _mm512_mask_store_ps(out + k * width, mask[k], y);
-          continue;
-        }
-        batch a2 = a[k] * c[k] - b[k] * s[k];  // rotate_half_from's statements
-        batch b2 = b[k] * c[k] + a[k] * s[k];
-        if constexpr (Scaled) {
-          a2 = gb * a2;
-          b2 = gb * b2;
-        }
-        _mm512_mask_store_ps(out + k * width, mask[k], a2);
-        _mm512_mask_store_ps(out + k * width + b_offset, mask[k], b2);
-      }
-    }
-  };
-  if (job.prefetch != nullptr)
-    heads_loop(std::true_type{});
-  else
-    heads_loop(std::false_type{});
-}
-
-template <class Arch, bool Interleaved, bool Scaled>
-void rotate_token_lines(const token_rows& job, std::size_t lead) noexcept {
-  constexpr std::size_t block = 5;  // ≤ 10 row registers and 10 of cos/sin, of 32
-  const std::size_t count = (Interleaved ? 2 * job.half : job.half) / kLineFloats + 1;
-  std::size_t k0 = 0;
-  for (; k0 + block <= count; k0 += block)
-    rotate_lines_block<Arch, Interleaved, Scaled, block>(job, lead, k0, count);
-  switch (count - k0) {
-    case 4: return rotate_lines_block<Arch, Interleaved, Scaled, 4>(job, lead, k0, count);
-    case 3: return rotate_lines_block<Arch, Interleaved, Scaled, 3>(job, lead, k0, count);
-    case 2: return rotate_lines_block<Arch, Interleaved, Scaled, 2>(job, lead, k0, count);
-    case 1: return rotate_lines_block<Arch, Interleaved, Scaled, 1>(job, lead, k0, count);
-    default: return;
-  }
-}
-
-template <class Arch>
-void rotate_token_lines(const token_rows& job, std::size_t lead) noexcept {
-  const bool scaled = job.g != 1.0f;
-  if (job.interleaved)
-    return scaled ? rotate_token_lines<Arch, true, true>(job, lead)
-                  : rotate_token_lines<Arch, true, false>(job, lead);
-  scaled ? rotate_token_lines<Arch, false, true>(job, lead)
-         : rotate_token_lines<Arch, false, false>(job, lead);
-}
-#endif
-
 // AVX2 on rows 16 bytes past a 32-byte boundary (malloc's alignment): every other 8-float
 // access of the blocked kernels would straddle a 64-byte line, which measured 1.4× slower
 // than on aligned rows (a 32 × 128 decode token: 403 ns vs 288 ns). AVX2 has no cheap
 // masked store, so here each stream of a row is split instead into a 4-float piece at each
 // end, done with 128-bit batches, and the 32-byte-aligned 8-float batches between them
-// (257 ns). The same float operations as the blocked kernels.
+// (257 ns).
 template <class Arch>
 constexpr bool has_split_rows() noexcept {
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
@@ -595,36 +525,90 @@ constexpr bool has_split_rows() noexcept {
 }
 
 // True when every input and output row of the job starts 16 bytes past a 32-byte boundary
-// and the row's streams (a and b of the half layout, the interleaved row) are whole 32-byte
-// batches long, so one split fits every row.
+// and the row's streams are whole 32-byte batches long, so one split fits every row.
 inline bool rows_split_evenly(const token_rows& job) noexcept {
   const auto past_32 = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 32; };
-  const std::size_t stream = job.interleaved ? 2 * job.half : job.half;
   return past_32(job.in) == 16 && past_32(job.out) == 16 && job.in_head_stride % 8 == 0 &&
-         job.out_head_stride % 8 == 0 && stream % 8 == 0;
+         job.out_head_stride % 8 == 0 && stream_floats(job) % 8 == 0;
 }
 
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
-// One row piece: pairs (a, b) of the half layout (b = a + half) or an interleaved piece,
-// rotated by cos/sin batches c, s (interleaved: the expanded row's lanes).
-template <bool Interleaved, bool Scaled, class Batch>
-inline void rotate_piece(const float* in, float* out, std::size_t half, Batch c, Batch s,
-                         Batch g) noexcept {
-  if constexpr (Interleaved) {
-    using index_batch = xsimd::batch<std::uint32_t, typename Batch::arch_type>;
-    constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
-    const Batch x = Batch::load_unaligned(in);
-    Batch y = x * c + xsimd::swizzle(x, swap) * s;  // rotate_interleaved_from's statement
-    if constexpr (Scaled) y = g * y;
-    y.store_unaligned(out);
-  } else {
-    const Batch a = Batch::load_unaligned(in), b = Batch::load_unaligned(in + half);
-    Batch a2 = a * c - b * s;  // rotate_half_from's statements
-    Batch b2 = b * c + a * s;
-    if constexpr (Scaled) {
-      a2 = g * a2;
-      b2 = g * b2;
+// Line-aligned batches [k0, k0 + N) of every row, for every head (see has_masked_lines).
+template <class Arch, bool Interleaved, bool Scaled, std::size_t N>
+void rotate_lines_block(const token_rows& job_in, std::size_t lead, std::size_t k0,
+                        std::size_t count) noexcept {
+  const token_rows job = job_in;  // a local copy: the stores through float* cannot alias it
+  using batch = xsimd::batch<float, Arch>;
+  constexpr std::size_t width = kLineFloats;
+  static_assert(batch::size == width);
+  const std::size_t half = job.half, stream = stream_floats(job);
+  const auto first_mask = static_cast<__mmask16>(0xFFFFu << lead);
+  __mmask16 mask[N];
+  batch c[N], s[N];
+  for (std::size_t k = 0; k < N; ++k) {  // the row's cos/sin (interleaved: expanded) lanes
+    const std::size_t b = k0 + k;
+    mask[k] = b == 0 ? first_mask : b + 1 == count ? __mmask16(~first_mask) : __mmask16(0xFFFF);
+    const std::size_t at = b * width;  // from `lead` floats before the row
+    c[k] = _mm512_maskz_loadu_ps(mask[k], (Interleaved ? job.cos2 : job.cos) - lead + at);
+    s[k] = _mm512_maskz_loadu_ps(mask[k], (Interleaved ? job.sin2 : job.sin) - lead + at);
+    if constexpr (!Interleaved) s[k] = batch(job.sign) * s[k];
+  }
+  const float* const in0 = job.in - lead + k0 * width;  // line-aligned
+  float* const out0 = job.out - lead + k0 * width;
+  const auto first = static_cast<std::int64_t>(std::min(k0 * width, stream));
+  const auto span = std::min(static_cast<std::int64_t>(N * width),
+                             static_cast<std::int64_t>(stream) - first);
+  const batch gb(job.g);
+  with_read_ahead(job, [&](auto read_ahead) {
+    for (std::int64_t i = 0; i < job.heads; ++i) {
+      const std::int64_t evens = (job.heads + 1) / 2;  // even heads first, then odd ones
+      const std::int64_t h = i < evens ? 2 * i : 2 * (i - evens) + 1;
+      if constexpr (decltype(read_ahead)::value) {
+        prefetch_span(job, h, first, span);
+        if constexpr (!Interleaved)
+          prefetch_span(job, h, static_cast<std::int64_t>(half) + first, span);
+      }
+      const float* in = in0 + h * job.in_head_stride;
+      float* out = out0 + h * job.out_head_stride;
+      batch a[N], b[N];
+      for (std::size_t k = 0; k < N; ++k) {
+        a[k] = _mm512_maskz_load_ps(mask[k], in + k * width);
+        if constexpr (!Interleaved) b[k] = _mm512_maskz_load_ps(mask[k], in + k * width + half);
+      }
+      for (std::size_t k = 0; k < N; ++k) {
+        if constexpr (Interleaved) {
+          _mm512_mask_store_ps(out + k * width, mask[k],
+                               rotate_interleaved_batch<Scaled>(a[k], c[k], s[k], gb));
+        } else {
+          batch a2, b2;
+          rotate_pair_batch<Scaled>(a[k], b[k], c[k], s[k], gb, a2, b2);
+          _mm512_mask_store_ps(out + k * width, mask[k], a2);
+          _mm512_mask_store_ps(out + k * width + half, mask[k], b2);
+        }
+      }
     }
+  });
+}
+
+template <class Arch, bool Interleaved, bool Scaled>
+void rotate_token_lines(const token_rows& job, std::size_t lead) noexcept {
+  const std::size_t count = stream_floats(job) / kLineFloats + 1;
+  for_each_block<5>(count, [&](auto n, std::size_t k0) {  // 10 row + 10 cos/sin registers of 32
+    rotate_lines_block<Arch, Interleaved, Scaled, decltype(n)::value>(job, lead, k0, count);
+  });
+}
+
+// One piece of a row at `in`/`out`: Batch::size floats of each stream, by the cos/sin
+// batches c, s (see load_row).
+template <bool Interleaved, bool Scaled, class Batch>
+inline void rotate_piece(const float* in, float* out, std::size_t half, const Batch& c,
+                         const Batch& s, const Batch& g) noexcept {
+  if constexpr (Interleaved) {
+    rotate_interleaved_batch<Scaled>(Batch::load_unaligned(in), c, s, g).store_unaligned(out);
+  } else {
+    Batch a2, b2;
+    rotate_pair_batch<Scaled>(Batch::load_unaligned(in), Batch::load_unaligned(in + half), c, s,
+                              g, a2, b2);
     a2.store_unaligned(out);
     b2.store_unaligned(out + half);
   }
@@ -648,11 +632,10 @@ void rotate_split_block(const token_rows& job_in, std::size_t k0) noexcept {
   for (std::size_t k = 0; k < N; ++k) load_row<Interleaved>(job, 4 + (k0 + k) * width, c[k], s[k]);
   const batch g(job.g);
   const std::size_t first = 4 + k0 * width;
-  const std::size_t stream = Interleaved ? 2 * job.half : job.half;
-  const auto heads_loop = [&](auto read_ahead) {
+  const auto span = static_cast<std::int64_t>(std::min(N * width, stream_floats(job) - first));
+  with_read_ahead(job, [&](auto read_ahead) {
     for (std::int64_t h = 0; h < job.heads; ++h) {
       if constexpr (decltype(read_ahead)::value) {
-        const auto span = static_cast<std::int64_t>(std::min(N * width, stream - first));
         prefetch_span(job, h, static_cast<std::int64_t>(first), span);
         if constexpr (!Interleaved)
           prefetch_span(job, h, static_cast<std::int64_t>(job.half + first), span);
@@ -662,11 +645,7 @@ void rotate_split_block(const token_rows& job_in, std::size_t k0) noexcept {
       for (std::size_t k = 0; k < N; ++k)
         rotate_piece<Interleaved, Scaled>(in + k * width, out + k * width, job.half, c[k], s[k], g);
     }
-  };
-  if (job.prefetch != nullptr)
-    heads_loop(std::true_type{});
-  else
-    heads_loop(std::false_type{});
+  });
 }
 
 // The 128-bit arch of the end pieces (AVX and AVX2 include SSE4.2). A trait of Arch, so the
@@ -680,9 +659,8 @@ template <class Arch, bool Interleaved, bool Scaled>
 void rotate_token_split(const token_rows& job_in) noexcept {
   const token_rows job = job_in;
   using narrow = xsimd::batch<float, typename piece_arch<Arch>::type>;  // 16-byte end pieces
-  constexpr std::size_t block = kRegisterBlock, width = xsimd::batch<float, Arch>::size;
-  static_assert(block == 4, "the switch below covers the partial blocks of 4");
-  const std::size_t stream = Interleaved ? 2 * job.half : job.half;
+  constexpr std::size_t width = xsimd::batch<float, Arch>::size;
+  const std::size_t stream = stream_floats(job);
   // The end pieces [0, 4) and [stream − 4, stream) of every row.
   narrow c0, s0, c1, s1;
   load_row<Interleaved>(job, 0, c0, s0);
@@ -699,47 +677,39 @@ void rotate_token_split(const token_rows& job_in) noexcept {
     rotate_piece<Interleaved, Scaled>(in + stream - 4, out + stream - 4, job.half, c1, s1, g);
   }
   // The (stream − 8)/8 aligned batches between them, kRegisterBlock at a time.
-  const std::size_t count = (stream - 8) / width;
-  std::size_t k0 = 0;
-  for (; k0 + block <= count; k0 += block)
-    rotate_split_block<Arch, Interleaved, Scaled, block>(job, k0);
-  switch (count - k0) {
-    case 3: return rotate_split_block<Arch, Interleaved, Scaled, 3>(job, k0);
-    case 2: return rotate_split_block<Arch, Interleaved, Scaled, 2>(job, k0);
-    case 1: return rotate_split_block<Arch, Interleaved, Scaled, 1>(job, k0);
-    default: return;
-  }
-}
-
-template <class Arch>
-void rotate_token_split(const token_rows& job) noexcept {
-  const bool scaled = job.g != 1.0f;
-  if (job.interleaved)
-    return scaled ? rotate_token_split<Arch, true, true>(job)
-                  : rotate_token_split<Arch, true, false>(job);
-  scaled ? rotate_token_split<Arch, false, true>(job) : rotate_token_split<Arch, false, false>(job);
+  for_each_block<kRegisterBlock>((stream - 8) / width, [&](auto n, std::size_t k0) {
+    rotate_split_block<Arch, Interleaved, Scaled, decltype(n)::value>(job, k0);
+  });
 }
 #endif
 
-// The rotated dims of every head row of the token: on rows off a vector boundary the
-// masked line-aligned kernel (AVX-512) or the split one (AVX2) where it applies, else the
-// blocked kernels.
-template <class Arch>
-void rotate_token_rotary_dims(const token_rows& job) noexcept {
-  const bool scaled = job.g != 1.0f;  // g = 1: the unscaled twins (see Scaled above)
+// The rotated dims of every head row of the token, for one layout and scale: on rows off a
+// vector boundary the masked line-aligned kernel (AVX-512) or the split one (AVX2) where it
+// applies, else the blocked kernels.
+template <class Arch, bool Interleaved, bool Scaled>
+void rotate_rows(const token_rows& job) noexcept {
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
   if constexpr (has_masked_lines<Arch>()) {
     if (const std::size_t lead = shared_lead(job); lead != 0)
-      return rotate_token_lines<Arch>(job, lead);
+      return rotate_token_lines<Arch, Interleaved, Scaled>(job, lead);
   }
   if constexpr (has_split_rows<Arch>()) {
-    if (rows_split_evenly(job)) return rotate_token_split<Arch>(job);
+    if (rows_split_evenly(job)) return rotate_token_split<Arch, Interleaved, Scaled>(job);
   }
 #endif
+  if constexpr (Interleaved)
+    rotate_token_interleaved_blocked<Arch, Scaled>(job);
+  else
+    rotate_token_half_blocked<Arch, Scaled>(job);
+}
+
+// The one choice of layout and scale (g = 1: the unscaled twins, see rotate_pair_batch).
+template <class Arch>
+void rotate_token_rotary_dims(const token_rows& job) noexcept {
+  const bool scaled = job.g != 1.0f;
   if (job.interleaved)
-    return scaled ? rotate_token_interleaved_blocked<Arch, true>(job)
-                  : rotate_token_interleaved_blocked<Arch, false>(job);
-  scaled ? rotate_token_half_blocked<Arch, true>(job) : rotate_token_half_blocked<Arch, false>(job);
+    return scaled ? rotate_rows<Arch, true, true>(job) : rotate_rows<Arch, true, false>(job);
+  scaled ? rotate_rows<Arch, false, true>(job) : rotate_rows<Arch, false, false>(job);
 }
 
 // Every head row of the token rotated, pass-through dims copied.
