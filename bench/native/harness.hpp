@@ -96,13 +96,19 @@ inline member memcpy_member(std::size_t bytes) {
           }};
 }
 
-// The scalar reference of rope_apply for dense [tokens][heads][dim] tensors: the kernels'
-// scalar twins driven token by token over the cache rows (what a POSENC_SCALAR build runs).
-inline void rope_scalar(const rotary_cache& cache, const float* in, float* out,
-                        std::int64_t tokens, std::int64_t heads, std::int64_t start) {
+// rope_apply for dense [tokens][heads][dim] tensors driven token by token over the cache
+// rows (cache.row, expanded for the interleaved layout) with one token kernel of
+// rotary_kernels.hpp: the members below that run a kernel other than the library's choice.
+template <class TokenKernel>
+void rope_driven(const rotary_cache& cache, const float* in, float* out, std::int64_t tokens,
+                 std::int64_t heads, std::int64_t start, TokenKernel kernel) {
   const auto half = static_cast<std::size_t>(cache.rotary_dim() / 2);
-  std::vector<float> c(half), s(half);
+  std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
   detail::token_rows job;
+  job.cos = c.data();
+  job.sin = s.data();
+  job.cos2 = c2.data();
+  job.sin2 = s2.data();
   job.half = half;
   job.interleaved = cache.layout() == rope_layout::interleaved;
   job.g = static_cast<float>(cache.attention_factor());
@@ -110,33 +116,29 @@ inline void rope_scalar(const rotary_cache& cache, const float* in, float* out,
   job.heads = heads;
   for (std::int64_t t = 0; t < tokens; ++t) {
     cache.row(start + t, c.data(), s.data());
-    job.cos = c.data();
-    job.sin = s.data();
+    if (job.interleaved) detail::expand_interleaved_row(c.data(), s.data(), half, 1.0f, c2.data(), s2.data());
     job.in = in + t * heads * cache.head_dim();
     job.out = out + t * heads * cache.head_dim();
-    detail::rotate_token_scalar(job);
+    kernel(job);
   }
+}
+
+// The scalar reference of rope_apply: the kernels' scalar twins (what a POSENC_SCALAR
+// build runs).
+inline void rope_scalar(const rotary_cache& cache, const float* in, float* out,
+                        std::int64_t tokens, std::int64_t heads, std::int64_t start) {
+  rope_driven(cache, in, out, tokens, heads, start, detail::rotate_token_scalar);
 }
 
 #if defined(__x86_64__) && !POSENC_SCALAR_ONLY
 // posenc's kernel as the WASM SIMD binary runs it, but natively: xsimd's sse2 arch (the
 // width of WebAssembly SIMD128, which Emscripten builds from the same sse2 code) and no
-// read-ahead (WebAssembly has no prefetch instruction). Dense, in place, cached positions
-// [0, tokens). Beside memcpy it shows how fast memory lets such a kernel go on this
-// machine: the context of the WASM in-place ratios (issue 5).
+// read-ahead (WebAssembly has no prefetch instruction), in place. Beside memcpy it shows
+// how fast memory lets such a kernel go on this machine: the context of the WASM in-place
+// ratios (issue 5).
 inline void rope_wasm_like(const rotary_cache& cache, float* x, std::int64_t tokens,
                            std::int64_t heads) {
-  detail::token_rows job;
-  job.half = static_cast<std::size_t>(cache.rotary_dim() / 2);
-  job.g = static_cast<float>(cache.attention_factor());
-  job.in_head_stride = job.out_head_stride = job.dim = cache.head_dim();
-  job.heads = heads;
-  for (std::int64_t t = 0; t < tokens; ++t) {
-    job.cos = cache.cos_table().data() + t * static_cast<std::int64_t>(job.half);
-    job.sin = cache.sin_table().data() + t * static_cast<std::int64_t>(job.half);
-    job.in = job.out = x + t * heads * job.dim;
-    detail::rotate_token<xsimd::sse2>(job);
-  }
+  rope_driven(cache, x, x, tokens, heads, 0, detail::rotate_token<xsimd::sse2>);
 }
 #endif
 

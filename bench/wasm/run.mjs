@@ -78,28 +78,37 @@ function copyMember(pe, src, floats) {
   };
 }
 
-// ── RoPE apply, 2048 × 32 × 128 (32 MiB), half layout, in place ─────────────────────────
-{
-  const opts = { tokens: TOKENS, heads: HEADS, start: 0 };
-  const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: TOKENS });
-  const jsX = randomFill(new Float32Array(N), 1);
-  const js = () => plainRopeApply(jsX, plainCache, { tokens: TOKENS, heads: HEADS, headDim: HEAD_DIM });
-  const ropes = { simd: simd.rope({ headDim: HEAD_DIM, cacheLength: TOKENS }), scalar: scalar.rope({ headDim: HEAD_DIM, cacheLength: TOKENS }) };
-  const tensors = { simd: simd.tensor(randomFill(new Float32Array(N), 1)), scalar: scalar.tensor(randomFill(new Float32Array(N), 1)) };
-  record('apply/half/in_place/zero_copy', 'copy = copyWithin on WASM memory (memmove)', {
+// The members of an in-place half-layout apply on `tokens` × 32 × 128: posenc's two
+// binaries on zero-copy tensors, plain JS on its own array, and a copy of the SIMD tensor's
+// bytes (the ceiling). `ropes` serve the other paths on the same shape; dispose() frees them.
+function inPlaceApply(tokens) {
+  const n = tokens * HEADS * HEAD_DIM, opts = { tokens, heads: HEADS, start: 0 };
+  const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: tokens });
+  const jsX = randomFill(new Float32Array(n), 1);
+  const ropes = { simd: simd.rope({ headDim: HEAD_DIM, cacheLength: tokens }), scalar: scalar.rope({ headDim: HEAD_DIM, cacheLength: tokens }) };
+  const tensors = { simd: simd.tensor(randomFill(new Float32Array(n), 1)), scalar: scalar.tensor(randomFill(new Float32Array(n), 1)) };
+  const members = {
     simd: () => ropes.simd.apply(tensors.simd, opts),
     scalar: () => ropes.scalar.apply(tensors.scalar, opts),
-    js,
-    copy: copyMember(simd, tensors.simd, N),
-  });
+    js: () => plainRopeApply(jsX, plainCache, { tokens, heads: HEADS, headDim: HEAD_DIM }),
+    copy: copyMember(simd, tensors.simd, n),
+  };
+  const dispose = () => { for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); } };
+  return { n, opts, ropes, members, dispose };
+}
+
+// ── RoPE apply, 2048 × 32 × 128 (32 MiB), half layout, in place ─────────────────────────
+{
+  const { opts, ropes, members, dispose } = inPlaceApply(TOKENS);
+  record('apply/half/in_place/zero_copy', 'copy = copyWithin on WASM memory (memmove)', members);
   const arrays = { simd: randomFill(new Float32Array(N), 1), scalar: randomFill(new Float32Array(N), 1) };
   record('apply/half/in_place/copying', 'a JS Float32Array: the package copies it in and out on every call', {
     simd: () => ropes.simd.apply(arrays.simd, opts),
     scalar: () => ropes.scalar.apply(arrays.scalar, opts),
-    js,
-    copy: copyMember(simd, tensors.simd, N),
+    js: members.js,
+    copy: members.copy,
   });
-  for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); }
+  dispose();
 }
 
 // ── the same apply on 64 tokens (1 MiB, resident in L2): the kernels' compute speed ──────
@@ -107,18 +116,9 @@ function copyMember(pe, src, floats) {
 // of a memory.copy of it; here every member's data stays in cache between calls (each
 // sample times 32 back-to-back calls), so the ratios show what the arithmetic alone gains.
 {
-  const tokens = 64, n = tokens * HEADS * HEAD_DIM, opts = { tokens, heads: HEADS, start: 0 };
-  const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: tokens });
-  const jsX = randomFill(new Float32Array(n), 1);
-  const ropes = { simd: simd.rope({ headDim: HEAD_DIM, cacheLength: tokens }), scalar: scalar.rope({ headDim: HEAD_DIM, cacheLength: tokens }) };
-  const tensors = { simd: simd.tensor(randomFill(new Float32Array(n), 1)), scalar: scalar.tensor(randomFill(new Float32Array(n), 1)) };
-  record('apply/half/in_place/zero_copy/1MiB_in_cache', '64 tokens: the data stays in cache, so the ratios are the kernels\' compute speed', {
-    simd: () => ropes.simd.apply(tensors.simd, opts),
-    scalar: () => ropes.scalar.apply(tensors.scalar, opts),
-    js: () => plainRopeApply(jsX, plainCache, { tokens, heads: HEADS, headDim: HEAD_DIM }),
-    copy: copyMember(simd, tensors.simd, n),
-  }, 32);
-  for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); }
+  const { members, dispose } = inPlaceApply(64);
+  record('apply/half/in_place/zero_copy/1MiB_in_cache', '64 tokens: the data stays in cache, so the ratios are the kernels\' compute speed', members, 32);
+  dispose();
 }
 
 // ── the other apply shapes, zero-copy: out of place (half), interleaved in place, GQA ────
