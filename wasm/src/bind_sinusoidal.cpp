@@ -29,14 +29,6 @@ std::size_t table_floats(double positions, int dim) {
   return static_cast<std::size_t>(n);
 }
 
-// `out` (a tensor's floats or a scratch block, see wasm/js/sinusoidal.js) must hold exactly
-// the table: checked after the core has validated every other argument (an empty call), so
-// a bad dim is reported as such and not as a wrong length.
-void check_out(std::size_t out_len, std::size_t floats) {
-  if (out_len != floats)
-    detail::fail_length("out must hold positions x dim = ", floats, " floats, got ", out_len);
-}
-
 // A malloc'd block of n floats, left uninitialised (the table fills every float), that JS
 // copies out with one .slice() and frees (wasm/js/sinusoidal.js): a std::vector would
 // zero-fill it first and embind's `new Float32Array(view)` would copy it once more.
@@ -48,46 +40,47 @@ float* table_block(std::size_t n) {
   return static_cast<float*>(p);
 }
 
-// Rows start … start+count−1 into `out` (out_len floats; the caller's tensor or scratch
-// block) → out; with out = 0, into a new block of count·dim floats → its address (JS frees
-// it).
+// fill(table, floats) writes the `floats`-float table into `out` (out_len floats: a
+// tensor's or a scratch block, see wasm/js/sinusoidal.js) → out, or with out = 0 into a new
+// table_block → its address (JS frees it). Called after the core validated every other
+// argument (an empty call), so a bad dim is reported as such and not as a wrong out length
+// or an allocation failure.
+template <class Fill>
+val table_into(std::uintptr_t out, std::size_t out_len, std::size_t floats, Fill fill) {
+  if (out != 0) {
+    if (out_len != floats)
+      detail::fail_length("out must hold positions x dim = ", floats, " floats, got ", out_len);
+    fill(from_address<float>(out), floats);
+    return val(out);
+  }
+  std::unique_ptr<float, void (*)(void*)> block(table_block(floats), std::free);
+  fill(block.get(), floats);
+  return val(reinterpret_cast<std::uintptr_t>(block.release()));
+}
+
+// Rows start … start+count−1 (see table_into for out/out_len).
 val sinusoidal_table(int dim, double base, double start, double count, std::string layout,
                      std::uintptr_t out, std::size_t out_len) {
   return guarded([&] {
     const pe_layout l = parse_pe_layout(layout);
-    // An empty call first, so a bad dim/base/start is reported as such rather than as
-    // an allocation failure (or a wrong out length) of count·dim floats.
-    posenc::sinusoidal_table(nullptr, 0, dim, base, i64(start), 0, l);
-    const std::size_t n = table_floats(count, dim);
-    if (out != 0) {
-      check_out(out_len, n);
-      posenc::sinusoidal_table(from_address<float>(out), out_len, dim, base, i64(start),
-                               i64(count), l);
-      return val(out);
-    }
-    std::unique_ptr<float, void (*)(void*)> block(table_block(n), std::free);
-    posenc::sinusoidal_table(block.get(), n, dim, base, i64(start), i64(count), l);
-    return val(reinterpret_cast<std::uintptr_t>(block.release()));
+    posenc::sinusoidal_table(nullptr, 0, dim, base, i64(start), 0, l);  // validation only
+    return table_into(out, out_len, table_floats(count, dim), [&](float* table, std::size_t n) {
+      posenc::sinusoidal_table(table, n, dim, base, i64(start), i64(count), l);
+    });
   });
 }
 
-// Rows PE(positions[r]) for n int32 positions staged at `positions`, into `out` as above,
-// or (out = 0) a new block of n·dim floats → its address (JS frees it).
+// Rows PE(positions[r]) for n int32 positions staged at `positions` (see table_into).
 val sinusoidal_table_at(int dim, double base, std::uintptr_t positions, std::size_t n,
                         std::string layout, std::uintptr_t out, std::size_t out_len) {
   return guarded([&] {
     const pe_layout l = parse_pe_layout(layout);
     const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n);
-    posenc::sinusoidal_table(nullptr, 0, dim, base, p.first(0), l);
-    const std::size_t floats = table_floats(static_cast<double>(n), dim);
-    if (out != 0) {
-      check_out(out_len, floats);
-      posenc::sinusoidal_table(from_address<float>(out), out_len, dim, base, p, l);
-      return val(out);
-    }
-    std::unique_ptr<float, void (*)(void*)> block(table_block(floats), std::free);
-    posenc::sinusoidal_table(block.get(), floats, dim, base, p, l);
-    return val(reinterpret_cast<std::uintptr_t>(block.release()));
+    posenc::sinusoidal_table(nullptr, 0, dim, base, p.first(0), l);  // validation only
+    return table_into(out, out_len, table_floats(static_cast<double>(n), dim),
+                      [&](float* table, std::size_t floats) {
+                        posenc::sinusoidal_table(table, floats, dim, base, p, l);
+                      });
   });
 }
 
