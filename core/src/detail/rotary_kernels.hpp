@@ -51,9 +51,8 @@ inline void rotate_interleaved_scalar(const float* cos, const float* sin, std::s
 
 // Interleaved kernels read the row pre-expanded once per token (shared by all heads):
 // cos2 = (c0, c0, c1, c1, …), sin2 = (−s0, s0, −s1, s1, …) with s = sign·sin. Then
-//     x' = g·(x·cos2 + swap(x)·sin2),  swap(x) = (x1, x0, x3, x2, …)
-// is the pair formula lane by lane, with no cross-lane zip (xsimd 8.1's zip_lo/zip_hi
-// interleave per 128-bit lane on AVX, so they would not give one layout for every arch).
+//     x' = g·(x·cos2 + swap_pairs(x)·sin2),  swap_pairs(x) = (x1, x0, x3, x2, …)
+// is the pair formula lane by lane (simd.hpp says why a swizzle and not a zip).
 inline void expand_interleaved_row(const float* cos, const float* sin, std::size_t half,
                                    float sign, float* cos2, float* sin2) noexcept {
   for (std::size_t i = 0; i < half; ++i) {
@@ -223,11 +222,6 @@ void stream_copy(const float* src, float* dst, std::int64_t n) noexcept {
   for (; k < n; ++k) dst[k] = src[k];
 }
 
-// Lane permutation (1, 0, 3, 2, …) that swaps the members of every interleaved pair.
-struct pair_swap {
-  static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
-};
-
 // rotate_pair on batches, the one SIMD statement of the formula at the top: s carries the
 // sign; `Scaled` = false when g == 1, where g·x = x exactly, so skipping the multiply
 // changes no bit (and saves a third of the arithmetic of the blocked loops).
@@ -249,9 +243,7 @@ inline void rotate_pair_batch(const Batch& a, const Batch& b, const Batch& c, co
 template <bool Scaled, class Batch>
 inline Batch rotate_interleaved_batch(const Batch& x, const Batch& c2, const Batch& s2,
                                       const Batch& g) noexcept {
-  using index_batch = xsimd::batch<std::uint32_t, typename Batch::arch_type>;
-  constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
-  Batch y = x * c2 + xsimd::swizzle(x, swap) * s2;
+  Batch y = x * c2 + swap_pairs(x) * s2;
   if constexpr (Scaled) y = g * y;
   return y;
 }
@@ -320,16 +312,14 @@ template <class Arch>
 void shift_interleaved(const double* cos, const double* sin, const double* cos2,
                        const double* sin2, std::size_t half, float* x) noexcept {
   using batch = xsimd::batch<double, Arch>;
-  using index_batch = xsimd::batch<std::uint64_t, Arch>;
   constexpr std::size_t width = batch::size;  // 2, 4 or 8: pairs never straddle
-  constexpr auto swap = xsimd::make_batch_constant<index_batch, pair_swap>();
   const std::size_t r = 2 * half;
   std::size_t j = 0;
   for (; j + width <= r; j += width) {
     const batch v = batch::load_unaligned(x + j);
     const batch c = batch::load_unaligned(cos2 + j);
     const batch s = batch::load_unaligned(sin2 + j);
-    (v * c + xsimd::swizzle(v, swap) * s).store_unaligned(x + j);
+    (v * c + swap_pairs(v) * s).store_unaligned(x + j);
   }
   const std::size_t done = j / 2;
   shift_interleaved_scalar(cos + done, sin + done, half - done, x + j);

@@ -9,3 +9,28 @@
 #if !POSENC_SCALAR_ONLY
 #include <xsimd/xsimd.hpp>
 #endif
+
+#if !POSENC_SCALAR_ONLY
+#include <cstdint>
+#include <type_traits>
+
+namespace posenc::detail {
+
+// Lane permutation (1, 0, 3, 2, …): swaps the members of every interleaved pair.
+struct pair_swap {
+  static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
+};
+
+// (x1, x0, x3, x2, …) of a float or double batch: each lane's partner in the interleaved
+// layouts (RoPE pairs, sinusoidal sin/cos pairs). A swizzle, not zip_lo/zip_hi, which in
+// xsimd 8.1 interleave per 128-bit lane on AVX and so would not give one layout on every
+// arch. Batch sizes are even on every arch, so pairs never straddle batches.
+template <class T, class Arch>
+xsimd::batch<T, Arch> swap_pairs(const xsimd::batch<T, Arch>& x) noexcept {
+  using index = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  constexpr auto swap = xsimd::make_batch_constant<xsimd::batch<index, Arch>, pair_swap>();
+  return xsimd::swizzle(x, swap);
+}
+
+}  // namespace posenc::detail
+#endif

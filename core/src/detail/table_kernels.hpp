@@ -62,8 +62,7 @@ inline void table_rows_scalar(const double* inv_freq, std::size_t half, std::int
 //   concat:      v = [s… | c…], rc = [c1… | c1…], rs = [s1… | s1…]
 //                s' = s·c1 + c·s1,  c' = c·c1 − s·s1
 //   interleaved: v = [s0 c0 s1 c1 …], rc = [c1_0 c1_0 …], rs = [s1_0 −s1_0 …]
-//                v' = v·rc + swap(v)·rs  (swap exchanges the members of each pair)
-// (no zip: xsimd 8.1's zip_lo/zip_hi interleave per 128-bit lane on AVX).
+//                v' = v·rc + swap_pairs(v)·rs  (simd.hpp)
 // Every part is padded with zeros to whole batches (concat: each half), so a step is whole
 // batches only: a scalar tail would be contracted to FMA differently per layout by the
 // compiler, and the two layouts must hold the same values bit for bit.
@@ -101,21 +100,13 @@ inline void place_row(const double* s, const double* c, const table_state& st, p
   }
 }
 
-// Lane permutation (1, 0, 3, 2, …): swaps the members of every interleaved pair.
-struct table_pair_swap {
-  static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
-};
-
 // n = st.size: whole batches (batch::size is even on every arch, so pairs never straddle).
 template <class Arch>
 void step_interleaved(double* v, const double* rc, const double* rs, std::size_t n) noexcept {
   using batch = xsimd::batch<double, Arch>;
-  using index_batch = xsimd::batch<std::uint64_t, Arch>;
-  constexpr auto swap = xsimd::make_batch_constant<index_batch, table_pair_swap>();
   for (std::size_t j = 0; j < n; j += batch::size) {
     const batch x = batch::load_unaligned(v + j);
-    xsimd::fma(x, batch::load_unaligned(rc + j),
-               xsimd::swizzle(x, swap) * batch::load_unaligned(rs + j))
+    xsimd::fma(x, batch::load_unaligned(rc + j), swap_pairs(x) * batch::load_unaligned(rs + j))
         .store_unaligned(v + j);
   }
 }
