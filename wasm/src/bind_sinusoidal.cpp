@@ -40,47 +40,50 @@ float* table_block(std::size_t n) {
   return static_cast<float*>(p);
 }
 
-// fill(table, floats) writes the `floats`-float table into `out` (out_len floats: a
-// tensor's or a scratch block, see wasm/js/sinusoidal.js) → out, or with out = 0 into a new
-// table_block → its address (JS frees it). Called after the core validated every other
-// argument (an empty call), so a bad dim is reported as such and not as a wrong out length
-// or an allocation failure.
-template <class Fill>
-val table_into(std::uintptr_t out, std::size_t out_len, std::size_t floats, Fill fill) {
-  if (out != 0) {
-    if (out_len != floats)
+// Where a table of `floats` floats goes: into `out` (out_len floats: a tensor's or a
+// scratch block, see wasm/js/sinusoidal.js), whose length must match, or with out = 0 into
+// a new table_block that JS frees. Taken after the core validated every other argument (an
+// empty call), so a bad dim is reported as such and not as a wrong out length or an
+// allocation failure. result(): out, or the new block's address (released to JS).
+class table_destination {
+public:
+  table_destination(std::uintptr_t out, std::size_t out_len, std::size_t floats)
+      : out_(out), block_(out == 0 ? table_block(floats) : nullptr, std::free) {
+    if (out != 0 && out_len != floats)
       detail::fail_length("out must hold positions x dim = ", floats, " floats, got ", out_len);
-    fill(from_address<float>(out), floats);
-    return val(out);
   }
-  std::unique_ptr<float, void (*)(void*)> block(table_block(floats), std::free);
-  fill(block.get(), floats);
-  return val(reinterpret_cast<std::uintptr_t>(block.release()));
-}
+  float* floats() const { return out_ != 0 ? from_address<float>(out_) : block_.get(); }
+  val result() { return val(out_ != 0 ? out_ : reinterpret_cast<std::uintptr_t>(block_.release())); }
 
-// Rows start … start+count−1 (see table_into for out/out_len).
+private:
+  std::uintptr_t out_;
+  std::unique_ptr<float, void (*)(void*)> block_;
+};
+
+// Rows start … start+count−1 (see table_destination for out/out_len).
 val sinusoidal_table(int dim, double base, double start, double count, std::string layout,
                      std::uintptr_t out, std::size_t out_len) {
   return guarded([&] {
     const pe_layout l = parse_pe_layout(layout);
     posenc::sinusoidal_table(nullptr, 0, dim, base, i64(start), 0, l);  // validation only
-    return table_into(out, out_len, table_floats(count, dim), [&](float* table, std::size_t n) {
-      posenc::sinusoidal_table(table, n, dim, base, i64(start), i64(count), l);
-    });
+    const std::size_t n = table_floats(count, dim);
+    table_destination dest(out, out_len, n);
+    posenc::sinusoidal_table(dest.floats(), n, dim, base, i64(start), i64(count), l);
+    return dest.result();
   });
 }
 
-// Rows PE(positions[r]) for n int32 positions staged at `positions` (see table_into).
+// Rows PE(positions[r]) for n int32 positions staged at `positions` (see table_destination).
 val sinusoidal_table_at(int dim, double base, std::uintptr_t positions, std::size_t n,
                         std::string layout, std::uintptr_t out, std::size_t out_len) {
   return guarded([&] {
     const pe_layout l = parse_pe_layout(layout);
     const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n);
     posenc::sinusoidal_table(nullptr, 0, dim, base, p.first(0), l);  // validation only
-    return table_into(out, out_len, table_floats(static_cast<double>(n), dim),
-                      [&](float* table, std::size_t floats) {
-                        posenc::sinusoidal_table(table, floats, dim, base, p, l);
-                      });
+    const std::size_t floats = table_floats(static_cast<double>(n), dim);
+    table_destination dest(out, out_len, floats);
+    posenc::sinusoidal_table(dest.floats(), floats, dim, base, p, l);
+    return dest.result();
   });
 }
 
