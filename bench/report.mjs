@@ -80,7 +80,9 @@ function wasmTable(w) {
 // ── targets ─────────────────────────────────────────────────────────────────────────
 function targets(native, wasm) {
   const out = [];
-  const add = (target, measured, required, pass) => out.push({ target, measured, required, pass });
+  // unreachable: the run's own ceiling (measured beside it) is below the required figure.
+  const add = (target, measured, required, pass, unreachable = false) =>
+    out.push({ target, measured, required, pass, unreachable });
   if (native) {
     const g = native;
     for (const layout of ['half', 'interleaved']) {
@@ -117,14 +119,21 @@ function targets(native, wasm) {
     if (zc) {
       const vsCopy = zc.simd.ns / zc.copy.ns;
       add('WASM zero-copy apply, time ÷ memory.copy time', fmtRatio(vsCopy), '≤ 1.5×', vsCopy <= 1.5);
-      const vsJs = zc.js.ns / zc.simd.ns;
-      add('WASM zero-copy apply, × faster than plain JS', fmtRatio(vsJs), '≥ 5×', vsJs >= 5);
-      const vsScalar = zc.scalar.ns / zc.simd.ns;
-      add('WASM zero-copy apply, SIMD × scalar build', fmtRatio(vsScalar), '≥ 1.6×', vsScalar >= 1.6);
-      // What bounds the two ratios above in this run: an in-place kernel that streams the
-      // tensor at memory.copy speed shows exactly these (informational rows, no target).
+      // No in-place WASM kernel can take less time than `stream` (stream-ceiling.mjs: a
+      // v128 load-×1-store pass over the same bytes, no RoPE arithmetic), so in this run no
+      // kernel can be more than js ÷ stream faster than plain JS, or scalar ÷ stream faster
+      // than the scalar build. Each of the two targets shows that ceiling beside its figure.
+      const ceiling = (other) => (zc.stream ? zc[other].ns / zc.stream.ns : undefined);
+      const bounded = (label, ratio, bound, need) => add(label,
+        fmtRatio(ratio) + (bound ? ` (ceiling this run ${fmtRatio(bound)})` : ''), `≥ ${need}×`, ratio >= need,
+        bound !== undefined && bound < need);
+      bounded('WASM zero-copy apply, × faster than plain JS', zc.js.ns / zc.simd.ns, ceiling('js'), 5);
+      bounded('WASM zero-copy apply, SIMD × scalar build', zc.scalar.ns / zc.simd.ns, ceiling('scalar'), 1.6);
+      if (zc.stream) {
+        add('  context: posenc apply time ÷ the in-place streaming ceiling\'s time', fmtRatio(zc.simd.ns / zc.stream.ns), '–', null);
+        add('  context: the in-place streaming ceiling, × memory.copy speed', fmtRatio(zc.copy.ns / zc.stream.ns), '–', null);
+      }
       add('  context: plain-JS time ÷ memory.copy time', fmtRatio(zc.js.ns / zc.copy.ns), '–', null);
-      add('  context: scalar-build time ÷ memory.copy time', fmtRatio(zc.scalar.ns / zc.copy.ns), '–', null);
     }
     const warm = g['apply/half/in_place/zero_copy/1MiB_in_cache'];
     if (warm) {
@@ -183,7 +192,7 @@ if (wasm) {
   if (wasm.sizes) md.push('### Sizes', '', sizesTable(wasm.sizes), '');
 }
 md.push('## Targets (issue 5)', '', '| target | measured | required | met |', '|---|---|---|---|');
-for (const c of checks) md.push(`| ${c.target} | ${c.measured} | ${c.required} | ${c.pass === null ? '–' : c.pass ? 'yes' : '**no**'} |`);
+for (const c of checks) md.push(`| ${c.target} | ${c.measured} | ${c.required} | ${c.pass === null ? '–' : c.pass ? 'yes' : c.unreachable ? '**no** (over this run\'s ceiling)' : '**no**'} |`);
 md.push('');
 
 const text = md.join('\n');

@@ -1,0 +1,78 @@
+// The in-place streaming ceiling of WebAssembly on this machine (issue 5's bound): a pass
+// over a float32 tensor in WASM memory that loads every 16 bytes with v128.load, multiplies
+// them by a constant (f32x4.mul; 1 in the benchmark) and stores them back in place. It has no RoPE arithmetic and no cos/sin
+// reads, so no in-place WASM kernel (posenc's or anyone's) can run a tensor of that size
+// faster; measured beside posenc's apply, it shows how much of the apply's time is the
+// memory traffic itself, and so how far above plain JS any WASM in-place apply can get.
+//
+// The module is assembled here byte by byte (148 bytes; no toolchain needed):
+//   (module
+//     (memory (export "memory") <pages>)
+//     (func (export "stream") (param $p i32) (param $end i32)   ;; $end − $p: a multiple of 64, > 0
+//       (local $k v128)
+//       (local.set $k (f32x4.splat (f32.const <factor>)))
+//       (loop $next
+//         ;; four times, at offset = 0, 16, 32, 48:
+//         (v128.store offset (local.get $p)
+//           (f32x4.mul (v128.load offset (local.get $p)) (local.get $k)))
+//         (br_if $next (i32.lt_u (local.tee $p (i32.add (local.get $p) (i32.const 64)))
+//                                (local.get $end))))))
+
+const PAGE = 65536;
+
+/** Unsigned LEB128, the integer encoding of the binary format. */
+function leb(n) {
+  const bytes = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n) b |= 0x80;
+    bytes.push(b);
+  } while (n);
+  return bytes;
+}
+
+const section = (id, body) => [id, ...leb(body.length), ...body];
+const name = (s) => [...leb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
+
+function streamModule(pages, factor) {
+  const I32 = 0x7f, V128 = 0x7b;
+  const SIMD = 0xfd, V128_LOAD = 0x00, V128_STORE = 0x0b, F32X4_SPLAT = 0x13, F32X4_MUL = [0xe6, 0x01];
+  const body = [
+    1, 1, V128,                                   // locals: $k (v128)
+    0x43, ...new Uint8Array(new Float32Array([factor]).buffer),  // f32.const factor
+    SIMD, F32X4_SPLAT, 0x21, 2,                   // local.set $k
+    0x03, 0x40,                                   // loop $next
+  ];
+  for (const offset of [0, 16, 32, 48]) {
+    body.push(0x20, 0,                            //   local.get $p            (store address)
+      0x20, 0, SIMD, V128_LOAD, 4, offset,        //   v128.load align=16 offset
+      0x20, 2, SIMD, ...F32X4_MUL,                //   f32x4.mul by $k
+      SIMD, V128_STORE, 4, offset);               //   v128.store align=16 offset
+  }
+  body.push(0x20, 0, 0x41, 0xc0, 0x00, 0x6a, 0x22, 0,  //   $p += 64 (local.tee)
+    0x20, 1, 0x49, 0x0d, 0,                       //   br_if $next ($p < $end)
+    0x0b, 0x0b);                                  // end loop, end func
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,          // \0asm, version 1
+    ...section(1, [1, 0x60, 2, I32, I32, 0]),                // type 0: (i32, i32) → ()
+    ...section(3, [1, 0]),                                   // func 0: type 0
+    ...section(5, [1, 0x00, ...leb(pages)]),                 // memory 0: min pages
+    ...section(7, [2, ...name('memory'), 0x02, 0, ...name('stream'), 0x00, 0]),
+    ...section(10, [1, ...leb(body.length), ...body]),
+  ]);
+}
+
+/**
+ * A float32 tensor of `floats` values in a WebAssembly memory of its own, filled by
+ * `fill(array)`, and `run()`, which streams it in place once: every value times `factor`
+ * (1, the benchmark's: the values stay the same; tests pass another to see every value touched).
+ */
+export function streamCeiling(floats, fill, factor = 1) {
+  const bytes = 4 * floats;
+  if (bytes % 64 !== 0 || bytes === 0) throw new RangeError(`floats must be a positive multiple of 16, got ${floats}`);
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(streamModule(Math.ceil(bytes / PAGE), factor)));
+  const array = new Float32Array(exports.memory.buffer, 0, floats);
+  fill(array);
+  return { array, run: () => exports.stream(0, bytes) };
+}
