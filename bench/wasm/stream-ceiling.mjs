@@ -1,9 +1,10 @@
 // The in-place streaming ceiling of WebAssembly on this machine (issue 5's bound): a pass
 // over a float32 tensor in WASM memory that loads every 16 bytes with v128.load, multiplies
-// them by a constant (f32x4.mul; 1 in the benchmark) and stores them back in place. It has no RoPE arithmetic and no cos/sin
-// reads, so no in-place WASM kernel (posenc's or anyone's) can run a tensor of that size
-// faster; measured beside posenc's apply, it shows how much of the apply's time is the
-// memory traffic itself, and so how far above plain JS any WASM in-place apply can get.
+// them by a constant (f32x4.mul; 1 in the benchmark) and stores them back in place. It has
+// no RoPE arithmetic and reads no cos/sin, so no in-place WASM kernel (posenc's or anyone's)
+// can run a tensor of that size faster; measured beside posenc's apply, it shows how much of
+// the apply's time is the memory traffic itself, and so how far above plain JS any WASM
+// in-place apply can get.
 //
 // The module is assembled here byte by byte (148 bytes; no toolchain needed):
 //   (module
