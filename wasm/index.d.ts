@@ -324,6 +324,6 @@ export interface CreateOptions {
 
 /** Loads posenc (fetches/reads the .wasm next to the package's JS). */
 export function createPosenc(options?: CreateOptions): Promise<Posenc>;
-/** True when this engine can run the SIMD binary: it validates WebAssembly SIMD128 and exception-handling code. */
+/** True when this engine can run the SIMD binary: it validates WebAssembly SIMD128, exception-handling and bulk-memory code. */
 export function simdSupported(): boolean;
 export default createPosenc;

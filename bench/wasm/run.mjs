@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createPosenc } from '../../wasm/index.js';
 import { plainCosSinCache, plainRopeApply, plainRotaryScores } from '../plain-js-rope.mjs';
 import { plainSinusoidal } from '../plain-js-sinusoidal.mjs';
-import { streamCeiling } from './stream-ceiling.mjs';
+import { barePass } from './bare-pass.mjs';
 
 const out = process.argv[2] ?? 'build/bench/wasm.json';
 const quick = process.argv.includes('--quick');
@@ -81,9 +81,9 @@ function copyMember(pe, src, floats) {
 
 // The members of an in-place half-layout apply on `tokens` × 32 × 128: posenc's two
 // binaries on zero-copy tensors, plain JS on its own array, a copy of the SIMD tensor's
-// bytes (the ceiling the issue names), and `stream`, an in-place v128 load-×1-store pass
-// over a tensor of the same size (stream-ceiling.mjs): the least time any in-place WASM
-// kernel can take. `ropes` serve the other paths on the same shape; dispose() frees them.
+// bytes (the ceiling the issue names), and `bare`, an in-place v128 load-×1-store pass over
+// a tensor of the same size (bare-pass.mjs): moving the bytes alone, no RoPE arithmetic.
+// `ropes` serve the other paths on the same shape; dispose() frees them.
 function inPlaceApply(tokens) {
   const n = tokens * HEADS * HEAD_DIM, opts = { tokens, heads: HEADS, start: 0 };
   const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: tokens });
@@ -95,7 +95,7 @@ function inPlaceApply(tokens) {
     scalar: () => ropes.scalar.apply(tensors.scalar, opts),
     js: () => plainRopeApply(jsX, plainCache, { tokens, heads: HEADS, headDim: HEAD_DIM }),
     copy: copyMember(simd, tensors.simd, n),
-    stream: streamCeiling(n, (a) => randomFill(a, 1)).run,
+    bare: barePass(n, (a) => randomFill(a, 1)).run,
   };
   const dispose = () => { for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); } };
   return { n, opts, ropes, members, dispose };

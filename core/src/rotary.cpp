@@ -128,16 +128,27 @@ private:
   const float* sin_ = nullptr;
 };
 
-// Out-of-place outputs of at least this many floats (16 MiB, well past any L2) are written
-// with non-temporal stores (rotary_kernels.hpp, rotate_token_streaming), skipping the
-// read-for-ownership of every destination line. Measured on 32 MiB: 1.6–1.9× faster than
-// plain stores. (Copying each token block with memcpy, whose rep movsb also skips it, then
-// rotating in place was tried and measured no faster.)
-constexpr std::int64_t kStreamFloats = std::int64_t{1} << 22;
+// Tensors of at least this many floats (16 MiB, well past any L2) come from memory or L3,
+// not from the caches, so the kernels spend extra work on moving them:
+//  - out-of-place outputs are written with non-temporal stores (rotary_kernels.hpp,
+//    rotate_token_streaming), skipping the read-for-ownership of every destination line.
+//    Measured on 32 MiB: 1.6–1.9× faster than plain stores. (Copying each token block with
+//    memcpy, whose rep movsb also skips it, then rotating in place was tried and measured no
+//    faster.)
+//  - in place, WebAssembly stages each token through an L1 block (rotate_token_staged);
+//    native code ignores the flag (it reads ahead with prefetch instead).
+constexpr std::int64_t kLargeFloats = std::int64_t{1} << 22;
+
+bool is_large(const const_tensor_view& v) noexcept {
+  return v.tokens * v.heads * v.dim >= kLargeFloats;
+}
 
 bool streams(const rope_target& target) noexcept {
-  const const_tensor_view& out = target.out;
-  return out.data != target.in.data && out.tokens * out.heads * out.dim >= kStreamFloats;
+  return target.out.data != target.in.data && is_large(target.out);
+}
+
+bool stages(const rope_target& target) noexcept {
+  return target.out.data == target.in.data && is_large(target.in);
 }
 
 // check_view accepts an empty view (0 tokens, heads or dim) without checking its data or
@@ -167,6 +178,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
       job.in = target.in.data + t * target.in.token_stride;
       job.out = target.out.data + t * target.out.token_stride;
       job.stream = streams(target);
+      job.stage = stages(target);
       if (t + 1 < tokens) job.prefetch = job.in + target.in.token_stride;
       detail::dispatched::rotate_token(job);
       streamed = streamed || job.stream;

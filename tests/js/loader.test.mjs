@@ -29,6 +29,22 @@ test('without SIMD128 support the loader falls back to the scalar binary', async
   }
 });
 
+test('an engine without bulk memory (memory.copy) also gets the scalar binary', async () => {
+  const validate = WebAssembly.validate;
+  // Rejects any module holding the memory.copy opcode (0xfc 0x0a), accepts the rest.
+  WebAssembly.validate = (bytes) => {
+    const b = new Uint8Array(bytes);
+    for (let i = 0; i + 1 < b.length; i++) if (b[i] === 0xfc && b[i + 1] === 0x0a) return false;
+    return validate(bytes);
+  };
+  try {
+    assert.equal(simdSupported(), false);
+    assert.equal((await createPosenc()).simd, false);
+  } finally {
+    WebAssembly.validate = validate;
+  }
+});
+
 test('the .wasm can be handed over as bytes or as a compiled WebAssembly.Module', async () => {
   const bytes = await readFile(`${repoRoot}wasm/dist/posenc-scalar.wasm`);
   const fromBytes = await createPosenc({ simd: false, wasm: bytes });

@@ -1,8 +1,8 @@
 // wasm/js/loader.js — picks and instantiates one of the two binaries.
 //
-// The SIMD binary needs WebAssembly SIMD128 and exception handling; other engines get the
-// scalar one. We instantiate the .wasm ourselves (the glue's `instantiateWasm` hook) so the same code path
-// works in Node (bytes read from the file next to this module: Emscripten 3.1.6 glue would
+// The SIMD binary needs WebAssembly SIMD128, exception handling and bulk memory; other
+// engines get the scalar one. We instantiate the .wasm ourselves (the glue's
+// `instantiateWasm` hook) so the same code path works in Node (bytes read from the file next to this module: Emscripten 3.1.6 glue would
 // try `fetch` on a file path there), in a browser (streaming fetch of the URL next to the
 // module, same origin, works offline from a local server) and under bundlers, which see the
 // static `new URL('…', import.meta.url)` and `import('…')` forms below and copy both files.
@@ -22,6 +22,15 @@ const EXCEPTIONS_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 8, 1, 6, 0, 6, 64, 25, 11, 11,
 ]);
 
+// The smallest module using bulk memory (memory.copy), from wasm-feature-detect. The SIMD
+// kernels stage large tensors through an L1 block with it (core/src/detail/rotary_kernels.hpp,
+// rotate_token_staged). Every engine with SIMD128 has it (Chrome 75, Firefox 79, Safari 15);
+// checked all the same, so that no engine is handed a binary it cannot compile.
+const BULK_MEMORY_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 5, 3, 1, 0, 1, 10, 14, 1, 12, 0,
+  65, 0, 65, 0, 65, 0, 252, 10, 0, 0, 11,
+]);
+
 function validates(bytes) {
   try {
     return WebAssembly.validate(bytes);
@@ -30,9 +39,9 @@ function validates(bytes) {
   }
 }
 
-/** True when this engine can run the SIMD binary: SIMD128 and exception handling. */
+/** True when this engine can run the SIMD binary: SIMD128, exception handling, bulk memory. */
 export function simdSupported() {
-  return validates(SIMD_PROBE) && validates(EXCEPTIONS_PROBE);
+  return validates(SIMD_PROBE) && validates(EXCEPTIONS_PROBE) && validates(BULK_MEMORY_PROBE);
 }
 
 // Literal specifiers on purpose: bundlers only rewrite static strings.

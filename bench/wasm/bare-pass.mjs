@@ -1,10 +1,10 @@
-// The in-place streaming ceiling of WebAssembly on this machine (issue 5's bound): a pass
-// over a float32 tensor in WASM memory that loads every 16 bytes with v128.load, multiplies
-// them by a constant (f32x4.mul; 1 in the benchmark) and stores them back in place. It has
-// no RoPE arithmetic and reads no cos/sin, so no in-place WASM kernel (posenc's or anyone's)
-// can run a tensor of that size faster; measured beside posenc's apply, it shows how much of
-// the apply's time is the memory traffic itself, and so how far above plain JS any WASM
-// in-place apply can get.
+// A bare in-place pass of WebAssembly over a tensor, the yardstick of issue 5's WASM apply:
+// it loads every 16 bytes of a float32 tensor in WASM memory with v128.load, multiplies them
+// by a constant (f32x4.mul; 1 in the benchmark) and stores them back in place. It has no RoPE
+// arithmetic and reads no cos/sin: measured beside posenc's apply, it shows how much of the
+// apply's time is moving the bytes through v128 loads and stores, and so how far above plain
+// JS a kernel of loads, arithmetic and stores can get. (posenc's large in-place applies can
+// still beat it: they have the engine's native memmove, through memory.copy, do the reading.)
 //
 // The module is assembled here byte by byte (148 bytes; no toolchain needed):
 //   (module
@@ -69,7 +69,7 @@ function streamModule(pages, factor) {
  * `fill(array)`, and `run()`, which streams it in place once: every value times `factor`
  * (1, the benchmark's: the values stay the same; tests pass another to see every value touched).
  */
-export function streamCeiling(floats, fill, factor = 1) {
+export function barePass(floats, fill, factor = 1) {
   const bytes = 4 * floats;
   if (bytes % 64 !== 0 || bytes === 0) throw new RangeError(`floats must be a positive multiple of 16, got ${floats}`);
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(streamModule(Math.ceil(bytes / PAGE), factor)));
