@@ -4,12 +4,12 @@
 // arithmetic and reads no cos/sin: measured beside posenc's apply, it shows how much of the
 // apply's time is moving the bytes through v128 loads and stores, and so how far above plain
 // JS a kernel of loads, arithmetic and stores can get. (posenc's large in-place applies can
-// still beat it: they have the engine's native memmove, through memory.copy, do the reading.)
+// still beat it: they let the engine's native memmove, through memory.copy, do the reading.)
 //
-// The module is assembled here byte by byte (148 bytes; no toolchain needed):
+// The module is assembled here byte by byte (146 bytes; no toolchain needed):
 //   (module
 //     (memory (export "memory") <pages>)
-//     (func (export "stream") (param $p i32) (param $end i32)   ;; $end − $p: a multiple of 64, > 0
+//     (func (export "pass") (param $p i32) (param $end i32)   ;; $end − $p: a multiple of 64, > 0
 //       (local $k v128)
 //       (local.set $k (f32x4.splat (f32.const <factor>)))
 //       (loop $next
@@ -36,7 +36,7 @@ function leb(n) {
 const section = (id, body) => [id, ...leb(body.length), ...body];
 const name = (s) => [...leb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
 
-function streamModule(pages, factor) {
+function passModule(pages, factor) {
   const I32 = 0x7f, V128 = 0x7b;
   const SIMD = 0xfd, V128_LOAD = 0x00, V128_STORE = 0x0b, F32X4_SPLAT = 0x13, F32X4_MUL = [0xe6, 0x01];
   const body = [
@@ -59,21 +59,21 @@ function streamModule(pages, factor) {
     ...section(1, [1, 0x60, 2, I32, I32, 0]),                // type 0: (i32, i32) → ()
     ...section(3, [1, 0]),                                   // func 0: type 0
     ...section(5, [1, 0x00, ...leb(pages)]),                 // memory 0: min pages
-    ...section(7, [2, ...name('memory'), 0x02, 0, ...name('stream'), 0x00, 0]),
+    ...section(7, [2, ...name('memory'), 0x02, 0, ...name('pass'), 0x00, 0]),
     ...section(10, [1, ...leb(body.length), ...body]),
   ]);
 }
 
 /**
  * A float32 tensor of `floats` values in a WebAssembly memory of its own, filled by
- * `fill(array)`, and `run()`, which streams it in place once: every value times `factor`
+ * `fill(array)`, and `run()`, which passes over it in place once: every value times `factor`
  * (1, the benchmark's: the values stay the same; tests pass another to see every value touched).
  */
 export function barePass(floats, fill, factor = 1) {
   const bytes = 4 * floats;
   if (bytes % 64 !== 0 || bytes === 0) throw new RangeError(`floats must be a positive multiple of 16, got ${floats}`);
-  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(streamModule(Math.ceil(bytes / PAGE), factor)));
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(passModule(Math.ceil(bytes / PAGE), factor)));
   const array = new Float32Array(exports.memory.buffer, 0, floats);
   fill(array);
-  return { array, run: () => exports.stream(0, bytes) };
+  return { array, run: () => exports.pass(0, bytes) };
 }

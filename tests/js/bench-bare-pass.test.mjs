@@ -14,7 +14,7 @@ test('the bare pass multiplies every float of its tensor in place, once per run'
     s.run();
     s.array.forEach((v, i) => assert.equal(v, 2 * (i + 1), `float ${i} of ${floats}`));
     s.run();
-    assert.equal(s.array[floats - 1], 4 * floats, 'a second run streams it again');
+    assert.equal(s.array[floats - 1], 4 * floats, 'a second run passes over it again');
     assert.ok(guard.every((v) => v === 7), `nothing past the ${floats} floats is touched`);
   }
 });
