@@ -38,7 +38,8 @@ const name = (s) => [...leb(s.length), ...[...s].map((c) => c.charCodeAt(0))];
 
 function passModule(pages, factor) {
   const I32 = 0x7f, V128 = 0x7b;
-  const SIMD = 0xfd, V128_LOAD = 0x00, V128_STORE = 0x0b, F32X4_SPLAT = 0x13, F32X4_MUL = [0xe6, 0x01];
+  const SIMD = 0xfd, V128_LOAD = 0x00, V128_STORE = 0x0b, F32X4_SPLAT = 0x13;
+  const F32X4_MUL = [0xe6, 0x01];
   const body = [
     1, 1, V128,                                   // locals: $k (v128)
     0x43, ...new Uint8Array(new Float32Array([factor]).buffer),  // f32.const factor
@@ -71,8 +72,11 @@ function passModule(pages, factor) {
  */
 export function barePass(floats, fill, factor = 1) {
   const bytes = 4 * floats;
-  if (bytes % 64 !== 0 || bytes === 0) throw new RangeError(`floats must be a positive multiple of 16, got ${floats}`);
-  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(passModule(Math.ceil(bytes / PAGE), factor)));
+  if (bytes % 64 !== 0 || bytes === 0) {
+    throw new RangeError(`floats must be a positive multiple of 16, got ${floats}`);
+  }
+  const module = new WebAssembly.Module(passModule(Math.ceil(bytes / PAGE), factor));
+  const { exports } = new WebAssembly.Instance(module);
   const array = new Float32Array(exports.memory.buffer, 0, floats);
   fill(array);
   return { array, run: () => exports.pass(0, bytes) };

@@ -48,7 +48,7 @@ function inPlaceEqualsOutOfPlace(what, rope, view, call, seed = 1) {
   rope.apply(x, { ...strides, ...call, out: y });
   rope.apply(x, { ...strides, ...call });
   const at = firstMismatch(x.array, y.array);
-  assert.equal(at, -1, `${what}: in place ${x.array[at]} vs out of place ${y.array[at]} at float ${at}`);
+  assert.equal(at, -1, `${what}: in place ${x.array[at]}, out of place ${y.array[at]} at ${at}`);
   y.dispose();
   return x;
 }

@@ -2,10 +2,11 @@
 //
 // The SIMD binary needs WebAssembly SIMD128, exception handling and bulk memory; other
 // engines get the scalar one. We instantiate the .wasm ourselves (the glue's
-// `instantiateWasm` hook) so the same code path works in Node (bytes read from the file next to this module: Emscripten 3.1.6 glue would
-// try `fetch` on a file path there), in a browser (streaming fetch of the URL next to the
-// module, same origin, works offline from a local server) and under bundlers, which see the
-// static `new URL('…', import.meta.url)` and `import('…')` forms below and copy both files.
+// `instantiateWasm` hook) so the same code path works in Node (bytes read from the file next
+// to this module: Emscripten 3.1.6 glue would try `fetch` on a file path there), in a browser
+// (streaming fetch of the URL next to the module, same origin, works offline from a local
+// server) and under bundlers, which see the static `new URL('…', import.meta.url)` and
+// `import('…')` forms below and copy both files.
 
 // The smallest module using a v128 instruction (i8x16.splat + i8x16.popcnt), from
 // wasm-feature-detect; WebAssembly.validate is synchronous and compiles nothing.

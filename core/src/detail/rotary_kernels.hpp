@@ -798,7 +798,8 @@ inline constexpr std::int64_t kStageMinFloats = 512;
 
 inline bool can_stage(const token_rows& job) noexcept {
   return job.stage && job.in == job.out && job.dim <= kScratchFloats &&
-         job.heads * job.dim >= kStageMinFloats && (job.heads == 1 || job.in_head_stride >= job.dim);
+         job.heads * job.dim >= kStageMinFloats &&
+         (job.heads == 1 || job.in_head_stride >= job.dim);
 }
 
 template <class Arch>
@@ -820,8 +821,8 @@ void rotate_token_staged(const token_rows& job) noexcept {
 }
 #endif
 
-// SIMD twin of rotate_token_scalar: the same float operations per pair as
-// rotate_half_from / rotate_interleaved_from (so the same results): in place blocked over heads as described
+// SIMD twin of rotate_token_scalar: the same float operations per pair as rotate_half_from /
+// rotate_interleaved_from (so the same results): in place blocked over heads as described
 // above (in WebAssembly, large tensors staged through an L1 block); out of place row by row,
 // or through an L1 block and streaming stores for large outputs.
 template <class Arch>
