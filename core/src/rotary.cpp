@@ -136,19 +136,12 @@ private:
 //    memcpy, whose rep movsb also skips it, then rotating in place was tried and measured no
 //    faster.)
 //  - in place, WebAssembly stages each token through an L1 block (rotate_token_staged);
-//    native code ignores the flag (it reads ahead with prefetch instead).
+//    native code reads ahead with prefetch instead.
+// The kernels pick by token_rows::large and whether in = out (in and out have one shape).
 constexpr std::int64_t kLargeFloats = std::int64_t{1} << 22;
 
 bool is_large(const const_tensor_view& v) noexcept {
   return v.tokens * v.heads * v.dim >= kLargeFloats;
-}
-
-bool streams(const rope_target& target) noexcept {
-  return target.out.data != target.in.data && is_large(target.out);
-}
-
-bool stages(const rope_target& target) noexcept {
-  return target.out.data == target.in.data && is_large(target.in);
 }
 
 // check_view accepts an empty view (0 tokens, heads or dim) without checking its data or
@@ -177,11 +170,10 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
       detail::token_rows job = row.job(sign, g, target.in, target.out);
       job.in = target.in.data + t * target.in.token_stride;
       job.out = target.out.data + t * target.out.token_stride;
-      job.stream = streams(target);
-      job.stage = stages(target);
+      job.large = is_large(target.in);
       if (t + 1 < tokens) job.prefetch = job.in + target.in.token_stride;
       detail::dispatched::rotate_token(job);
-      streamed = streamed || job.stream;
+      streamed = streamed || (job.large && job.in != job.out);
     }
   }
   if (streamed) detail::stream_fence();  // once per call, not per token

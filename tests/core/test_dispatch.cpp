@@ -119,7 +119,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
       fill(c, rng);
       fill(s, rng);
       fill(x, rng);
-      // g = 1 takes the kernels' unscaled loop; stream = true (out of place here) their
+      // g = 1 takes the kernels' unscaled loop; large = true (out of place here) their
       // L1-block + non-temporal path, where the CPU has one.
       for (auto [interleaved, g, stream] : {std::tuple{false, 1.25f, false},
                                             std::tuple{true, 1.25f, false},
@@ -134,7 +134,7 @@ TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
           posenc::detail::token_rows job = make_job(c, s, c2, s2, interleaved, x.data(), heads, dim);
           job.sign = sign;
           job.g = g;
-          job.stream = stream;
+          job.large = stream;
           job.out = y1.data();
           arch.rotate_token(job);
           job.out = y2.data();
@@ -178,7 +178,7 @@ TEST_CASE("dispatched streaming rotate_token equals the scalar reference", "[dis
         std::vector<float> y1(static_cast<std::size_t>(heads * stride) + 16, 9.0f), y2(y1);
         posenc::detail::token_rows job = make_job(c, s, c2, s2, interleaved, x.data(), heads, dim);
         job.g = 1.5f;
-        job.stream = true;
+        job.large = true;
         job.prefetch = x.data() + heads * dim;
         job.out_head_stride = stride;
         job.out = y1.data() + offset;

@@ -87,12 +87,11 @@ struct token_rows {
   // ahead (prefetch_span) while rotating this token, so the loads of a large tensor find
   // it in cache instead of waiting on memory (measured 1.3–1.5× faster on 32 MiB).
   const float* prefetch = nullptr;
-  // Out of place into a large output: rows may be written with non-temporal stores (see
-  // rotate_token_streaming). Results are identical either way; only the cache traffic differs.
-  bool stream = false;
-  // In place on a large tensor: in WebAssembly, each token's rows are first copied into an
-  // L1 block by memory.copy (rotate_token_staged). Results are identical either way.
-  bool stage = false;
+  // The tensor is past the caches (rotary.cpp, kLargeFloats): the kernels then move it
+  // their own way — out of place with non-temporal stores (rotate_token_streaming), in
+  // place in WebAssembly staged through L1 (rotate_token_staged). Results are identical
+  // either way; only the cache traffic differs.
+  bool large = false;
 };
 
 // Asks for floats [first, first + count) of head row h of the next token to be brought
@@ -328,7 +327,6 @@ void shift_interleaved(const double* cos, const double* sin, const double* cos2,
   const std::size_t done = j / 2;
   shift_interleaved_scalar(cos + done, sin + done, half - done, x + j);
 }
-
 
 // rotate_token's register blocking: kRegisterBlock batches of the cos/sin row stay in
 // registers while EVERY head row of the token is rotated by them, so a pair costs 2 loads +
@@ -724,6 +722,16 @@ void rotate_token_blocked(const token_rows& job) noexcept {
     copy_pass_through(job, job.in + h * job.in_head_stride, job.out + h * job.out_head_stride);
 }
 
+// Head rows [h0, h0 + count) of the job: the same token and cos/sin row, fewer rows.
+inline token_rows head_rows(const token_rows& job, std::int64_t h0, std::int64_t count) noexcept {
+  token_rows part = job;
+  part.heads = count;
+  part.in = job.in + h0 * job.in_head_stride;
+  part.out = job.out + h0 * job.out_head_stride;
+  if (job.prefetch) part.prefetch = job.prefetch + h0 * job.in_head_stride;
+  return part;
+}
+
 // Out of place into memory (not the L1 block of the streaming path below), one whole row
 // after another (the blocked kernels on one head at a time): each destination line is then
 // completed by consecutive stores. Blocked over all heads, every line of the token is
@@ -731,14 +739,7 @@ void rotate_token_blocked(const token_rows& job) noexcept {
 // in WebAssembly (which has no streaming path).
 template <class Arch>
 void rotate_token_row_by_row(const token_rows& job) noexcept {
-  token_rows row = job;
-  row.heads = 1;
-  for (std::int64_t h = 0; h < job.heads; ++h) {
-    row.in = job.in + h * job.in_head_stride;
-    row.out = job.out + h * job.out_head_stride;
-    if (job.prefetch) row.prefetch = job.prefetch + h * job.in_head_stride;
-    rotate_token_blocked<Arch>(row);
-  }
+  for (std::int64_t h = 0; h < job.heads; ++h) rotate_token_blocked<Arch>(head_rows(job, h, 1));
 }
 
 // Large out-of-place outputs are rotated a group of head rows at a time into a scratch
@@ -752,7 +753,7 @@ inline constexpr std::int64_t kScratchFloats = 4096;  // 16 KiB: a 32-head × 12
 
 template <class Arch>
 bool can_stream(const token_rows& job) noexcept {
-  return has_stream_store<Arch>() && job.stream && job.in != job.out &&
+  return has_stream_store<Arch>() && job.large && job.in != job.out &&
          job.dim <= kScratchFloats;
 }
 
@@ -762,14 +763,11 @@ void rotate_token_streaming(const token_rows& job) noexcept {
   const std::int64_t group = kScratchFloats / job.dim;  // ≥ 1 by can_stream
   for (std::int64_t h0 = 0; h0 < job.heads; h0 += group) {
     const std::int64_t heads = std::min(group, job.heads - h0);
-    token_rows part = job;
-    part.heads = heads;
-    part.in = job.in + h0 * job.in_head_stride;
+    token_rows part = head_rows(job, h0, heads);
+    float* const out = part.out;
     part.out = scratch;
     part.out_head_stride = job.dim;
-    if (job.prefetch) part.prefetch = job.prefetch + h0 * job.in_head_stride;
     rotate_token_blocked<Arch>(part);
-    float* out = job.out + h0 * job.out_head_stride;
     if (job.out_head_stride == job.dim) {  // the group's rows are one run of memory
       stream_copy<Arch>(scratch, out, heads * job.dim);
       continue;
@@ -797,7 +795,7 @@ void rotate_token_streaming(const token_rows& job) noexcept {
 inline constexpr std::int64_t kStageMinFloats = 512;
 
 inline bool can_stage(const token_rows& job) noexcept {
-  return job.stage && job.in == job.out && job.dim <= kScratchFloats &&
+  return job.large && job.in == job.out && job.dim <= kScratchFloats &&
          job.heads * job.dim >= kStageMinFloats &&
          (job.heads == 1 || job.in_head_stride >= job.dim);
 }
@@ -811,11 +809,9 @@ void rotate_token_staged(const token_rows& job) noexcept {
   for (std::int64_t h0 = 0; h0 < job.heads; h0 += group) {
     const std::int64_t heads = std::min(group, job.heads - h0);
     const std::int64_t floats = (heads - 1) * stride + job.dim;
-    std::memcpy(scratch, job.in + h0 * stride, sizeof(float) * static_cast<std::size_t>(floats));
-    token_rows part = job;
-    part.heads = heads;
+    token_rows part = head_rows(job, h0, heads);
+    std::memcpy(scratch, part.in, sizeof(float) * static_cast<std::size_t>(floats));
     part.in = scratch;
-    part.out = job.out + h0 * job.out_head_stride;
     rotate_token_rotary_dims<Arch>(part);
   }
 }
