@@ -103,7 +103,13 @@ template <class TokenKernel>
 void rope_driven(const rotary_cache& cache, const float* in, float* out, std::int64_t tokens,
                  std::int64_t heads, std::int64_t start, TokenKernel kernel) {
   const auto half = static_cast<std::size_t>(cache.rotary_dim() / 2);
-  std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
+  // Reused across calls: the members time the kernel, not an allocation (posenc's driver
+  // keeps its row inline too).
+  thread_local std::vector<float> c, s, c2, s2;
+  c.resize(half);
+  s.resize(half);
+  c2.resize(2 * half);
+  s2.resize(2 * half);
   detail::token_rows job;
   job.cos = c.data();
   job.sin = s.data();

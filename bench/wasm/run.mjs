@@ -70,12 +70,11 @@ const simd = await createPosenc({ simd: true });
 const scalar = await createPosenc({ simd: false });
 if (!simd.simd) throw new Error('the SIMD binary did not load');
 
-// The ceiling: `bytes` of `src`'s WASM memory copied to a second tensor of the same module.
-function copyMember(pe, src, floats) {
-  const dst = pe.tensor(floats);
+// The ceiling: the floats of tensor `src` copied to tensor `dst` of the same module.
+function copyMember(src, dst) {
   return () => {
     new Uint8Array(src.array.buffer).copyWithin(dst.array.byteOffset, src.array.byteOffset,
-      src.array.byteOffset + 4 * floats);
+      src.array.byteOffset + src.array.byteLength);
   };
 }
 
@@ -90,15 +89,19 @@ function inPlaceApply(tokens) {
   const jsX = randomFill(new Float32Array(n), 1);
   const ropes = { simd: simd.rope({ headDim: HEAD_DIM, cacheLength: tokens }), scalar: scalar.rope({ headDim: HEAD_DIM, cacheLength: tokens }) };
   const tensors = { simd: simd.tensor(randomFill(new Float32Array(n), 1)), scalar: scalar.tensor(randomFill(new Float32Array(n), 1)) };
+  const copyTo = simd.tensor(n);
   const members = {
     simd: () => ropes.simd.apply(tensors.simd, opts),
     scalar: () => ropes.scalar.apply(tensors.scalar, opts),
     js: () => plainRopeApply(jsX, plainCache, { tokens, heads: HEADS, headDim: HEAD_DIM }),
-    copy: copyMember(simd, tensors.simd, n),
+    copy: copyMember(tensors.simd, copyTo),
     bare: barePass(n, (a) => randomFill(a, 1)).run,
   };
-  const dispose = () => { for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); } };
-  return { n, opts, ropes, members, dispose };
+  const dispose = () => {
+    for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); }
+    copyTo.dispose();
+  };
+  return { opts, ropes, members, dispose };
 }
 
 // ── RoPE apply, 2048 × 32 × 128 (32 MiB), half layout, in place ─────────────────────────
@@ -150,17 +153,18 @@ function inPlaceApply(tokens) {
     simd: () => r.simd.half.apply(r.simd.x, { ...opts, out: r.simd.y }),
     scalar: () => r.scalar.half.apply(r.scalar.x, { ...opts, out: r.scalar.y }),
     js: () => { jsY.set(jsQ); plainRopeApply(jsY, plainCache, jsShape); },
-    copy: copyMember(simd, r.simd.x, N),
+    copy: copyMember(r.simd.x, r.simd.y),
   });
   // Plain JS in the half layout (the interleaved loop costs the same), for scale.
   record('apply/interleaved/in_place/zero_copy', 'plain JS: the half-layout loop (same work)', {
     simd: () => r.simd.interleaved.apply(r.simd.x, opts),
     scalar: () => r.scalar.interleaved.apply(r.scalar.x, opts),
     js: () => plainRopeApply(jsQ, plainCache, jsShape),
-    copy: copyMember(simd, r.simd.x, N),
+    copy: copyMember(r.simd.x, r.simd.y),
   });
   const gqa = { tokens: TOKENS, qHeads: HEADS, kHeads: kvHeads, start: 0 };
-  const qk = simd.tensor(N + TOKENS * kvHeads * HEAD_DIM);  // the copy member's q and k bytes
+  // The copy member moves the bytes of q and k: one tensor of both, into a second.
+  const qk = [0, 1].map(() => simd.tensor(N + TOKENS * kvHeads * HEAD_DIM));
   record('gqa/half/in_place/zero_copy', 'q 32 heads + k 8 heads, one cos/sin row per token', {
     simd: () => r.simd.half.applyQK(r.simd.x, r.simd.k, gqa),
     scalar: () => r.scalar.half.applyQK(r.scalar.x, r.scalar.k, gqa),
@@ -168,9 +172,9 @@ function inPlaceApply(tokens) {
       plainRopeApply(jsQ, plainCache, jsShape);
       plainRopeApply(jsK, plainCache, { tokens: TOKENS, heads: kvHeads, headDim: HEAD_DIM });
     },
-    copy: copyMember(simd, qk, N + TOKENS * kvHeads * HEAD_DIM),
+    copy: copyMember(qk[0], qk[1]),
   });
-  qk.dispose();
+  for (const t of qk) t.dispose();
   for (const f of ['simd', 'scalar']) for (const v of Object.values(r[f])) v.dispose();
 }
 
@@ -202,13 +206,15 @@ record('cache/8192x128', 'posenc: angles in double, reduced (error 3e−8); plai
   const jsX = randomFill(new Float32Array(n), 2);
   const ropes = { simd: simd.rope({ headDim: HEAD_DIM, cacheLength: 8192 }), scalar: scalar.rope({ headDim: HEAD_DIM, cacheLength: 8192 }) };
   const tensors = { simd: simd.tensor(randomFill(new Float32Array(n), 2)), scalar: scalar.tensor(randomFill(new Float32Array(n), 2)) };
+  const copyTo = simd.tensor(n);
   record('decode/in_cache/zero_copy', "per call, including the package's argument checks", {
     simd: () => ropes.simd.apply(tensors.simd, opts),
     scalar: () => ropes.scalar.apply(tensors.scalar, opts),
     js: () => plainRopeApply(jsX, plainCache, { tokens: 1, heads: HEADS, headDim: HEAD_DIM, start: DECODE_POS }),
-    copy: copyMember(simd, tensors.simd, n),
+    copy: copyMember(tensors.simd, copyTo),
   }, DECODE_CALLS);
   for (const f of ['simd', 'scalar']) { tensors[f].dispose(); ropes[f].dispose(); }
+  copyTo.dispose();
 }
 
 // ── sinusoidal table 8192 × 512 (interleaved) ─────────────────────────────────────────
