@@ -57,6 +57,22 @@ function patch(env, target, key, descriptor) {
 }
 
 const START = { tokens: TOKENS, heads: HEADS, start: 5 };
+
+// One result of each kind of binding (rotator facts, rows, ladders, tables, scores,
+// attention), as plain numbers: compared between a hostile setting and a clean one.
+function everyResult(pe) {
+  const r = pe.rope({ headDim: HEAD, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 16 } });
+  const row = r.row(7);
+  const f = pe.inverseFrequencies({ dim: 8, scaling: { type: 'linear', factor: 2 } });
+  const w = pe.attentionWeights({ modelDim: 4, seed: 3 });
+  const out = [r.rotaryDim, r.attentionFactor, r.invFreq, row.cos, row.sin, f.invFreq, f.attentionFactor,
+    pe.sinusoidal({ dim: 8, positions: [1, 2] }), pe.sinusoidal({ dim: 8, positions: 3 }),
+    pe.scores({ q: ramp(16), k: ramp(16, 1), dim: 8, mode: 'additive' }).terms.positionKey,
+    w.wo, pe.selfAttention({ x: ramp(8), weights: w, modelDim: 4 }).weights, pe.peMinDistance({ dim: 8, count: 5 }).q,
+    pe.permutation({ n: 5, seed: 1 }), pe.fillUniform(new Float32Array(3), { seed: 2 })];
+  r.dispose();
+  return out.map((v) => (typeof v === 'number' ? v : Array.from(v)));
+}
 const fails = (type, ...names) => ({ type, names });
 
 // ---- the cases ----------------------------------------------------------------------------
@@ -160,10 +176,12 @@ const CASES = [
       const input = e.x.slice();
       patch(e, TypedArrayPrototype, 'length', { get: () => 1 << 20 });
       patch(e, TypedArrayPrototype, 'byteOffset', { get: () => 8 });
+      patch(e, TypedArrayPrototype, 'buffer', { get: () => new ArrayBuffer(64) });
       e.rope.apply(e.x, START);
-      return input;
+      const made = everyResult(e.pe);
+      return [input, made];
     },
-    ok: (e, input) => { e.cleanup.splice(0).reverse().forEach((f) => f()); assertRotated(e.x, input, START); } },
+    ok: (e, [input, made]) => { assertRotated(e.x, input, START); assert.deepEqual(made, everyResult(e.pe)); } },
   { cls: 2, what: '%TypedArray%.prototype.set and Float32Array species patched after load',
     run: (e) => {
       const input = e.x.slice();
@@ -315,12 +333,14 @@ const CASES = [
       e.rope.apply(e.x, { tokens: TOKENS, heads: HEADS, start: 5 });
       const r = e.pe.rope({ headDim: HEAD, scaling: { type: 'yarn', originalMaxPositionEmbeddings: 16, maxPositionEmbeddings: 64 } });
       const s = e.pe.scores({ q: ramp(16), k: ramp(16, 1), dim: 8, qPositions: [0, 1] });
+      const made = everyResult(e.pe);
       let err;
       try { e.rope.apply(e.x, { tokens: 99, heads: HEADS }); } catch (x) { err = x; }
       e.cleanup.splice(0).forEach((f) => f());
-      return [input, r, s, err];
+      return [input, r, s, err, made];
     },
-    ok: (e, [input, r, s, err]) => {
+    ok: (e, [input, r, s, err, made]) => {
+      assert.deepEqual(made, everyResult(e.pe));
       assertRotated(e.x, input, START);
       const clean = e.pe.rope({ headDim: HEAD, scaling: { type: 'yarn', originalMaxPositionEmbeddings: 16, maxPositionEmbeddings: 64 } });
       assert.deepEqual(Array.from(r.invFreq), Array.from(clean.invFreq));
@@ -464,6 +484,16 @@ const CASES = [
     run: (e) => e.pe.rope({ headDim: HEAD, cacheStart: 2 ** 53 - 4, cacheLength: 10 }) },
   { cls: 8, what: 'a wrong matrix size names weights.wq', error: fails(RangeError, 'weights.wq'),
     run: (e) => { const w = e.pe.attentionWeights({ modelDim: 4, seed: 1 }); e.pe.selfAttention({ x: ramp(16), weights: w, modelDim: 8 }); } },
+  ...[
+    ['sinusoidal start', (pe) => pe.sinusoidal({ dim: 8, positions: 2, start: 2 ** 50 }), ['start']],
+    ['sinusoidal start + positions', (pe) => pe.sinusoidal({ dim: 8, positions: 10, start: 2 ** 40 - 2 }), ['start', 'positions']],
+    ['sinusoidal start into out', (pe) => pe.sinusoidal({ dim: 8, positions: 2, start: 2 ** 50, out: new Float32Array(16) }), ['start']],
+    ['peNorms start', (pe) => pe.peNorms({ dim: 8, start: 2 ** 50, count: 2 }), ['start']],
+    ['peMinDistance start', (pe) => pe.peMinDistance({ dim: 8, start: 2 ** 50, count: 3 }), ['start']],
+    ['peDotByDistance position', (pe) => pe.peDotByDistance({ dim: 8, position: 2 ** 50, kCount: 3 }), ['position']],
+  ].map(([label, run, names]) => ({
+    cls: 8, what: `the core's range message names the JS argument: ${label}`, error: fails(RangeError, ...names), run: (e) => run(e.pe),
+  })),
   { cls: 8, what: 'out-of-place with a short x names x, not in', error: fails(RangeError, 'x'), keep: ['x'],
     run: (e) => e.rope.apply(e.x.subarray(0, 4), { ...START, out: new Float32Array(N) }) },
   { cls: 8, what: 'a sparse shortFactor of length 2^32−1 is refused before allocating', error: fails(RangeError, 'scaling.shortFactor'),
@@ -546,7 +576,8 @@ function runCase(pe, other, c) {
     assert.ok(error, `${c.what}: accepted, expected ${c.error.type.name}`);
     assert.ok(error instanceof c.error.type, `${c.what}: expected ${c.error.type.name}, got ${error?.constructor?.name}: ${error?.message}`);
     for (const name of c.error.names) assert.ok(namesArg(error.message, name), `${c.what}: message does not name ${name}: ${error.message}`);
-    assert.doesNotMatch(error.message, /undefined undefined|\ba Object\b|\bcount\b|\bfirst\b|\bw\.wq\b/, `${c.what}: message`);
+    // C++ names and broken descriptions never reach a message.
+    assert.doesNotMatch(error.message, /undefined undefined|\ba Object\b|\bcount\b|\bfirst\b|\bw\.wq\b|_/, `${c.what}: message`);
     if (kept.x) assert.deepEqual(env.x, kept.x, `${c.what}: x changed by a failed call`);
     if (kept.t && !env.t.disposed) assert.deepEqual(env.t.array, kept.t, `${c.what}: tensor changed by a failed call`);
   } else {
@@ -575,6 +606,21 @@ for (const [flavour, pe] of Object.entries(both)) {
     for (const c of CASES) await t.test(`class ${c.cls}: ${c.what}`, () => runCase(pe, other, c));
   });
 }
+
+test('createPosenc reads each option once, own keys only; pe.simd is the binary loaded', async () => {
+  const counts = {};
+  const pe = await createPosenc(counted({ simd: false }, counts));
+  assert.deepEqual(counts, { simd: 1 });
+  assert.equal(pe.simd, false);
+  Object.defineProperty(Object.prototype, 'simd', { value: !both.simd.simd, configurable: true, writable: true });
+  try {
+    assert.equal((await createPosenc({ wasm: undefined })).simd, both.simd.simd, 'inherited simd ignored');
+  } finally {
+    delete Object.prototype.simd;
+  }
+  await assert.rejects(createPosenc({ simd: 'yes' }), (e) => e instanceof TypeError && /\bsimd\b/.test(e.message));
+  await assert.rejects(createPosenc({ simd: false, wasm: 42 }), (e) => e instanceof TypeError && /\bwasm\b/.test(e.message));
+});
 
 test('hostile cases per class', () => {
   console.log(`hostile cases per class (each on both binaries): ${JSON.stringify(perClass)}, total ${CASES.length}`);

@@ -75,7 +75,7 @@ export function attentionApi({ module, heap }) {
       const [lo, hi] = check.seed('seed', o.seed);
       const all = heap.take(unwrap(module, module.makeAttentionWeights(check.integer('modelDim', o.modelDim), lo, hi)),
         'Float32Array');
-      const n = all.length / 4;
+      const n = check.lengthOf(all) / 4;
       const buffer = check.bufferOf(all);
       const m = (i) => new check.Float32(buffer, 4 * n * i, n);
       return { wq: m(0), wk: m(1), wv: m(2), wo: m(3) };
@@ -91,7 +91,7 @@ export function attentionApi({ module, heap }) {
       const all = heap.take(unwrap(module, r, weightNames), 'Float32Array');
       const n = a.tokens * a.modelDim;
       const buffer = check.bufferOf(all);
-      return { output: new check.Float32(buffer, 0, n), weights: new check.Float32(buffer, 4 * n, all.length - n) };
+      return { output: new check.Float32(buffer, 0, n), weights: new check.Float32(buffer, 4 * n, check.lengthOf(all) - n) };
     },
 
     /**

@@ -25,7 +25,7 @@ export function frequencyApi({ module, heap }) {
       const r = withScaling(heap, scaling, 'inverseFrequencies()', (ptr) =>
         module.inverseFrequencies(dim, base, scaling.type, ptr));
       const all = heap.take(unwrap(module, r), 'Float64Array');
-      return { invFreq: new check.Float64(check.bufferOf(all), 8, all.length - 1), attentionFactor: all[0] };
+      return { invFreq: new check.Float64(check.bufferOf(all), 8, check.lengthOf(all) - 1), attentionFactor: all[0] };
     },
 
     /** Float64Array(dim/2) of λ_i = 2π/θ_i. */

@@ -95,7 +95,7 @@ export function rotaryApi({ module, heap }) {
       this.#layout = layout;
       this.#angles = angles;
       this.#attentionFactor = info[0];
-      this.#invFreq = new check.Float64(check.bufferOf(info), 16, info.length - 2);
+      this.#invFreq = new check.Float64(check.bufferOf(info), 16, check.lengthOf(info) - 2);
       registry.register(this, handle, this);
       Object.freeze(this); // nothing to add to a rotator: what it was made with is read-only
     }
@@ -276,7 +276,7 @@ export function rotaryApi({ module, heap }) {
       Rope.#check(this, 'rope.row()');
       const p = check.safeInteger('position', position);
       const all = heap.take(unwrap(module, module.ropeRow(this.#live(), p)), 'Float32Array');
-      const half = all.length / 2;
+      const half = check.lengthOf(all) / 2;
       const buffer = check.bufferOf(all);
       return { cos: new check.Float32(buffer, 0, half), sin: new check.Float32(buffer, 4 * half, half) };
     }

@@ -9,6 +9,12 @@ import { Target, resolveTarget, stagedBytes, unstage } from './target.js';
 
 export const PE_LAYOUTS = ['interleaved', 'concat'];
 
+// The core names a row range first / count, a single position p; JS calls them start and
+// positions (tables) or count (norms, distances), and position.
+const tableNames = (m) => m.replace(/\bfirst\b/g, 'start').replace(/\bcount\b/g, 'positions');
+const startNames = (m) => m.replace(/\bfirst\b/g, 'start');
+const positionNames = (m) => m.replace(/^posenc: p\b/, 'posenc: position');
+
 const layoutArg = (o) => (o.layout === undefined ? 'interleaved' : check.oneOf('layout', o.layout, PE_LAYOUTS));
 
 export function sinusoidalApi({ module, heap }) {
@@ -37,7 +43,7 @@ export function sinusoidalApi({ module, heap }) {
     try {
       if (OUT.copy !== null) OUT.ptr = base;
       if (positions !== null) heap.put(base + outBytes, positions, 'Int32Array');
-      unwrap(module, fill(OUT.ptr, OUT.length, base + outBytes));
+      unwrap(module, fill(OUT.ptr, OUT.length, base + outBytes), tableNames);
       unstage(heap, OUT);
     } finally {
       if (base !== 0) heap.release(base);
@@ -45,8 +51,8 @@ export function sinusoidalApi({ module, heap }) {
     return out;
   };
 
-  // A Float64Array / Float32Array result view of the binding, copied out.
-  const f64 = (r) => heap.take(unwrap(module, r), 'Float64Array');
+  // A Float64Array result view of the binding, copied out (rename: see errors.js).
+  const f64 = (r, rename) => heap.take(unwrap(module, r, rename), 'Float64Array');
 
   return {
     /**
@@ -67,7 +73,8 @@ export function sinusoidalApi({ module, heap }) {
         if (o.out !== undefined) {
           return intoOut(o.out, null, (ptr, length) => module.sinusoidalTable(dim, base, start, count, layout, ptr, length));
         }
-        return takeTable(unwrap(module, module.sinusoidalTable(dim, base, start, count, layout, 0, 0)), count * dim);
+        return takeTable(unwrap(module, module.sinusoidalTable(dim, base, start, count, layout, 0, 0), tableNames),
+          count * dim);
       }
       if (o.start !== undefined) {
         throw new TypeError('posenc: sinusoidal() takes start only with a count of positions, not with a list');
@@ -127,7 +134,7 @@ export function sinusoidalApi({ module, heap }) {
       return f64(module.peDotByDistance(check.integer('dim', o.dim), baseArg(o),
         o.position === undefined ? 0 : check.safeInteger('position', o.position),
         o.kFirst === undefined ? 0 : check.safeInteger('kFirst', o.kFirst),
-        check.int64('kCount', o.kCount)));
+        check.int64('kCount', o.kCount)), positionNames);
     },
 
     /** out[j] = Σ_i cos((kFirst + j)·θ_i), the closed form of peDotByDistance, in double. */
@@ -142,14 +149,14 @@ export function sinusoidalApi({ module, heap }) {
     peNorms(opts) {
       const o = check.options(opts, 'peNorms()', ['dim', 'base', 'start', 'count']);
       return f64(module.peNorms(check.integer('dim', o.dim), baseArg(o),
-        o.start === undefined ? 0 : check.safeInteger('start', o.start), check.int64('count', o.count)));
+        o.start === undefined ? 0 : check.safeInteger('start', o.start), check.int64('count', o.count)), startNames);
     },
 
     /** { distance, p, q }: the closest pair of encodings among positions start … start+count−1. */
     peMinDistance(opts) {
       const o = check.options(opts, 'peMinDistance()', ['dim', 'base', 'start', 'count']);
       const r = f64(module.peMinDistance(check.integer('dim', o.dim), baseArg(o),
-        o.start === undefined ? 0 : check.safeInteger('start', o.start), check.int64('count', o.count)));
+        o.start === undefined ? 0 : check.safeInteger('start', o.start), check.int64('count', o.count)), startNames);
       return { distance: r[0], p: r[1], q: r[2] };
     },
   };
