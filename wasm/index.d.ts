@@ -3,11 +3,41 @@
 // Conventions: options objects with camelCase keys; typed arrays in and out; unknown option
 // names, wrong types and non-integers throw TypeError/RangeError naming the argument; values
 // outside their allowed range throw RangeError from the C++ core, whose message names the
-// argument and the range. After any error the module keeps working. Errors raised from the
-// core carry `kind`: 'invalid_argument' | 'length_error' | 'bad_alloc' (too large for
-// WebAssembly memory).
+// argument and the range. After any error the module keeps working and nothing was written.
+// Errors raised from the core carry `kind`: 'invalid_argument' | 'length_error' |
+// 'bad_alloc' (too large for WebAssembly memory).
+//
+// How arguments are read (every function, every options object, nested ones like `scaling`
+// and `weights` too):
+// - Each option is read exactly once, from the object's own string-keyed properties only,
+//   enumerable or not. A data property gives its value; an accessor property is allowed: its
+//   getter is called once (with the options object as `this`) and that value is used (a
+//   setter-only accessor reads as undefined). Inherited properties — anything on
+//   Object.prototype — are never read; symbol keys are ignored; any other own key is a
+//   TypeError. A Proxy sees one `ownKeys` and one `getOwnPropertyDescriptor` per key.
+// - Values are checked, never converted: no valueOf / toString / Symbol.toPrimitive runs.
+//   A number option must be a number; lists (positions, factor lists) are copied element by
+//   element from own elements (a hole is a TypeError), at most 2^28 of them, checked before
+//   anything is allocated.
+// - Typed arrays are recognised by their internal type (a Float64Array re-labelled as a
+//   Float32Array is refused, a Float32Array subclass is accepted) and measured by the
+//   built-in %TypedArray% getters captured when the package loads: own or patched
+//   `length`, `byteLength`, `byteOffset`, `buffer` or `constructor` change nothing.
+// - Only after every option is read and checked does a call look at its handles (the rope,
+//   tensors, `out`), each checked live through private state: a handle disposed by a getter
+//   gives a TypeError naming it, and nothing is written. A posenc call made from inside a
+//   getter, Proxy trap or list element runs on its own before the outer call touches
+//   memory, so both give their own correct results.
+// - Arguments that share memory are refused alike for tensors and plain arrays: `out`
+//   partly overlapping `x` (the very same floats means in place), `q` overlapping `k`.
+//   Lists that view WebAssembly memory are copied before anything can grow it.
 
-/** Context-extension scaling of the ladder: HF transformers' `rope_scaling`, camelCase keys. */
+/**
+ * Context-extension scaling of the ladder: HF transformers' `rope_scaling`, camelCase keys.
+ * The resulting attention factor (given as `attentionFactor`, or yarn's ratio of `mscale`
+ * and `mscaleAllDim`) must lie in [1e−4, 1e4], so that it and its inverse (invert) are
+ * modest finite floats; outside → RangeError naming scaling.attentionFactor.
+ */
 export type Scaling =
   | { type: 'default' }
   | { type: 'linear'; factor: number }
@@ -55,8 +85,19 @@ export type ScoreMode = 'none' | 'additive' | 'rotary';
  * offered to show that drift side by side).
  */
 export type AnglePrecision = 'exact' | 'float32';
-/** A list of int32 positions. */
-export type Positions = Int32Array | readonly number[];
+/**
+ * A list of positions, one per token: an Int32Array, a BigInt64Array (transformers.js /
+ * onnxruntime int64 `position_ids`), or an array of integers or BigInts. Each value must be
+ * within ±2^53 and, as a list, within int32 [−2^31, 2^31 − 1] (contiguous positions beyond
+ * int32 go through `start`, up to 2^53); otherwise RangeError naming the list and index.
+ *
+ * Batches: a batch is just more tokens. Lay [batch][seq] out as tokens = batch·seq and give
+ * one position per token — left padding (each sequence's first real token at 0) and packed
+ * sequences (positions restarting at 0 inside one row) are position lists like any other.
+ */
+export type Positions = Int32Array | BigInt64Array | readonly (number | bigint)[];
+/** One position, start or shift: an integer or a BigInt, |value| ≤ 2^53 − 1. */
+export type Position = number | bigint;
 /** 64-bit seed: a safe integer ≥ 0 or a BigInt in [0, 2^64). */
 export type Seed = number | bigint;
 
@@ -82,7 +123,12 @@ export interface Tensor {
   dispose(): void;
 }
 
-/** Something an in-place kernel can work on: copied through scratch memory, or zero-copy. */
+/**
+ * Something an in-place kernel can work on: a tensor of this instance (zero-copy), or any
+ * Float32Array (copied into WebAssembly memory and back around one call; big arrays in
+ * chunks of whole tokens). The package reads a tensor's address, length and liveness from
+ * private state only, never from its public properties.
+ */
 export type FloatTarget = Float32Array | Tensor;
 
 export interface RopeOptions {
@@ -122,7 +168,7 @@ export type RopeApplyOptions = Strides & {
   out?: FloatTarget;
 } & (
     | { positions: Positions; tokens?: number; start?: never }
-    | { tokens: number; start?: number; positions?: never }
+    | { tokens: number; start?: Position; positions?: never }
   );
 
 export type RopeApplyQKOptions = {
@@ -134,14 +180,14 @@ export type RopeApplyQKOptions = {
   kHeadStride?: number;
 } & (
   | { positions: Positions; tokens?: number; start?: never }
-  | { tokens: number; start?: number; positions?: never }
+  | { tokens: number; start?: Position; positions?: never }
 );
 
 export interface RopeShiftOptions extends Strides {
   tokens: number;
   heads?: number;
   /** Positions to move the keys by (|delta| ≤ 2^53). */
-  delta: number;
+  delta: Position;
 }
 
 /** A reusable rotator that owns its ladder and cos/sin cache in WebAssembly memory. */
@@ -156,7 +202,10 @@ export interface Rope {
   /** θ_i, rotaryDim/2 values. */
   readonly invFreq: Float64Array;
   readonly disposed: boolean;
-  /** Rotates x [tokens][heads][headDim] in place; returns x. */
+  /**
+   * Rotates x [tokens][heads][headDim] in place; returns x. For a batch, tokens =
+   * batch·seq with one position per token (see Positions).
+   */
   apply<T extends FloatTarget>(x: T, options: RopeApplyOptions & { out?: undefined }): T;
   /** Rotates x into out (x unchanged); returns out. */
   apply<O extends FloatTarget>(x: FloatTarget, options: RopeApplyOptions & { out: O }): O;
@@ -168,7 +217,7 @@ export interface Rope {
   /** Keys rotated at p become keys rotated at p + delta (pure rotation, no attention factor). */
   shift<T extends FloatTarget>(k: T, options: RopeShiftOptions): T;
   /** cos/sin(position·θ_i), rotaryDim/2 values each, without the attention factor. */
-  row(position: number): { cos: Float32Array; sin: Float32Array };
+  row(position: Position): { cos: Float32Array; sin: Float32Array };
   dispose(): void;
 }
 
@@ -253,30 +302,30 @@ export interface Posenc {
    */
   sinusoidal<T extends FloatTarget>(
     options: { dim: number; base?: number; layout?: PeLayout; out: T } & (
-      | { positions: number; start?: number }
+      | { positions: number; start?: Position }
       | { positions: Positions; start?: never }
     ),
   ): T;
   sinusoidal(
     options: { dim: number; base?: number; layout?: PeLayout; out?: undefined } & (
-      | { positions: number; start?: number }
+      | { positions: number; start?: Position }
       | { positions: Positions; start?: never }
     ),
   ): Float32Array;
   /** One row PE(position), |position| ≤ 2^40. */
-  sinusoidalRow(options: { dim: number; base?: number; position: number; layout?: PeLayout }): Float32Array;
+  sinusoidalRow(options: { dim: number; base?: number; position: Position; layout?: PeLayout }): Float32Array;
   /** M(k), dim×dim row-major: PE(p+k) = M(k)·PE(p). dim ≤ 2048. */
   shiftMatrix(options: { dim: number; base?: number; k: number; layout?: PeLayout }): Float64Array;
   /** M(k)·row in double; dim = row.length. */
   applyShift(row: Float32Array, options: { k: number; base?: number; layout?: PeLayout }): Float64Array;
   /** PE(position)·PE(position + kFirst + j) for j < kCount. */
-  peDotByDistance(options: { dim: number; base?: number; position?: number; kFirst?: number; kCount: number }): Float64Array;
+  peDotByDistance(options: { dim: number; base?: number; position?: Position; kFirst?: number; kCount: number }): Float64Array;
   /** Σ_i cos((kFirst + j)·θ_i) for j < kCount. */
   peDotClosedForm(options: { dim: number; base?: number; kFirst?: number; kCount: number }): Float64Array;
   /** ‖PE(start + r)‖ for r < count. */
-  peNorms(options: { dim: number; base?: number; start?: number; count: number }): Float64Array;
+  peNorms(options: { dim: number; base?: number; start?: Position; count: number }): Float64Array;
   /** The closest pair of encodings among start … start+count−1. */
-  peMinDistance(options: { dim: number; base?: number; start?: number; count: number }): { distance: number; p: number; q: number };
+  peMinDistance(options: { dim: number; base?: number; start?: Position; count: number }): { distance: number; p: number; q: number };
 
   /** A RoPE rotator; dispose() it when done. */
   rope(options: RopeOptions): Rope;
@@ -286,7 +335,7 @@ export interface Posenc {
   /** max |S(m+shift, n+shift) − S(m, n)|. */
   shiftInvariance(options: ScoreOptions & { shift: number }): number;
   /** qᵀR(δθ)k in double for one pair of rows (dim = q.length). */
-  relativeKernel(options: { q: Float32Array; k: Float32Array; delta: number; base?: number; layout?: RopeLayout }): {
+  relativeKernel(options: { q: Float32Array; k: Float32Array; delta: Position; base?: number; layout?: RopeLayout }): {
     score: number;
     dot: number;
     area: number;
