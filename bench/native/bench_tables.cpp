@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 namespace posenc::bench {
 namespace {
@@ -44,6 +45,17 @@ double pe_error(const std::vector<double>& inv, const std::vector<float>& table,
   return table_error(inv, table.data(), table.data() + 1, rows, 2 * inv.size(), 2);
 }
 
+// The angle-addition offsets of a ladder (what a rotary_cache keeps), for the fill member.
+struct offset_table {
+  std::vector<double> inv, data;
+  detail::angle_offsets view;
+  explicit offset_table(std::vector<double> ladder)
+      : inv(std::move(ladder)), data(detail::offset_doubles(inv.size())) {
+    detail::dispatched::fill_offsets(inv.data(), inv.size(), data.data());
+    view = detail::offsets_view(inv.data(), inv.size(), data.data());
+  }
+};
+
 // A [rows][half] sin table and its cos twin, owned by one member.
 struct tables {
   std::vector<float> sin, cos;
@@ -65,6 +77,7 @@ void register_cache() {
         auto last = std::make_shared<std::unique_ptr<rotary_cache>>();
         auto fill = std::make_shared<tables>(n), scalar = std::make_shared<tables>(n);
         auto uc = std::make_shared<user_cache>(kRopeDim, 0, kPositions);
+        auto offsets = std::make_shared<offset_table>(inv);
         return std::vector<member>{
             {"posenc", [=] { *last = std::make_unique<rotary_cache>(config, 0, kPositions); },
              [=] {
@@ -73,8 +86,8 @@ void register_cache() {
              }},
             {"fill",
              [=] {
-               detail::dispatched::sincos_rows(0.0, kPositions, inv.data(), half,
-                                               fill->sin.data(), fill->cos.data());
+               detail::dispatched::sincos_rows(offsets->view, 0, kPositions, fill->sin.data(),
+                                               fill->cos.data());
              },
              [=] { return table_error(inv, fill->sin.data(), fill->cos.data(), kPositions); }},
             {"scalar",

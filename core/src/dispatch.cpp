@@ -5,6 +5,8 @@
 #include "detail/dot_kernels.hpp"
 #include "detail/table_kernels.hpp"
 
+#include <algorithm>
+
 namespace posenc::detail::dispatched {
 namespace {
 
@@ -58,11 +60,18 @@ const rope_kernel_table& rope_kernels() noexcept {
   return table;
 }
 
-void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
+// sincos_rows below evaluates every value directly; offset_block is 1 here, so the one offset
+// row is angle 0: cos 1, sin 0.
+void fill_offsets(const double* /*inv_freq*/, std::size_t n, double* table) noexcept {
+  std::fill(table, table + offset_doubles(n), 0.0);
+  std::fill(table, table + n, 1.0);
+}
+
+void sincos_rows(const angle_offsets& o, std::int64_t first, std::int64_t count,
                  float* sin_out, float* cos_out) noexcept {
   for (std::int64_t k = 0; k < count; ++k) {
-    const auto offset = static_cast<std::size_t>(k) * n;
-    sincos_row_scalar(first + static_cast<double>(k), inv_freq, n, sin_out + offset,
+    const auto offset = static_cast<std::size_t>(k) * o.n;
+    sincos_row_scalar(static_cast<double>(first + k), o.inv_freq, o.n, sin_out + offset,
                       cos_out + offset);
   }
 }
@@ -107,10 +116,14 @@ const rope_kernel_table& rope_kernels() noexcept {
   return table;
 }
 
-void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
+void fill_offsets(const double* inv_freq, std::size_t n, double* table) noexcept {
+  at_best_arch([&](auto arch) { detail::fill_offsets<decltype(arch)>(inv_freq, n, table); });
+}
+
+void sincos_rows(const angle_offsets& o, std::int64_t first, std::int64_t count,
                  float* sin_out, float* cos_out) noexcept {
   at_best_arch([&](auto arch) {
-    detail::sincos_rows<decltype(arch)>(first, count, inv_freq, n, sin_out, cos_out);
+    detail::sincos_rows<decltype(arch)>(o, first, count, sin_out, cos_out);
   });
 }
 

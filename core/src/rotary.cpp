@@ -15,6 +15,26 @@
 #include <string>
 
 namespace posenc {
+
+// Rows [first, first + count) of `cache`'s ladder, row k at cos_out/sin_out + k·r/2.
+struct rotary_rows {
+  static void compute(const rotary_cache& cache, std::int64_t first, std::int64_t count,
+                      float* cos_out, float* sin_out) noexcept {
+    const std::span<const double> inv = cache.inv_freq();
+    if (cache.angles_ == angle_precision::float32) {
+      for (std::int64_t k = 0; k < count; ++k) {
+        const auto at = static_cast<std::size_t>(k) * inv.size();
+        detail::sincos_row_float32(static_cast<double>(first + k), inv.data(), inv.size(),
+                                   sin_out + at, cos_out + at);
+      }
+      return;
+    }
+    const detail::angle_offsets o =
+        detail::offsets_view(inv.data(), inv.size(), cache.offsets_.data());
+    detail::dispatched::sincos_rows(o, first, count, sin_out, cos_out);
+  }
+};
+
 namespace {
 
 // Each cos/sin table holds at most this many floats (1 GiB), so a huge `count` fails with
@@ -27,15 +47,8 @@ void check_position(const char* name, std::int64_t p) {
 
 // Float cos/sin of p·θ_i for every i: the only source of float rows in rotary, so cached
 // rows and on-the-fly rows are the same function (bit-identical).
-void compute_row(std::span<const double> inv_freq, angle_precision angles, std::int64_t p,
-                 float* cos_out, float* sin_out) noexcept {
-  const auto position = static_cast<double>(p);  // exact: |p| ≤ 2^53
-  if (angles == angle_precision::float32) {
-    detail::sincos_row_float32(position, inv_freq.data(), inv_freq.size(), sin_out, cos_out);
-    return;
-  }
-  detail::dispatched::sincos_rows(position, 1, inv_freq.data(), inv_freq.size(), sin_out,
-                                  cos_out);
+void compute_row(const rotary_cache& cache, std::int64_t p, float* cos_out, float* sin_out) noexcept {
+  rotary_rows::compute(cache, p, 1, cos_out, sin_out);
 }
 
 // Where token t sits: ids32[t] or ids64[t] when given, else start + step·t (step 0:
@@ -97,7 +110,7 @@ public:
       cos_ = cache.cos_table().data() + offset;
       sin_ = cache.sin_table().data() + offset;
     } else {
-      compute_row(cache.inv_freq(), cache.angles(), p, data_, data_ + half_);
+      compute_row(cache, p, data_, data_ + half_);
       cos_ = data_;
       sin_ = data_ + half_;
     }
@@ -329,17 +342,13 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   inv_freq_ = std::move(freq.inv_freq);
   attention_factor_ = freq.attention_factor;
 
+  if (angles_ == angle_precision::exact) {
+    offsets_.resize(detail::offset_doubles(half));
+    detail::dispatched::fill_offsets(inv_freq_.data(), half, offsets_.data());
+  }
   cos_.resize(floats);
   sin_.resize(floats);
-  if (angles_ == angle_precision::exact) {  // the same rows compute_row gives, in one call
-    detail::dispatched::sincos_rows(static_cast<double>(first), count, inv_freq_.data(), half,
-                                    sin_.data(), cos_.data());
-    return;
-  }
-  for (std::int64_t k = 0; k < count; ++k) {
-    const auto offset = static_cast<std::size_t>(k) * half;
-    compute_row(inv_freq_, angles_, first + k, cos_.data() + offset, sin_.data() + offset);
-  }
+  rotary_rows::compute(*this, first, count, cos_.data(), sin_.data());
 }
 
 void rotary_cache::row(std::int64_t position, float* cos_out, float* sin_out) const {
@@ -350,7 +359,7 @@ void rotary_cache::row(std::int64_t position, float* cos_out, float* sin_out) co
     std::copy_n(cos_.data() + offset, half, cos_out);
     std::copy_n(sin_.data() + offset, half, sin_out);
   } else {
-    compute_row(inv_freq_, angles_, position, cos_out, sin_out);
+    compute_row(*this, position, cos_out, sin_out);
   }
 }
 

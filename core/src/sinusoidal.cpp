@@ -1,4 +1,4 @@
-// core/src/sinusoidal.cpp — sinusoidal tables (Vaswani et al.) and their algebra, DESIGN §2.
+// core/src/sinusoidal.cpp — sinusoidal tables (Vaswani et al.) and their algebra.
 #include "posenc/sinusoidal.hpp"
 
 #include "detail/angles.hpp"
@@ -149,7 +149,7 @@ std::vector<double> shift_matrix(int dim, double base, std::int64_t k, pe_layout
   for (std::size_t i = 0; i < inv.size(); ++i) {
     const auto [c, s] = shift_rotation(static_cast<double>(k), inv[i]);
     const auto [is, ic] = pair_at(i, inv.size(), layout);
-    // DESIGN §2: sin θ(p+k) = cos θk·sin θp + sin θk·cos θp; cos θ(p+k) = −sin θk·sin θp + …
+    // sin θ(p+k) = cos θk·sin θp + sin θk·cos θp; cos θ(p+k) = −sin θk·sin θp + …
     m[is * d + is] = c;
     m[is * d + ic] = s;
     m[ic * d + is] = -s;

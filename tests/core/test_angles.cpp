@@ -1,8 +1,11 @@
 // test_angles.cpp — detail/angles.hpp, the one place posenc turns p·θ into cos/sin:
-// accuracy against an independent high-precision reference (DESIGN §4: within 3e−7 of
-// float64 truth for |p| ≤ 2^24), and the SIMD row against its scalar reference.
+// accuracy against an independent high-precision reference (within 3e−7 of float64 truth
+// for |p| ≤ 2^24), the SIMD row against its scalar reference, and the angle-addition rows
+// of the tables held to the double-precision error they promise.
 #include "detail/angles.hpp"
 #include "posenc/frequencies.hpp"
+
+#include "accuracy.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -16,20 +19,7 @@
 
 namespace {
 
-// sin/cos of the exact product p·θ (θ a double): the product is split into hi + lo
-// exactly (fma), hi is reduced in long double (64-bit 2π: error < 1e−12 for |p·θ| ≤ 2^26)
-// and lo added back. Independent of reduce_angle's double-double constants.
-struct sincos_truth {
-  long double sin, cos;
-};
-
-sincos_truth truth(double position, double theta) {
-  const double hi = position * theta;
-  const double lo = std::fma(position, theta, -hi);
-  const long double two_pi = 6.283185307179586476925286766559L;
-  const long double a = std::remainder(static_cast<long double>(hi), two_pi) + lo;
-  return {std::sin(a), std::cos(a)};
-}
+using posenc::test::exact_sincos;
 
 // Distance in float ulps (same sign assumed by the callers' tolerance use).
 std::int64_t ulp_distance(float a, float b) {
@@ -54,12 +44,12 @@ std::vector<double> sample_positions() {
 } // namespace
 
 TEST_CASE("reduce_angle lands in [-pi, pi] and keeps the angle", "[angles]") {
-  // Up to 1e8 rad, where the long-double reference itself is good to ~4e−12.
+  // Up to 1e8 rad.
   for (double x : {0.0, 1.0, -3.5, 3.2, 1e6, -1e6, 16777216.0, 1e8, -1e8}) {
     const double r = posenc::detail::reduce_angle(x);
     CAPTURE(x, r);
     CHECK(std::fabs(r) <= 3.14159265358979324);
-    const auto t = truth(x, 1.0);
+    const auto t = exact_sincos(x, 1.0);
     CHECK(std::fabs(std::sin(r) - static_cast<double>(t.sin)) < 1e-11);
     CHECK(std::fabs(std::cos(r) - static_cast<double>(t.cos)) < 1e-11);
   }
@@ -73,7 +63,7 @@ TEST_CASE("sincos_row_scalar is within 3e-7 of float64 truth for |p| <= 2^24", "
   for (double p : sample_positions()) {
     posenc::detail::sincos_row_scalar(p, theta.data(), n, s.data(), c.data());
     for (std::size_t i = 0; i < n; ++i) {
-      const auto t = truth(p, theta[i]);
+      const auto t = exact_sincos(p, theta[i]);
       worst = std::max({worst, std::fabs(s[i] - static_cast<double>(t.sin)),
                         std::fabs(c[i] - static_cast<double>(t.cos))});
     }
@@ -105,7 +95,7 @@ TEST_CASE("SIMD sincos_row agrees with the scalar reference to 1 ulp", "[angles]
       for (std::size_t i = 0; i < n; ++i) {
         worst = std::max({worst, ulp_distance(s[i], s_ref[i]), ulp_distance(c[i], c_ref[i])});
         if (std::fabs(p) <= 16777216.0) {
-          const auto t = truth(p, theta[i]);
+          const auto t = exact_sincos(p, theta[i]);
           worst_truth = std::max({worst_truth, std::fabs(s[i] - static_cast<double>(t.sin)),
                                   std::fabs(c[i] - static_cast<double>(t.cos))});
         }
@@ -115,5 +105,114 @@ TEST_CASE("SIMD sincos_row agrees with the scalar reference to 1 ulp", "[angles]
   CAPTURE(worst, worst_truth);
   CHECK(worst <= 1);
   CHECK(worst_truth <= 3e-7);
+}
+#endif
+
+#if !POSENC_SCALAR_ONLY
+namespace {
+
+// An angle_rows destination that keeps the double values: rows [k][stride] of sin and cos.
+struct double_rows {
+  double* sin;
+  double* cos;
+  std::size_t stride;
+
+  struct row {
+    double* sin;
+    double* cos;
+    template <class Arch>
+    void put(std::size_t j, const xsimd::batch<double, Arch>& s,
+             const xsimd::batch<double, Arch>& c) const noexcept {
+      s.store_unaligned(sin + j);
+      c.store_unaligned(cos + j);
+    }
+    void put_tail(std::size_t j, std::size_t m, const double* s, const double* c) const noexcept {
+      std::copy_n(s, m, sin + j);
+      std::copy_n(c, m, cos + j);
+    }
+  };
+  row at(std::size_t k, std::size_t i) const noexcept {
+    return {sin + k * stride + i, cos + k * stride + i};
+  }
+};
+
+// Runs angle_rows over `count` rows from `first` for the ladder `theta` and returns the
+// largest |value − truth| − allowance(p, θ) (≤ 0 when every value is within its allowance).
+template <class Allowance>
+double worst_excess(const std::vector<double>& theta, std::int64_t first, std::int64_t count,
+                    Allowance&& allowance) {
+  using arch = xsimd::default_arch;
+  namespace d = posenc::detail;
+  const std::size_t n = theta.size();
+  std::vector<double> table(d::offset_doubles(n));
+  d::fill_offsets<arch>(theta.data(), n, table.data());
+  std::vector<double> s(n * count), c(n * count);
+  d::angle_rows<arch>(d::offsets_view(theta.data(), n, table.data()), first, count,
+                      double_rows{s.data(), c.data(), n});
+  double excess = -1;
+  for (std::int64_t k = 0; k < count; ++k) {
+    const double p = static_cast<double>(first + k);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto t = exact_sincos(p, theta[i]);
+      const double err = std::max(std::fabs(s[k * n + i] - static_cast<double>(t.sin)),
+                                  std::fabs(c[k * n + i] - static_cast<double>(t.cos)));
+      excess = std::max(excess, err - allowance(p, theta[i]));
+    }
+  }
+  return excess;
+}
+
+const std::int64_t kFirsts[] = {0, -1000, (1 << 24) - 600, -(1 << 24), 65536 - 300};
+
+}  // namespace
+
+TEST_CASE("angle-addition rows are within 5e-16 of truth in double: nothing accumulates",
+          "[angles]") {
+  // θ rounded to 24 significant bits, so every product p·θ (|p| ≤ 2^29) is exact in double
+  // and the only error left is the kernel's own: anchor and offset (≤ 1 ulp each) and two
+  // roundings. 600 rows cross dozens of anchors; a recurrence stepping from row to row
+  // drifts past 5e−16 within a few rows, and float32 arithmetic anywhere is 1e−8 off.
+  for (int dim : {2, 6, 128, 1026}) {  // 1026: 513 rungs, a smaller K and two chunks
+    std::vector<double> theta = posenc::inverse_frequencies(dim, 10000.0).inv_freq;
+    for (double& t : theta) {
+      int e = 0;
+      std::frexp(t, &e);
+      t = std::ldexp(std::nearbyint(std::ldexp(t, 24 - e)), e - 24);
+    }
+    for (std::int64_t first : kFirsts) {
+      const double excess = worst_excess(theta, first, 600, [](double, double) { return 5e-16; });
+      CAPTURE(dim, first, excess);
+      CHECK(excess <= 0);
+    }
+  }
+}
+
+TEST_CASE("angle-addition rows with the real ladder: within |p theta| 2^-52 + 5e-16",
+          "[angles]") {
+  // With θ_i = b^(−2i/d) the products aθ and jθ are rounded like the reference's pθ is.
+  for (int dim : {2, 6, 128, 1026}) {
+    for (double base : {10000.0, 500000.0}) {
+      const auto theta = posenc::inverse_frequencies(dim, base).inv_freq;
+      for (std::int64_t first : kFirsts) {
+        const double excess = worst_excess(theta, first, 600, [](double p, double t) {
+          return std::fabs(p * t) * 0x1p-52 + 5e-16;
+        });
+        CAPTURE(dim, base, first, excess);
+        CHECK(excess <= 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("offset blocks are powers of two and bounded", "[angles]") {
+  namespace d = posenc::detail;
+  for (std::size_t n : {1u, 64u, 256u, 257u, 4096u, 32768u}) {
+    const std::size_t k = d::offset_block(n);
+    CAPTURE(n, k);
+    CHECK(k >= 1);
+    CHECK((k & (k - 1)) == 0);  // −2^53 must be an anchor: K divides 2^53
+    CHECK((k == 1 || k * n <= 4096));
+    CHECK(d::offset_stride(n) % d::kOffsetPad == 0);
+  }
 }
 #endif

@@ -37,7 +37,9 @@ struct arch_kernels {
   posenc::detail::dispatched::rope_kernel_table rope;
   void (*score_matrix)(const float*, std::size_t, const float*, std::size_t, std::size_t,
                        double, float*) noexcept;
-  void (*sincos_rows)(double, std::int64_t, const double*, std::size_t, float*, float*) noexcept;
+  void (*fill_offsets)(const double*, std::size_t, double*) noexcept;
+  void (*sincos_rows)(const posenc::detail::angle_offsets&, std::int64_t, std::int64_t, float*,
+                      float*) noexcept;
   void (*table_rows)(const double*, std::size_t, std::int64_t, std::int64_t,
                      posenc::pe_layout, float*);
   void (*table_positions)(const double*, std::size_t, const std::int32_t*, std::size_t,
@@ -48,15 +50,17 @@ struct arch_kernels {
 template <class Arch>
 arch_kernels kernels_of() {
   namespace d = posenc::detail;
-  return {Arch::name(), d::dispatched::rope_kernels_for(Arch{}), &d::score_matrix<Arch>,
-          &d::sincos_rows<Arch>, &d::table_rows<Arch>, &d::table_positions<Arch>};
+  return {Arch::name(),          d::dispatched::rope_kernels_for(Arch{}), &d::score_matrix<Arch>,
+          &d::fill_offsets<Arch>, &d::sincos_rows<Arch>, &d::table_rows<Arch>,
+          &d::table_positions<Arch>};
 }
 #endif
 
 std::vector<arch_kernels> every_arch() {
   namespace d = posenc::detail::dispatched;
   std::vector<arch_kernels> archs{{"dispatched", d::rope_kernels(), &d::score_matrix,
-                                   &d::sincos_rows, &d::table_rows, &d::table_positions}};
+                                   &d::fill_offsets, &d::sincos_rows, &d::table_rows,
+                                   &d::table_positions}};
 #if POSENC_DISPATCH
   const auto cpu = xsimd::available_architectures();
   archs.push_back(kernels_of<xsimd::sse2>());
@@ -201,21 +205,30 @@ TEST_CASE("dispatched score_matrix equals the float64 reference within its bound
 TEST_CASE("dispatched sincos_rows equal the scalar reference to 1 ulp", "[dispatch]") {
   const arch_kernels arch = GENERATE(from_range(every_arch()));
   CAPTURE(arch.name);
-  for (int dim : {2, 10, 64, 128, 130}) {
+  for (int dim : {2, 10, 64, 128, 130, 1026}) {
     const auto inv = posenc::inverse_frequencies(dim, 10000).inv_freq;
     const std::size_t n = inv.size();
-    for (double first : {0.0, -37.0, 4000.0, 16777000.0, 5e8}) {
-      const std::int64_t count = 40;
-      std::vector<float> s(n * count), c(n * count), s_ref(n), c_ref(n);
-      arch.sincos_rows(first, count, inv.data(), n, s.data(), c.data());
+    std::vector<double> table(posenc::detail::offset_doubles(n));
+    arch.fill_offsets(inv.data(), n, table.data());
+    const auto offsets = posenc::detail::offsets_view(inv.data(), n, table.data());
+    for (std::int64_t first : {0, -37, 4000, 16777000, 500000000}) {
+      const std::int64_t count = 40;  // several anchors, on both sides of 0 for first = −37
+      std::vector<float> s(n * count), c(n * count), s_ref(n), c_ref(n), s1(n), c1(n);
+      arch.sincos_rows(offsets, first, count, s.data(), c.data());
       for (std::int64_t k = 0; k < count; ++k) {
-        posenc::detail::sincos_row_scalar(first + double(k), inv.data(), n, s_ref.data(),
-                                          c_ref.data());
+        posenc::detail::sincos_row_scalar(static_cast<double>(first + k), inv.data(), n,
+                                          s_ref.data(), c_ref.data());
+        arch.sincos_rows(offsets, first + k, 1, s1.data(), c1.data());
         for (std::size_t i = 0; i < n; ++i) {
           CAPTURE(dim, first, k, i);
-          // Both are within 0.5 ulp(float) + 1e−15 of truth: they may differ by 1 ulp.
-          REQUIRE(std::fabs(s[k * n + i] - s_ref[i]) <= std::max(kUlp / 2 * std::fabs(s_ref[i]), 1e-45f) * 2);
-          REQUIRE(std::fabs(c[k * n + i] - c_ref[i]) <= std::max(kUlp / 2 * std::fabs(c_ref[i]), 1e-45f) * 2);
+          // Each is within 0.5 ulp(float) + |p·θ|·2⁻⁵³ + 1e−15 of truth (the reference rounds
+          // p·θ, the kernel a·θ and j·θ): they may differ by 1 ulp plus twice the rest.
+          const double angle = std::fabs(static_cast<double>(first + k) * inv[i]) * 0x1p-52 + 2e-15;
+          REQUIRE(std::fabs(s[k * n + i] - s_ref[i]) <= std::max(kUlp / 2 * std::fabs(s_ref[i]), 1e-45f) * 2 + angle);
+          REQUIRE(std::fabs(c[k * n + i] - c_ref[i]) <= std::max(kUlp / 2 * std::fabs(c_ref[i]), 1e-45f) * 2 + angle);
+          // A row alone is the same function of its position as inside a block.
+          REQUIRE(s1[i] == s[k * n + i]);
+          REQUIRE(c1[i] == c[k * n + i]);
         }
       }
     }

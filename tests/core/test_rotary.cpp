@@ -7,6 +7,8 @@
 #include "posenc/errors.hpp"
 #include "posenc/rotary.hpp"
 
+#include "accuracy.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -182,6 +184,72 @@ TEST_CASE("cache tables are within 3e-7 of float64 truth up to |p| = 2^24", "[ro
     }
   CAPTURE(first, worst);
   CHECK(worst <= 3e-7);
+}
+
+TEST_CASE("cached values are float64 truth correctly rounded (max error 3e-8 below 2^16)",
+          "[rotary]") {
+  // Every value, not a sample: the whole range [0, 2^16) in two caches' worth of rows at
+  // its ends and on-the-fly rows between, for a full and a partial rotary dim. A table
+  // built with float32 angles or by a recurrence that drifts fails rounds_to.
+  const int rotary_dim = GENERATE(128, 96);
+  const rotary_cache low({.head_dim = 128, .rotary_dim = rotary_dim}, 0, 4096);
+  const rotary_cache high({.head_dim = 128, .rotary_dim = rotary_dim}, 65536 - 4096, 4096);
+  const auto theta = low.inv_freq();
+  const std::size_t n = theta.size();
+  std::vector<float> c(n), s(n);
+  double worst = 0;
+  std::int64_t misrounded = 0;
+  auto check_row = [&](std::int64_t p, const float* cos_row, const float* sin_row) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const double pd = static_cast<double>(p);
+      const auto t = posenc::test::exact_sincos(pd, theta[i]);
+      const double slack = posenc::test::exact_slack(pd, theta[i]);
+      misrounded += !posenc::test::rounds_to(cos_row[i], t.cos, slack);
+      misrounded += !posenc::test::rounds_to(sin_row[i], t.sin, slack);
+      worst = std::max({worst, static_cast<double>(std::fabs(cos_row[i] - t.cos)),
+                        static_cast<double>(std::fabs(sin_row[i] - t.sin))});
+    }
+  };
+  for (std::int64_t k = 0; k < 4096; ++k) {
+    const auto at = static_cast<std::size_t>(k) * n;
+    check_row(k, low.cos_table().data() + at, low.sin_table().data() + at);
+    check_row(65536 - 4096 + k, high.cos_table().data() + at, high.sin_table().data() + at);
+  }
+  for (std::int64_t p = 4096; p < 65536 - 4096; p += 7) {
+    low.row(p, c.data(), s.data());
+    check_row(p, c.data(), s.data());
+  }
+  CAPTURE(rotary_dim, worst, misrounded);
+  CHECK(misrounded == 0);
+  CHECK(worst <= 3e-8);
+}
+
+TEST_CASE("cached values near |p| = 2^24 and 2^53 are truth correctly rounded", "[rotary]") {
+  const std::int64_t m = std::int64_t{1} << 24;
+  const std::int64_t first = GENERATE_COPY(-m, m - 300, -posenc::max_position,
+                                           posenc::max_position - 299);
+  const rotary_cache cache({.head_dim = 64}, first, 300);
+  const rotary_cache empty({.head_dim = 64});
+  const auto theta = cache.inv_freq();
+  const std::size_t n = theta.size();
+  std::vector<float> c(n), s(n);
+  std::int64_t misrounded = 0, differ = 0;
+  for (std::int64_t k = 0; k < 300; ++k) {
+    const double p = static_cast<double>(first + k);
+    const auto at = static_cast<std::size_t>(k) * n;
+    empty.row(first + k, c.data(), s.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      differ += c[i] != cache.cos_table()[at + i] || s[i] != cache.sin_table()[at + i];
+      if (std::fabs(p) > 1e15) continue;  // the long-double reduction is not exact out there
+      const auto t = posenc::test::exact_sincos(p, theta[i]);
+      const double slack = posenc::test::exact_slack(p, theta[i]);
+      misrounded += !posenc::test::rounds_to(cache.cos_table()[at + i], t.cos, slack);
+      misrounded += !posenc::test::rounds_to(cache.sin_table()[at + i], t.sin, slack);
+    }
+  }
+  CAPTURE(first, misrounded, differ);
+  CHECK(misrounded == 0);
+  CHECK(differ == 0);  // on-the-fly rows equal cached rows bit for bit, anchors at ±2^53 too
 }
 
 TEST_CASE("positions near +-2^53 rotate (a pure rotation keeps the norm)", "[rotary]") {

@@ -66,8 +66,11 @@ public:
   // first + count − 1 within ±max_position. Throws posenc::invalid_argument (naming
   // head_dim, rotary_dim, base, scaling.<field>, first or count) or posenc::length_error
   // (table size above the limit or overflowing size_t), before allocating.
-  // Table error: every cos/sin within 0.5 ulp(float) + 1e−9 of float64 truth (≤ 3e−7 for
-  // |p| ≤ 2^24, DESIGN §4).
+  // Table error (exact angles): every cos/sin within 0.5 ulp(float) + |p·θ|·2⁻⁵² + 5e−16 of
+  // float64 truth, i.e. ≤ 3e−7 for |p| ≤ 2^24 and ≤ 3e−8 for |p| < 2^16. The table is built
+  // by angle addition from an exact anchor row every 16 rows (posenc keeps 16 offset rows,
+  // 256·rotary_dim/2 bytes at most 64 KiB, per cache); each value is a function of its
+  // position alone.
   explicit rotary_cache(const rope_config& config, std::int64_t first = 0,
                         std::int64_t count = 0);
 
@@ -105,8 +108,10 @@ private:
   std::vector<double> inv_freq_;
   std::int64_t first_ = 0;
   std::int64_t count_ = 0;
+  std::vector<double> offsets_;  // exact angles: the offset rows cos/sin(j·θ_i) rows start from
   std::vector<float> cos_;
   std::vector<float> sin_;
+  friend struct rotary_rows;  // core/src/rotary.cpp: the one function that computes rows
 };
 
 // ── Application ────────────────────────────────────────────────────────────────────────

@@ -1,12 +1,24 @@
 // core/src/detail/angles.hpp — sin/cos of position·θ_i, the one place posenc forms angles.
 //
-// DESIGN §4: the angle p·θ is formed in double, reduced mod 2π in double, evaluated in
-// double and rounded once to float32. Common float32 implementations lose the angle at
-// large positions (at p = 10⁶ the float32 spacing is 0.06 rad); this keeps every value
-// within 0.5 ulp(float) + 1e−9 of float64 truth for |p·θ| ≤ 2⁴⁰.
+// The angle p·θ is formed in double, reduced mod 2π in double, evaluated in double and
+// rounded once to float32. Common float32 implementations lose the angle at large positions
+// (at p = 10⁶ the float32 spacing is 0.06 rad); this keeps every value within
+// 0.5 ulp(float) + |p·θ|·2⁻⁵³ + 1e−15 of sin/cos of the exact product p·θ (θ the double).
 // Both the RoPE cos/sin cache (rotary) and the sinusoidal table (sinusoidal) call this.
+//
+// Rows of consecutive positions (the tables) go by angle addition from exact anchors: for
+// p = a + j with a = floor(p / K)·K and 0 ≤ j < K (K a power of two),
+//     sin(pθ) = sin(aθ)·cos(jθ) + cos(aθ)·sin(jθ),   cos(pθ) = cos(aθ)·cos(jθ) − sin(aθ)·sin(jθ).
+// The anchor row (aθ) is a full reduced sincos, once per K rows; the K offset rows (jθ) are
+// computed once per ladder (angle_offsets). Every value then costs two products and two fused
+// adds in double: no recurrence, so nothing accumulates — each value carries the anchor's and
+// the offset's error (≤ 1 ulp(double) each) plus 2 roundings, ≤ 5e−16 absolute, before the
+// one rounding to float32. The angle is still exact: aθ and jθ are each one rounded product,
+// as pθ is. A row depends on its position only (not on where a table starts), so cached rows
+// and rows computed alone are bit-identical.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +50,57 @@ void sincos_row_scalar(double position, const double* inv_freq, std::size_t n,
     sin_out[i] = static_cast<Real>(std::sin(a));
     cos_out[i] = static_cast<Real>(std::cos(a));
   }
+}
+
+// The per-ladder constants of the angle-addition rows (top of file): K and the offset rows
+// cos(j·θ_i), sin(j·θ_i) for j < K, in double. rotary_cache keeps its own; a table builds one.
+struct angle_offsets {
+  const double* inv_freq = nullptr;
+  std::size_t n = 0;           // ladder length
+  std::size_t block = 1;       // K, rows per anchor (1: every row is an anchor)
+  std::size_t stride = 0;      // doubles per offset row: n rounded up to kOffsetPad
+  const double* cos = nullptr;  // [block][stride], padding zero
+  const double* sin = nullptr;
+};
+
+// Offset rows are padded to whole batches of the widest arch (8 doubles, AVX-512), so the
+// kernels read whole batches only.
+inline constexpr std::size_t kOffsetPad = 8;
+
+inline std::size_t offset_stride(std::size_t n) noexcept {
+  return (n + kOffsetPad - 1) / kOffsetPad * kOffsetPad;
+}
+
+// K for a ladder of n: 16 (an anchor costs about five combined values, so 16 rows make it
+// ~1/3 of a value each) while the offsets stay ≤ 64 KiB, then fewer. The scalar build
+// evaluates every value directly and keeps no offsets.
+inline std::size_t offset_block(std::size_t n) noexcept {
+#if POSENC_SCALAR_ONLY
+  (void)n;
+  return 1;
+#else
+  std::size_t k = 16;
+  while (k > 1 && k * n > 4096) k /= 2;
+  return k;
+#endif
+}
+
+// Doubles an offset table of n takes: cos and sin, [K][stride] each.
+inline std::size_t offset_doubles(std::size_t n) noexcept {
+  return 2 * offset_block(n) * offset_stride(n);
+}
+
+// A view of `table` (offset_doubles(n) doubles, filled by fill_offsets) for inv_freq[0, n).
+inline angle_offsets offsets_view(const double* inv_freq, std::size_t n,
+                                  const double* table) noexcept {
+  angle_offsets o;
+  o.inv_freq = inv_freq;
+  o.n = n;
+  o.block = offset_block(n);
+  o.stride = offset_stride(n);
+  o.cos = table;
+  o.sin = table + o.block * o.stride;
+  return o;
 }
 
 #if !POSENC_SCALAR_ONLY
@@ -164,18 +227,230 @@ void sincos_row(double position, const double* inv_freq, std::size_t n, float* s
   }
 }
 
-// Rows of `count` consecutive positions first, first + 1, … (the RoPE cache): row k at
-// sin_out/cos_out + k·n. Each row is sincos_row of its position, so cached rows and rows
-// computed on the fly are bit-identical (rotary.hpp promises it). first + k is exact in
-// double for |first + k| ≤ 2^53.
+// Fills the offset table of o (offsets_view over writable memory): row j = cos, sin(j·θ_i),
+// each within 1 ulp(double) (sincos_row_double); padding zero.
 template <class Arch>
-void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
-                 float* sin_out, float* cos_out) noexcept {
-  for (std::int64_t k = 0; k < count; ++k) {
-    const auto offset = static_cast<std::size_t>(k) * n;
-    sincos_row<Arch>(first + static_cast<double>(k), inv_freq, n, sin_out + offset,
-                     cos_out + offset);
+void fill_offsets(const double* inv_freq, std::size_t n, double* table) noexcept {
+  const angle_offsets o = offsets_view(inv_freq, n, table);
+  std::fill(table, table + offset_doubles(n), 0.0);
+  for (std::size_t j = 0; j < o.block; ++j)
+    sincos_row_double<Arch>(static_cast<double>(j), inv_freq, n, table + o.block * o.stride + j * o.stride,
+                            table + j * o.stride);
+}
+
+// Tables past the caches are written with non-temporal stores, which skip the
+// read-for-ownership of every destination line (x86 only; WebAssembly has none).
+template <class Arch>
+constexpr bool can_stream() noexcept {
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+  // xsimd's avx and avx512f derive from generic, not from sse2: name the three families.
+  return std::is_base_of_v<xsimd::sse2, Arch> || std::is_base_of_v<xsimd::avx, Arch> ||
+         std::is_base_of_v<xsimd::avx512f, Arch>;
+#else
+  return false;
+#endif
+}
+
+// Orders the non-temporal stores before anything that follows (once per table).
+template <class Arch>
+void stream_fence() noexcept {
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+  _mm_sfence();
+#endif
+}
+
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+// Four floats to dst: non-temporal (dst 16-byte aligned) or plain.
+template <class Arch>
+void put4(float* dst, __m128 v, bool stream) noexcept {
+  if (stream)
+    _mm_stream_ps(dst, v);
+  else
+    _mm_storeu_ps(dst, v);
+}
+#endif
+
+// Rounds one batch of doubles to float into dst[0, batch::size) (as store_row does);
+// stream: non-temporal where the arch has whole 16-byte stores here (dst 16-byte aligned).
+template <class Arch>
+void store_floats(const xsimd::batch<double, Arch>& v, float* dst, bool stream) noexcept {
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+    const auto f = _mm512_cvtpd_ps(v);  // __m256
+    put4<Arch>(dst, _mm256_castps256_ps128(f), stream);
+    put4<Arch>(dst + 4, _mm256_extractf128_ps(f, 1), stream);
+  } else if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
+    put4<Arch>(dst, _mm256_cvtpd_ps(v), stream);
+  } else
+#endif
+#if defined(__SSE2__)
+  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {
+    _mm_storel_pi(reinterpret_cast<__m64*>(dst), _mm_cvtpd_ps(v));  // 8 bytes: never streamed
+  } else
+#endif
+  {
+    v.store_unaligned(dst);  // xsimd's converting store, lane by lane
   }
+}
+
+// dst[2l] = s_l, dst[2l + 1] = c_l for the lanes l of one batch, each rounded once to float
+// (the interleaved sinusoidal layout); stream as for store_floats.
+template <class Arch>
+void store_pairs(const xsimd::batch<double, Arch>& s, const xsimd::batch<double, Arch>& c,
+                 float* dst, bool stream) noexcept {
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
+    // unpack works per 128-bit lane: lo = s0 c0 s1 c1 | s4 c4 s5 c5, hi = s2 c2 s3 c3 | s6 …
+    const auto s8 = _mm512_cvtpd_ps(s), c8 = _mm512_cvtpd_ps(c);
+    const auto lo = _mm256_unpacklo_ps(s8, c8), hi = _mm256_unpackhi_ps(s8, c8);
+    put4<Arch>(dst, _mm256_castps256_ps128(lo), stream);
+    put4<Arch>(dst + 4, _mm256_castps256_ps128(hi), stream);
+    put4<Arch>(dst + 8, _mm256_extractf128_ps(lo, 1), stream);
+    put4<Arch>(dst + 12, _mm256_extractf128_ps(hi, 1), stream);
+  } else if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
+    const auto s4 = _mm256_cvtpd_ps(s), c4 = _mm256_cvtpd_ps(c);
+    put4<Arch>(dst, _mm_unpacklo_ps(s4, c4), stream);
+    put4<Arch>(dst + 4, _mm_unpackhi_ps(s4, c4), stream);
+  } else if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {
+    put4<Arch>(dst, _mm_unpacklo_ps(_mm_cvtpd_ps(s), _mm_cvtpd_ps(c)), stream);
+  } else
+#elif defined(__SSE2__)
+  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {  // Emscripten: WebAssembly SIMD128
+    (void)stream;
+    _mm_storeu_ps(dst, _mm_unpacklo_ps(_mm_cvtpd_ps(s), _mm_cvtpd_ps(c)));
+  } else
+#endif
+  {
+    (void)stream;
+    using batch = xsimd::batch<double, Arch>;
+    alignas(64) double sv[batch::size], cv[batch::size];
+    s.store_aligned(sv);
+    c.store_aligned(cv);
+    for (std::size_t l = 0; l < batch::size; ++l) {
+      dst[2 * l] = static_cast<float>(sv[l]);
+      dst[2 * l + 1] = static_cast<float>(cv[l]);
+    }
+  }
+}
+
+// Where angle_rows writes: at(k, i) is row k from θ index i on, whose put(j, s, c) stores a
+// batch of sin/cos values at index i + j and put_tail(j, m, s, c) the last m < batch size.
+// split_rows: sin(p·θ_i) at sin + k·stride + i, cos at cos + k·stride + i (the RoPE cache:
+// two tables, stride n; the concat sinusoidal layout: cos = sin + half, stride 2·half).
+struct split_rows {
+  float* sin;
+  float* cos;
+  std::size_t stride;
+  bool stream = false;  // non-temporal stores (sin, cos 16-byte aligned, stride % 4 = 0)
+
+  struct row {
+    float* sin;
+    float* cos;
+    bool stream;
+    template <class Arch>
+    void put(std::size_t j, const xsimd::batch<double, Arch>& s,
+             const xsimd::batch<double, Arch>& c) const noexcept {
+      store_floats(s, sin + j, stream);
+      store_floats(c, cos + j, stream);
+    }
+    void put_tail(std::size_t j, std::size_t m, const double* s, const double* c) const noexcept {
+      for (std::size_t l = 0; l < m; ++l) {
+        sin[j + l] = static_cast<float>(s[l]);
+        cos[j + l] = static_cast<float>(c[l]);
+      }
+    }
+  };
+  row at(std::size_t k, std::size_t i) const noexcept {
+    return {sin + k * stride + i, cos + k * stride + i, stream};
+  }
+};
+
+// pair_rows: (sin, cos)(p·θ_i) at out + k·stride + 2i, + 1 (the interleaved sinusoidal layout).
+struct pair_rows {
+  float* out;
+  std::size_t stride;
+  bool stream = false;  // non-temporal stores (out 16-byte aligned, stride % 4 = 0)
+
+  struct row {
+    float* out;
+    bool stream;
+    template <class Arch>
+    void put(std::size_t j, const xsimd::batch<double, Arch>& s,
+             const xsimd::batch<double, Arch>& c) const noexcept {
+      store_pairs(s, c, out + 2 * j, stream);
+    }
+    void put_tail(std::size_t j, std::size_t m, const double* s, const double* c) const noexcept {
+      for (std::size_t l = 0; l < m; ++l) {
+        out[2 * (j + l)] = static_cast<float>(s[l]);
+        out[2 * (j + l) + 1] = static_cast<float>(c[l]);
+      }
+    }
+  };
+  row at(std::size_t k, std::size_t i) const noexcept {
+    return {out + k * stride + 2 * i, stream};
+  }
+};
+
+// The angle-addition rows (top of file) of positions first … first + count − 1 into `rows`
+// (split_rows or pair_rows), row k = position first + k. |first|, |first + count − 1| ≤ 2^53.
+template <class Arch, class Rows>
+void angle_rows(const angle_offsets& o, std::int64_t first, std::int64_t count,
+                const Rows& rows) noexcept {
+  using batch = xsimd::batch<double, Arch>;
+  // Anchor values per pass: rows up to 512 pairs (every real head and table) are written
+  // whole, one after the other, which is what lets stores stream (8 KiB of stack).
+  constexpr std::size_t chunk = 512;
+  alignas(64) double as[chunk] = {}, ac[chunk] = {}, ts[batch::size], tc[batch::size];
+  const auto block = static_cast<std::int64_t>(o.block);
+  for (std::int64_t k = 0; k < count;) {
+    // p = anchor + j, anchor = floor(p / K)·K. K is a power of two, so −2^53 is an anchor and
+    // every anchor of an accepted position is an exact double.
+    const std::int64_t p = first + k;
+    const std::int64_t j = p & (block - 1);
+    const std::int64_t run = std::min(block - j, count - k);
+    for (std::size_t i0 = 0; i0 < o.n; i0 += chunk) {
+      const std::size_t m = std::min(chunk, o.n - i0);
+      sincos_row_double<Arch>(static_cast<double>(p - j), o.inv_freq + i0, m, as, ac);
+      for (std::int64_t r = 0; r < run; ++r) {
+        const auto out = rows.at(static_cast<std::size_t>(k + r), i0);
+        const std::size_t at = static_cast<std::size_t>(j + r) * o.stride + i0;
+        const double* cos_b = o.cos + at;
+        const double* sin_b = o.sin + at;
+        // sin(a + b) = sin a cos b + cos a sin b, cos(a + b) = cos a cos b − sin a sin b. The
+        // last batch may run past m: as/ac are a whole chunk and offset rows are padded.
+        auto sum = [&](std::size_t i, batch& s, batch& c) {
+          const batch sa = batch::load_aligned(as + i), ca = batch::load_aligned(ac + i);
+          const batch cb = batch::load_unaligned(cos_b + i), sb = batch::load_unaligned(sin_b + i);
+          s = xsimd::fma(sa, cb, ca * sb);
+          c = xsimd::fms(ca, cb, sa * sb);
+        };
+        std::size_t i = 0;
+        for (; i + batch::size <= m; i += batch::size) {
+          batch s, c;
+          sum(i, s, c);
+          out.put(i, s, c);
+        }
+        if (i < m) {
+          batch s, c;
+          sum(i, s, c);
+          s.store_aligned(ts);
+          c.store_aligned(tc);
+          out.put_tail(i, m - i, ts, tc);
+        }
+      }
+    }
+    k += run;
+  }
+}
+
+// Rows of `count` consecutive positions from `first` (the RoPE cache): row k at
+// sin_out/cos_out + k·o.n, each value the angle-addition value rounded once to float, so
+// within 0.5 ulp(float) + |p·θ|·2⁻⁵³ + 5e−16 of truth and ≤ 1 ulp(float) from the scalar
+// reference. A row depends only on its position: count = 1 gives the same bits.
+template <class Arch>
+void sincos_rows(const angle_offsets& o, std::int64_t first, std::int64_t count,
+                 float* sin_out, float* cos_out) noexcept {
+  angle_rows<Arch>(o, first, count, split_rows{sin_out, cos_out, o.n});
 }
 
 #endif // !POSENC_SCALAR_ONLY

@@ -13,6 +13,7 @@
 // driver takes one function pointer from rope_kernels() and calls it for every token.
 #pragma once
 
+#include "angles.hpp"
 #include "posenc/sinusoidal.hpp"
 #include "rotary_kernels.hpp"
 
@@ -55,8 +56,10 @@ rope_kernel_table rope_kernels_for(xsimd::fma3<xsimd::avx2>) noexcept;
 rope_kernel_table rope_kernels_for(xsimd::avx512bw) noexcept;
 #endif
 
-// sincos_rows<Arch>: `count` cos/sin rows of consecutive positions from `first` (angles.hpp).
-void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
+// fill_offsets<Arch> / sincos_rows<Arch>: the angle-addition offsets of a ladder, and
+// `count` cos/sin rows of consecutive positions from `first` (angles.hpp).
+void fill_offsets(const double* inv_freq, std::size_t n, double* table) noexcept;
+void sincos_rows(const angle_offsets& o, std::int64_t first, std::int64_t count,
                  float* sin_out, float* cos_out) noexcept;
 
 // score_matrix<Arch>: out[m·tk + n] = scale·⟨q_m, k_n⟩ (dot_kernels.hpp).
@@ -79,8 +82,9 @@ void table_positions(const double* inv_freq, std::size_t half, const std::int32_
 // instantiation), `extern template` in dispatch.cpp (so the baseline TU never instantiates
 // them with instructions it is not compiled for). One list, so the two cannot disagree.
 #define POSENC_DISPATCHED_KERNELS(KIND, ARCH)                                          \
-  KIND void posenc::detail::sincos_rows<ARCH>(double, std::int64_t, const double*,    \
-                                              std::size_t, float*, float*) noexcept;  \
+  KIND void posenc::detail::fill_offsets<ARCH>(const double*, std::size_t, double*) noexcept; \
+  KIND void posenc::detail::sincos_rows<ARCH>(const posenc::detail::angle_offsets&,     \
+                                              std::int64_t, std::int64_t, float*, float*) noexcept; \
   KIND void posenc::detail::score_matrix<ARCH>(const float*, std::size_t, const float*, \
                                                std::size_t, std::size_t, double, float*) noexcept; \
   KIND void posenc::detail::table_rows<ARCH>(const double*, std::size_t, std::int64_t, \
