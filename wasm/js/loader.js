@@ -130,12 +130,13 @@ async function fetchAndCompile(url) {
   }
   const type = res.headers.get('content-type') ?? '';
   if (WebAssembly.compileStreaming && /^application\/wasm\b/.test(type)) {
+    const copy = res.clone(); // to say what arrived if it does not compile
     try {
       return await WebAssembly.compileStreaming(res);
-    } catch (e) {
-      throw loadError(`${url.href} does not compile: ${e.message}. A truncated or damaged ` +
-        `download, or a binary this engine cannot run; ${FIX}`, e);
+    } catch {
+      // falls through: compileBytes names what the bytes are (an HTML page, truncated …)
     }
+    return compileBytes(new Uint8Array(await copy.arrayBuffer()), url.href);
   }
   return compileBytes(new Uint8Array(await res.arrayBuffer()), url.href);
 }
