@@ -11,6 +11,10 @@ cd "$(dirname "$0")/.."
 # As npm's prepack/prepare the log goes to stderr: `npm pack --json` keeps stdout for its JSON.
 [[ ${npm_lifecycle_event:-} == prepack || ${npm_lifecycle_event:-} == prepare ]] && exec 1>&2
 bash scripts/bootstrap.sh wasm
+for tool in emcmake em++; do
+  command -v "$tool" >/dev/null ||
+    { echo "build-wasm: $tool not found: the package's WebAssembly needs Emscripten 3.1.x (scripts/bootstrap.sh)" >&2; exit 1; }
+done
 
 # Debian's emcc runs its JS optimizer on Node, which needs the Debian `acorn` module.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
