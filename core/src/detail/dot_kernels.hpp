@@ -4,7 +4,7 @@
 // Reference: every product a_j·b_j of two floats is exact in double (24 + 24 bits ≤ 53) and
 // the sum runs in double, so it is float64 truth up to n·2⁻⁵³·Σ|a_j·b_j|.
 // SIMD kernel: two float32 batch accumulators (so the add latency overlaps), one fused or
-// unfused multiply-add per element, the lanes reduced with xsimd::hadd, the tail added in
+// unfused multiply-add per element, the lanes summed (lane_sum, simd.hpp), the tail added in
 // scalar. Each product meets at most K = ⌈n/(2W)⌉ + log2(2W) + W additions (W = lanes), so
 //     |dot − reference| ≤ (K + 1)·2⁻²⁴·Σ_j |a_j·b_j|
 // (Higham's recursive-summation bound γ_{K+1}, with the product's own rounding). For n = 128
@@ -50,7 +50,7 @@ float dot(const float* a, const float* b, std::size_t n) noexcept {
     acc0 = xsimd::fma(batch::load_unaligned(a + j), batch::load_unaligned(b + j), acc0);
     j += w;
   }
-  float sum = xsimd::hadd(acc0 + acc1);
+  float sum = lane_sum(acc0 + acc1);
   for (; j < n; ++j) sum += a[j] * b[j];  // tail: fewer than w elements
   return sum;
 }

@@ -1,4 +1,6 @@
-// core/src/detail/simd.hpp — the one switch between xsimd kernels and scalar references.
+// core/src/detail/simd.hpp — the one switch between xsimd kernels and scalar references,
+// and the one place that knows how xsimd's API differs between the versions posenc builds
+// with (8.1 … 14.x, keyed on XSIMD_VERSION_MAJOR): everything else calls the helpers below.
 // POSENC_SCALAR_ONLY (CMake option POSENC_SCALAR; the non-SIMD WASM build) must keep xsimd
 // out entirely: without -msse2/-msimd128 it has no usable arch under Emscripten.
 #pragma once
@@ -16,6 +18,16 @@
 
 namespace posenc::detail {
 
+// Horizontal sum of a batch's lanes: `hadd` up to xsimd 8, `reduce_add` from 9 on.
+template <class T, class Arch>
+T lane_sum(const xsimd::batch<T, Arch>& x) noexcept {
+#if XSIMD_VERSION_MAJOR >= 9
+  return xsimd::reduce_add(x);
+#else
+  return xsimd::hadd(x);
+#endif
+}
+
 // Lane permutation (1, 0, 3, 2, …): swaps the members of every interleaved pair.
 struct pair_swap {
   static constexpr unsigned get(unsigned index, unsigned /*size*/) { return index ^ 1u; }
@@ -28,7 +40,15 @@ struct pair_swap {
 template <class T, class Arch>
 xsimd::batch<T, Arch> swap_pairs(const xsimd::batch<T, Arch>& x) noexcept {
   using index = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+  // make_batch_constant's template parameters: <batch, generator> up to 12,
+  // <value, arch, generator> in 13, <value, generator, arch> from 14.
+#if XSIMD_VERSION_MAJOR >= 14
+  constexpr auto swap = xsimd::make_batch_constant<index, pair_swap, Arch>();
+#elif XSIMD_VERSION_MAJOR == 13
+  constexpr auto swap = xsimd::make_batch_constant<index, Arch, pair_swap>();
+#else
   constexpr auto swap = xsimd::make_batch_constant<xsimd::batch<index, Arch>, pair_swap>();
+#endif
   return xsimd::swizzle(x, swap);
 }
 
