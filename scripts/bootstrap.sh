@@ -1,32 +1,53 @@
 #!/usr/bin/env bash
-# Installs what posenc's build and tests need and are missing: Debian packages (as root via
-# apt-get, otherwise prints the exact command and stops) and npm dependencies from the lock file.
+# Installs what a posenc script needs and is missing, so that every npm script works on a fresh
+# clone: Debian packages (as root via apt-get; otherwise it prints the exact command and
+# stops) and the npm dependencies from the lock file.
+#   bootstrap.sh [wasm|bench|all]   wasm: what scripts/build-wasm.sh needs (the npm package);
+#                                   bench: + the native benchmark; all (default): + the tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+need=${1:-all}
+wasm=(cmake libxsimd-dev emscripten binaryen)
 # clang-14 does not depend on its sanitizer and libFuzzer runtimes (libclang-rt-14-dev),
 # so they are named here.
-DEBS=(cmake g++ clang-14 libclang-rt-14-dev libxsimd-dev catch2 nlohmann-json3-dev
-      libbenchmark-dev emscripten binaryen chromium)
-missing=()
-for pkg in "${DEBS[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-  cmd="apt-get update && apt-get install -y ${missing[*]}"
-  if [[ $(id -u) -eq 0 ]]; then
-    echo "bootstrap: installing Debian packages: ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q && apt-get install -y -q "${missing[@]}"
-  else
-    echo "bootstrap: missing Debian packages: ${missing[*]}" >&2
-    echo "bootstrap: run as root:  sudo sh -c '$cmd'" >&2
+case "$need" in
+  wasm)  DEBS=("${wasm[@]}") ;;
+  bench) DEBS=(g++ libbenchmark-dev "${wasm[@]}") ;;
+  all)   DEBS=(g++ clang-14 libclang-rt-14-dev catch2 nlohmann-json3-dev libbenchmark-dev
+               pkg-config "${wasm[@]}" chromium) ;;
+  *) echo "bootstrap: unknown group '$need' (wasm, bench or all)" >&2; exit 2 ;;
+esac
+
+if ! command -v dpkg-query >/dev/null; then
+  # Not Debian/Ubuntu: nothing to install from here; say what is needed if it is missing.
+  command -v emcc >/dev/null || {
+    echo "bootstrap: emcc (Emscripten 3.1.x) not found; posenc builds its WebAssembly from" \
+         "source and needs it (Debian/Ubuntu packages: ${DEBS[*]})" >&2
     exit 1
+  }
+else
+  missing=()
+  for pkg in "${DEBS[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    cmd="apt-get update && apt-get install -y ${missing[*]}"
+    if [[ $(id -u) -eq 0 ]]; then
+      echo "bootstrap: installing Debian packages: ${missing[*]}"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -q && apt-get install -y -q "${missing[@]}"
+    else
+      echo "bootstrap: missing Debian packages: ${missing[*]}" >&2
+      echo "bootstrap: run as root:  sudo sh -c '$cmd'" >&2
+      exit 1
+    fi
   fi
 fi
 
-# npm dependencies: reinstall from the lock file when node_modules is missing or stale.
-if [[ -f package-lock.json ]]; then
+# npm dependencies: reinstall from the lock file when node_modules is missing or stale. Not
+# inside npm's own `prepare` (npm is installing them at that moment).
+if [[ -f package-lock.json && ${npm_lifecycle_event:-} != prepare ]]; then
   if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
     echo "bootstrap: npm ci"
     npm ci --no-audit --no-fund

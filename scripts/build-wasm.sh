@@ -4,9 +4,17 @@
 #   posenc-scalar.{js,wasm}  core from its scalar references (POSENC_SCALAR), no SIMD ops
 # Each flavour has its own build tree (build/wasm-simd, build/wasm-scalar) that is
 # configured once and then rebuilt incrementally, so a no-change run takes seconds.
+# Then bundles the package's JS entries (scripts/build-package.mjs) and prints the sizes.
 # Env: JOBS (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# As npm's prepack/prepare the log goes to stderr: `npm pack --json` keeps stdout for its JSON.
+[[ ${npm_lifecycle_event:-} == prepack || ${npm_lifecycle_event:-} == prepare ]] && exec 1>&2
+bash scripts/bootstrap.sh wasm
+for tool in emcmake em++; do
+  command -v "$tool" >/dev/null ||
+    { echo "build-wasm: $tool not found: the package's WebAssembly needs Emscripten 3.1.x (scripts/bootstrap.sh)" >&2; exit 1; }
+done
 
 # Debian's emcc runs its JS optimizer on Node, which needs the Debian `acorn` module.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
@@ -30,6 +38,7 @@ build() {  # build <flavour> <cmake args...>
   fi
   cmake --build "$dir" -j "$jobs" --target posenc_wasm
   minify_glue "$out/posenc-$flavour.js"
+  node scripts/tag-wasm.mjs "$out/posenc-$flavour.wasm" "$flavour"
   publish "$out" "$flavour"
 }
 
@@ -60,7 +69,7 @@ publish() {  # publish <linker output dir> <flavour>
 # wasm/js/loader.js checks both); the scalar fallback keeps JS-based ones for old engines.
 build simd -DPOSENC_SCALAR=OFF "-DCMAKE_CXX_FLAGS=-msimd128 -msse2" -DPOSENC_WASM_EXCEPTIONS=wasm
 build scalar -DPOSENC_SCALAR=ON "-DCMAKE_CXX_FLAGS=" -DPOSENC_WASM_EXCEPTIONS=js
-# Sizes as the README's table shows them: raw and gzip -9 bytes.
-for f in wasm/dist/posenc-{simd,scalar}.{wasm,js}; do
-  printf '%-28s %8d raw %8d gzip\n' "$f" "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)"
-done
+# The package's entries: one bundled module each (scripts/build-package.mjs).
+node scripts/build-package.mjs
+# What a browser downloads on each path, as the README's table shows it.
+node scripts/sizes.mjs

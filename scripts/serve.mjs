@@ -51,13 +51,13 @@ async function resolveFile(root, urlPath) {
   }
 }
 
-/** Starts serving `dir`; resolves to { url, port, close() }. */
-export async function serve(dir, { port = 0, host = '127.0.0.1' } = {}) {
+/** Starts serving `dir`; resolves to { url, port, close() }. `csp`: another policy. */
+export async function serve(dir, { port = 0, host = '127.0.0.1', csp = CSP } = {}) {
   const root = resolve(dir);
   const server = createServer(async (req, res) => {
     const urlPath = new URL(req.url, 'http://x').pathname;
     const file = req.method === 'GET' || req.method === 'HEAD' ? await resolveFile(root, urlPath) : null;
-    res.setHeader('Content-Security-Policy', CSP);
+    res.setHeader('Content-Security-Policy', csp);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
     if (!file) {

@@ -28,6 +28,11 @@ bash scripts/build-wasm.sh
 step "Node tests of the package"
 node --test tests/js/
 
+step "the packed package: tarball, CommonJS consumer, clean clone and git dependency"
+node --test tests/packaging/
+step "bundler matrix (Vite 7 and 8, webpack 5, Parcel 2, esbuild, Rollup) in Chromium"
+node --test tests/bundlers/
+
 step "demo page build (web/dist)"
 bash scripts/build-web.sh
 step "browser tests (Chromium): the package in a plain page and a worker, the demo page"

@@ -364,14 +364,23 @@ export interface Posenc {
   memoryStats(): { memoryBytes: number; heapInUse: number };
 }
 
+/** A binary from elsewhere: URL (string or URL), bytes or a compiled module. */
+export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
 export interface CreateOptions {
   /** true/false forces the SIMD/scalar binary; default: SIMD when the engine validates SIMD128. */
   simd?: boolean;
-  /** The chosen binary from elsewhere: URL, bytes or a compiled module. */
-  wasm?: string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+  /** One binary from elsewhere; its flavour is read from it unless `simd` says which it must be. */
+  wasm?: WasmSource;
+  /** Self-hosting both binaries: the URL (or bytes) of the flavour the engine needs. */
+  locateWasm?: (flavour: 'simd' | 'scalar') => WasmSource | Promise<WasmSource>;
 }
 
-/** Loads posenc (fetches/reads the .wasm next to the package's JS). */
+/**
+ * Loads posenc: the .wasm next to the package's JS (default entry) or embedded ('posenc/inline',
+ * CommonJS). Rejects, never hangs, when the binary is missing, not WebAssembly (an HTML page, a
+ * truncated file), not posenc's or the wrong flavour; the message says what arrived.
+ */
 export function createPosenc(options?: CreateOptions): Promise<Posenc>;
 /** True when this engine can run the SIMD binary: it validates WebAssembly SIMD128, exception-handling and bulk-memory code. */
 export function simdSupported(): boolean;

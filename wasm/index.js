@@ -3,7 +3,7 @@
 // (SIMD when the engine supports it) and returns the API object. Every function validates
 // its arguments (TypeError / RangeError naming the argument) and leaves the module usable
 // after any error. See index.d.ts for the full contract.
-import { loadModule, simdSupported } from './js/loader.js';
+import { LOADER_OPTIONS, loadModule, simdSupported } from './js/loader.js';
 import { Heap, Tensor, tensorPtr } from './js/heap.js';
 import * as check from './js/check.js';
 import { frequencyApi } from './js/frequencies.js';
@@ -16,24 +16,17 @@ import { randomApi } from './js/random.js';
 export { simdSupported };
 
 /**
- * Loads posenc. Options: `simd` (true/false forces a binary; default: SIMD when
- * WebAssembly.validate accepts SIMD128), `wasm` (URL, bytes or WebAssembly.Module of the
- * chosen binary, for hosts that serve it elsewhere).
+ * Loads posenc. Options: `simd` (true/false forces a binary; default: SIMD when the engine
+ * runs it), `wasm` (URL, bytes or WebAssembly.Module of one binary, for hosts that serve it
+ * elsewhere), `locateWasm` ((flavour) => URL of each binary, for self-hosting both).
  */
 export async function createPosenc(opts) {
-  const o = check.options(opts, 'createPosenc()', ['simd', 'wasm']);
-  const simd = o.simd === undefined ? undefined : check.boolean('simd', o.simd);
-  const w = o.wasm;
-  if (w !== undefined && !(typeof w === 'string' || w instanceof URL || w instanceof ArrayBuffer ||
-      check.tagOf(w) !== undefined || w instanceof WebAssembly.Module)) {
-    throw new TypeError(`posenc: wasm must be a URL, a string, bytes or a WebAssembly.Module, got ${check.describe(w)}`);
-  }
-  const loaded = await loadModule({ simd, wasm: w });
-  const module = loaded.module;
+  const o = check.options(opts, 'createPosenc()', LOADER_OPTIONS);
+  const { module, simd } = await loadModule(o);
   const heap = new Heap(module);
   const ctx = { module, heap };
   return Object.freeze({
-    simd: loaded.simd,
+    simd,
     ...frequencyApi(ctx),
     ...sinusoidalApi(ctx),
     ...rotaryApi(ctx),

@@ -1,37 +1,27 @@
 // The npm package as a user gets it: `npm pack`, installed into a temporary project and
-// imported from there; its typings checked by tsc; a Vite build of a page that imports it;
-// the README's JS example run as written.
+// imported from there; its typings checked by tsc; the README's JS example run as written.
+// (Bundlers: tests/bundlers; CommonJS, clean clone, git dependency: tests/packaging.)
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './support.mjs';
+import { bin, pack, project, repoRoot, run, scratch } from '../packaging/tarball.mjs';
 
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-const bin = (name) => join(repoRoot, 'node_modules', '.bin', name);
+const dir = project(scratch('package'), 'consumer');
 
-const project = mkdtempSync(join(tmpdir(), 'posenc-package-'));
-test.after(() => rmSync(project, { recursive: true, force: true }));
-
-let tarball;
-test('npm pack: the tarball holds only what a user needs', () => {
-  const out = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', project], repoRoot));
-  tarball = join(project, out[0].filename);
-  const files = out[0].files.map((f) => f.path).sort();
-  const expected = ['package.json', 'wasm/index.js', 'wasm/index.d.ts',
-    'wasm/dist/posenc-simd.js', 'wasm/dist/posenc-simd.wasm', 'wasm/dist/posenc-scalar.js', 'wasm/dist/posenc-scalar.wasm'];
-  for (const f of expected) assert.ok(files.includes(f), `has ${f}`);
-  for (const f of files) {
-    assert.match(f, /^(package\.json|README\.md|LICENSE(\.\w+)?|wasm\/(index\.js|index\.d\.ts|js\/\w+\.js|dist\/posenc-(simd|scalar)\.(js|wasm)))$/, `unexpected file ${f}`);
-  }
+test('npm pack: the tarball holds the bundled entries, both binaries and the typings, nothing else', () => {
+  const expected = ['LICENSE', 'README.md', 'package.json', 'wasm/dist/index.d.cts', 'wasm/dist/inline.cjs',
+    'wasm/dist/inline.js', 'wasm/dist/posenc-scalar.wasm', 'wasm/dist/posenc-simd.wasm',
+    'wasm/dist/posenc.classic.js', 'wasm/dist/posenc.js', 'wasm/index.d.ts'];
+  assert.deepEqual(pack().files, expected);
+  // Every file the exports map names is in the tarball.
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+  const targets = JSON.stringify(pkg.exports).match(/"\.\/[^"]+"/g).map((s) => s.slice(3, -1));
+  for (const t of targets) if (!t.endsWith('/')) assert.ok(expected.includes(t) || t === 'package.json', t);
 });
 
 test('installed from the tarball into a fresh project, it imports and computes', () => {
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], project);
-  writeFileSync(join(project, 'check.mjs'), `
+  writeFileSync(join(dir, 'check.mjs'), `
     import { createPosenc } from 'posenc';
     const pe = await createPosenc();
     const scalar = await createPosenc({ simd: false });
@@ -47,7 +37,7 @@ test('installed from the tarball into a fresh project, it imports and computes',
       score: q.reduce((s, v, i) => s + v * k[i], 0),
       resolved: import.meta.resolve('posenc'),
     }));`);
-  const r = JSON.parse(run('node', ['check.mjs'], project));
+  const r = JSON.parse(run('node', ['check.mjs'], dir));
   assert.equal(r.simd, true);
   assert.equal(r.scalar, false);
   assert.ok(r.resolved.includes('/node_modules/posenc/'), r.resolved);
@@ -57,38 +47,26 @@ test('installed from the tarball into a fresh project, it imports and computes',
 });
 
 test('tsc --noEmit accepts the typed example against the installed typings', () => {
-  copyFileSync(join(repoRoot, 'tests/js/types/example.ts'), join(project, 'example.ts'));
-  copyFileSync(join(repoRoot, 'tests/js/types/tsconfig.json'), join(project, 'tsconfig.json'));
+  copyFileSync(join(repoRoot, 'tests/js/types/example.ts'), join(dir, 'example.ts'));
+  copyFileSync(join(repoRoot, 'tests/js/types/tsconfig.json'), join(dir, 'tsconfig.json'));
   try {
-    run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], project);
+    run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], dir);
   } catch (e) {
     assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
   }
   // … and rejects a misuse (the check can fail).
-  writeFileSync(join(project, 'example.ts'), "import { createPosenc } from 'posenc';\nconst pe = await createPosenc();\npe.rope({ headDim: '64' });\n");
-  assert.throws(() => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], project), (e) => /TS2322/.test(e.stdout));
+  writeFileSync(join(dir, 'example.ts'), "import { createPosenc } from 'posenc';\nconst pe = await createPosenc();\npe.rope({ headDim: '64' });\n");
+  assert.throws(() => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], dir), (e) => /TS2322/.test(e.stdout));
 });
 
-test('Vite builds a page that imports the package, emitting both .wasm files', () => {
-  const site = join(project, 'site');
-  mkdirSync(site);
-  writeFileSync(join(site, 'index.html'), '<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>');
-  writeFileSync(join(site, 'main.js'), "import { createPosenc } from 'posenc';\nconst pe = await createPosenc();\ndocument.body.textContent = String(pe.sinusoidal({ dim: 8, positions: [1] })[0]);\n");
-  run(bin('vite'), ['build', site, '--outDir', join(site, 'dist'), '--logLevel', 'warn', '--emptyOutDir'], project);
-  const assets = readdirSync(join(site, 'dist', 'assets'));
-  assert.ok(assets.some((f) => /^posenc-simd-.*\.wasm$/.test(f)), assets.join(', '));
-  assert.ok(assets.some((f) => /^posenc-scalar-.*\.wasm$/.test(f)), assets.join(', '));
-  const js = assets.filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(site, 'dist', 'assets', f), 'utf8')).join('\n');
-  assert.ok(!/\bnew Function\b|\beval\(/.test(js), 'no eval in the bundle (CSP without unsafe-eval)');
-});
-
-test("the README's JS example runs as written", () => {
+test("the README's JS example runs as written and prints what the README says", () => {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
   const block = /<!-- js-example -->\s*```js\n([\s\S]*?)```\s*<!-- \/js-example -->/.exec(readme);
   assert.ok(block, 'README.md has a ```js block between <!-- js-example --> and <!-- /js-example -->');
   assert.ok(block[1].trim().split('\n').length <= 12, 'about ten lines');
-  writeFileSync(join(project, 'readme-example.mjs'), block[1]);
-  const out = run('node', ['readme-example.mjs'], project);
-  assert.ok(out.trim().length > 0, 'prints something');
-  assert.doesNotMatch(out, /NaN|undefined/);
+  writeFileSync(join(dir, 'readme-example.mjs'), block[1]);
+  const out = run('node', ['readme-example.mjs'], dir).trim();
+  const printed = /<!-- js-output -->\s*```text\n([\s\S]*?)```/.exec(readme);
+  assert.ok(printed, 'README.md shows the output in a ```text block after <!-- js-output -->');
+  assert.equal(out, printed[1].trim());
 });

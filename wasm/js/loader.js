@@ -1,12 +1,15 @@
-// wasm/js/loader.js — picks and instantiates one of the two binaries.
+// wasm/js/loader.js — picks, fetches, checks and instantiates one of the two binaries.
 //
 // The SIMD binary needs WebAssembly SIMD128, exception handling and bulk memory; other
-// engines get the scalar one. We instantiate the .wasm ourselves (the glue's
-// `instantiateWasm` hook) so the same code path works in Node (bytes read from the file next
-// to this module: Emscripten 3.1.6 glue would try `fetch` on a file path there), in a browser
-// (streaming fetch of the URL next to the module, same origin, works offline from a local
-// server) and under bundlers, which see the static `new URL('…', import.meta.url)` and
-// `import('…')` forms below and copy both files.
+// engines get the scalar one. The loader compiles the .wasm itself and hands the instance to
+// the Emscripten glue (its `instantiateWasm` hook), so one code path serves Node (bytes read
+// from the file), browsers (one fetch, streaming compile when the server says
+// application/wasm), bundlers (binaries.js) and the inline entry (bytes embedded). Every
+// failure — a missing file, an HTML page where the .wasm should be, truncated bytes, a module
+// that is not posenc's or the other flavour — rejects the promise with a message saying what
+// arrived and what to do; nothing is left pending and no rejection goes unhandled.
+import { binaries } from './binaries.js';
+import { boolean } from './check.js';
 
 // The smallest module using a v128 instruction (i8x16.splat + i8x16.popcnt), from
 // wasm-feature-detect; WebAssembly.validate is synchronous and compiles nothing.
@@ -32,6 +35,15 @@ const BULK_MEMORY_PROBE = new Uint8Array([
   65, 0, 65, 0, 65, 0, 252, 10, 0, 0, 11,
 ]);
 
+// scripts/tag-wasm.mjs writes the flavour into this custom section of each binary.
+const FLAVOUR_SECTION = 'posenc.flavour';
+const FILE = { simd: 'posenc-simd.wasm', scalar: 'posenc-scalar.wasm' };
+const FIX = "serve both .wasm files of this posenc version next to its JS, import 'posenc/inline' " +
+  '(both binaries embedded), or pass createPosenc({ locateWasm: (flavour) => url })';
+
+/** The options createPosenc() reads for the loader. */
+export const LOADER_OPTIONS = ['simd', 'wasm', 'locateWasm'];
+
 function validates(bytes) {
   try {
     return WebAssembly.validate(bytes);
@@ -45,74 +57,188 @@ export function simdSupported() {
   return validates(SIMD_PROBE) && validates(EXCEPTIONS_PROBE) && validates(BULK_MEMORY_PROBE);
 }
 
-// Literal specifiers on purpose: bundlers only rewrite static strings.
-const flavours = {
-  simd: {
-    glue: () => import('../dist/posenc-simd.js'),
-    wasm: () => new URL('../dist/posenc-simd.wasm', import.meta.url),
-  },
-  scalar: {
-    glue: () => import('../dist/posenc-scalar.js'),
-    wasm: () => new URL('../dist/posenc-scalar.wasm', import.meta.url),
-  },
-};
+const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+const isSource = (v) => typeof v === 'string' || v instanceof URL || isBytes(v) || v instanceof WebAssembly.Module;
+const SOURCE_TYPES = 'a URL, a string, bytes (ArrayBuffer or a typed array) or a WebAssembly.Module';
 
-async function readFileBytes(url) {
-  // Node ≥ 20.16 has process.getBuiltinModule; older Node falls back to a dynamic import
-  // whose specifier is computed so that bundlers do not try to resolve it for browsers.
-  const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises') ??
-    (await import(/* @vite-ignore */ ['node', 'fs/promises'].join(':')));
-  return fs.readFile(url);
+function loadError(message, cause) {
+  return new Error(`posenc: ${message}`, cause === undefined ? undefined : { cause });
 }
 
-async function instantiate(source, imports) {
-  if (source instanceof WebAssembly.Module) return WebAssembly.instantiate(source, imports);
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    return (await WebAssembly.instantiate(source, imports)).instance;
+// What a byte string looks like, for messages: "an HTML page (starts with "<!doctype html>")".
+function describeBytes(bytes) {
+  if (bytes.length === 0) return 'an empty file (0 bytes)';
+  const head = Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 64)).trimStart();
+  const quote = JSON.stringify(text.split('\n')[0].slice(0, 40));
+  if (/^<(!doctype|html|head|body|!--)/i.test(text)) return `an HTML page (starts with ${quote})`;
+  if (/^[[{"]/.test(text)) return `JSON or text (starts with ${quote})`;
+  if (/^[\x20-\x7e\t\r\n]{8}/.test(text)) return `text (starts with ${quote})`;
+  return `${bytes.length} bytes starting with ${head}`;
+}
+
+function asBytes(source) {
+  if (source instanceof ArrayBuffer) return new Uint8Array(source);
+  return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+}
+
+async function compileBytes(bytes, origin) {
+  const isWasm = bytes.length >= 8 && bytes[0] === 0 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
+  if (!isWasm) throw loadError(`${origin} is not WebAssembly: it is ${describeBytes(bytes)}; ${FIX}`);
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (e) {
+    throw loadError(`${origin} (${bytes.length} bytes) does not compile: ${e.message}. A truncated ` +
+      `or damaged download, or a binary this engine cannot run; ${FIX}`, e);
   }
-  const url = new URL(source, import.meta.url);
-  if (url.protocol === 'file:') {
-    return (await WebAssembly.instantiate(await readFileBytes(url), imports)).instance;
+}
+
+// Node, Deno and Bun: a file: URL. process.getBuiltinModule (Node ≥ 20.16) instead of an
+// import, which bundlers would try to resolve (or warn about) for browsers.
+async function readFileBytes(url) {
+  const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises');
+  if (!fs) {
+    throw loadError(`cannot read ${url.href}: reading files needs Node ≥ 20.16 ` +
+      '(process.getBuiltinModule); pass the bytes instead (wasm: fs.readFileSync(path))');
   }
-  const request = () => fetch(url, { credentials: 'same-origin' });
-  if (WebAssembly.instantiateStreaming) {
-    try {
-      return (await WebAssembly.instantiateStreaming(request(), imports)).instance;
-    } catch (e) {
-      // A server without the application/wasm MIME type, or a failed request: fetch the
-      // bytes afresh below (the streamed body is consumed), which also reports the status.
-      if (!(e instanceof TypeError)) throw e;
-    }
+  try {
+    return new Uint8Array(await fs.readFile(url));
+  } catch (e) {
+    throw loadError(`cannot read ${url.href} (${e.code ?? e.message}). A single-file bundle ` +
+      `(esbuild --bundle, Rollup) does not copy the .wasm files: ${FIX}`, e);
   }
-  const res = await request();
+}
+
+// Vite 7's dev server pre-bundles dependencies into node_modules/.vite/deps/ without their
+// files, so the URL next to the bundled module points at nothing there (the server answers
+// with the app's index.html). The package's own copy is served from node_modules/posenc/.
+function undoDevPrebundle(url, flavour) {
+  const m = /^(.*\/node_modules\/)\.vite\/[^/]+\/[^/]*$/.exec(url.pathname);
+  return m && url.protocol.startsWith('http') ? new URL(`${m[1]}posenc/wasm/dist/${FILE[flavour]}`, url) : url;
+}
+
+async function fetchAndCompile(url) {
+  let res;
+  try {
+    res = await fetch(url, { credentials: 'same-origin' });
+  } catch (e) {
+    throw loadError(`failed to fetch ${url.href} (${e.message}); ${FIX}`, e);
+  }
   if (!res.ok) {
-    // The usual cause: a bundler's dev server pre-bundled posenc away from its dist/ folder.
-    throw new Error(`posenc: failed to fetch ${url} (HTTP ${res.status}); serve wasm/dist/ next to ` +
-      "the package's JS, or pass createPosenc({ wasm }) (Vite dev: optimizeDeps.exclude: ['posenc'])");
+    throw loadError(`failed to fetch ${url.href} (HTTP ${res.status}); ${FIX} ` +
+      "(a Vite dev server that pre-bundled posenc elsewhere: optimizeDeps: { exclude: ['posenc'] })");
   }
-  return (await WebAssembly.instantiate(await res.arrayBuffer(), imports)).instance;
+  const type = res.headers.get('content-type') ?? '';
+  if (WebAssembly.compileStreaming && /^application\/wasm\b/.test(type)) {
+    const copy = res.clone(); // to say what arrived if it does not compile
+    try {
+      return await WebAssembly.compileStreaming(res);
+    } catch {
+      // falls through: compileBytes names what the bytes are (an HTML page, truncated …)
+    }
+    return compileBytes(new Uint8Array(await copy.arrayBuffer()), url.href);
+  }
+  return compileBytes(new Uint8Array(await res.arrayBuffer()), url.href);
+}
+
+/** Any accepted source → WebAssembly.Module, or a rejection that says what arrived. */
+async function compile(source, origin) {
+  if (source instanceof WebAssembly.Module) return source;
+  if (isBytes(source)) return compileBytes(asBytes(source), origin);
+  // Relative strings: against the page in a browser, the working directory in Node.
+  const cwd = globalThis.process?.cwd?.();
+  let url;
+  try {
+    url = new URL(source, globalThis.location?.href ?? (cwd && `file://${cwd}/`));
+  } catch (e) {
+    throw loadError(`${origin} is not a valid URL: ${JSON.stringify(String(source))}`, e);
+  }
+  if (url.protocol === 'file:') return compileBytes(await readFileBytes(url), url.href);
+  return fetchAndCompile(url);
+}
+
+function flavourOf(module) {
+  const [section] = WebAssembly.Module.customSections(module, FLAVOUR_SECTION);
+  const name = section && new TextDecoder().decode(section);
+  return name in FILE ? name : undefined;
+}
+
+function checkFlavour(module, wanted, origin) {
+  const found = flavourOf(module);
+  if (found === wanted) return;
+  const exports = WebAssembly.Module.exports(module).length;
+  const what = found ? `posenc's ${found} binary (${FILE[found]})` :
+    `a WebAssembly module that is not posenc's (${exports} exports, no '${FLAVOUR_SECTION}' section)`;
+  throw loadError(`${origin} should be posenc's ${wanted} binary (${FILE[wanted]}) but is ${what}; ` +
+    (found ? 'give each flavour its own file' : FIX));
+}
+
+// Runs the glue on a compiled module; the glue offers no failure path of its own, so every
+// failure inside the hook rejects `failed`, which races the factory's promise.
+async function instantiate(glue, module, origin) {
+  let fail;
+  const failed = new Promise((_, reject) => (fail = reject));
+  const instantiateWasm = (imports, receiveInstance) => {
+    const missing = WebAssembly.Module.imports(module).find((i) => !(i.name in (imports[i.module] ?? {})));
+    if (missing) {
+      fail(loadError(`${origin} does not fit this version's JS (it imports ${missing.module}.` +
+        `${missing.name}, which the JS does not provide): the .wasm and the JS come from ` +
+        `different builds; ${FIX}`));
+    } else {
+      WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module))
+        .catch((e) => fail(loadError(`${origin} failed to start: ${e?.message ?? e}`, e)));
+    }
+    return {}; // asynchronous instantiation
+  };
+  let ready;
+  try {
+    ready = glue({ instantiateWasm });
+  } catch (e) {
+    throw loadError(`the module failed to start: ${e?.message ?? e}`, e);
+  }
+  return Promise.race([ready, failed]);
+}
+
+function checkOptions(simd, wasm, locateWasm) {
+  if (simd !== undefined) boolean('simd', simd);
+  if (wasm !== undefined && !isSource(wasm)) {
+    throw new TypeError(`posenc: wasm must be ${SOURCE_TYPES}`);
+  }
+  if (locateWasm !== undefined && typeof locateWasm !== 'function') {
+    throw new TypeError(`posenc: locateWasm must be a function (flavour) => URL, got ${typeof locateWasm}`);
+  }
+  if (wasm !== undefined && locateWasm !== undefined) {
+    throw new TypeError('posenc: pass either wasm (one binary) or locateWasm (both), not both');
+  }
 }
 
 /**
- * Loads the Emscripten module. `simd`: true / false forces a binary, undefined picks.
- * `wasm`: optional URL / bytes / WebAssembly.Module replacing the bundled .wasm file
- * (it must be the binary of the chosen flavour).
+ * Loads the Emscripten module. `simd`: true / false forces a flavour, undefined picks by
+ * simdSupported(). `wasm`: one binary as a URL / string / bytes / WebAssembly.Module (its
+ * flavour is read from the binary unless `simd` says which it must be). `locateWasm`:
+ * (flavour: 'simd' | 'scalar') => the URL (or bytes, or Module) of that flavour's binary.
  */
-export async function loadModule({ simd, wasm } = {}) {
-  const useSimd = simd ?? simdSupported();
-  const flavour = flavours[useSimd ? 'simd' : 'scalar'];
-  const { default: factory } = await flavour.glue();
-  const source = wasm ?? flavour.wasm();
-  // The glue offers no failure path for instantiateWasm, so a failed fetch/compile rejects
-  // a promise of our own that races the factory's.
-  let fail;
-  const failed = new Promise((_, reject) => (fail = reject));
-  const ready = factory({
-    instantiateWasm(imports, receiveInstance) {
-      instantiate(source, imports).then((instance) => receiveInstance(instance), fail);
-      return {}; // asynchronous instantiation
-    },
-  });
-  const module = await Promise.race([ready, failed]);
-  return { module, simd: useSimd };
+export async function loadModule(options) {
+  // Each option read once, own properties only (an inherited key is not an option).
+  const [simd, wasm, locateWasm] = LOADER_OPTIONS.map((k) => (Object.hasOwn(options, k) ? options[k] : undefined));
+  checkOptions(simd, wasm, locateWasm);
+  let flavour = simd === undefined ? (simdSupported() ? 'simd' : 'scalar') : simd ? 'simd' : 'scalar';
+  let source, origin;
+  if (wasm !== undefined) {
+    source = wasm;
+    origin = 'the wasm option';
+  } else if (locateWasm !== undefined) {
+    source = await locateWasm(flavour);
+    origin = `locateWasm('${flavour}')`;
+    if (!isSource(source)) throw new TypeError(`posenc: ${origin} must return ${SOURCE_TYPES}`);
+  } else {
+    source = binaries[flavour].wasm();
+    if (source instanceof URL) source = undoDevPrebundle(source, flavour);
+    origin = source instanceof URL ? source.href : `the embedded ${FILE[flavour]}`;
+  }
+  const module = await compile(source, origin);
+  if (wasm !== undefined && simd === undefined) flavour = flavourOf(module) ?? flavour;
+  checkFlavour(module, flavour, origin);
+  const instance = await instantiate(binaries[flavour].glue, module, origin);
+  return { module: instance, simd: flavour === 'simd' };
 }

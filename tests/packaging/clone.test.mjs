@@ -1,0 +1,79 @@
+// From a clean clone (the committed tree only, nothing built): `npm pack` builds the binaries
+// and bundles (prepack) and the tarball works; with a broken toolchain it fails loudly and
+// writes no tarball; `npm install git+file://…` (a git dependency) builds in npm's own clone
+// (prepare) and installs a working package.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { repoRoot, run, scratch } from './tarball.mjs';
+
+const root = scratch('clone');
+const clone = join(root, 'clone');
+run('git', ['clone', '--quiet', '--no-local', '--depth', '1', `file://${repoRoot}`, clone], root);
+
+const CHECK = `
+  import { createPosenc } from 'posenc';
+  const pe = await createPosenc();
+  const scalar = await createPosenc({ simd: false });
+  console.log(JSON.stringify([pe.simd, scalar.simd, pe.sinusoidal({ dim: 8, positions: [1] })[0]]));`;
+
+function assertInstalledWorks(dir) {
+  writeFileSync(join(dir, 'check.mjs'), CHECK);
+  const [simd, scalar, pe1] = JSON.parse(run('node', ['check.mjs'], dir));
+  assert.equal(simd, true);
+  assert.equal(scalar, false);
+  assert.ok(Math.abs(pe1 - 0.841471) < 1e-6, String(pe1));
+}
+
+function consumer(name) {
+  const dir = join(root, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+  return dir;
+}
+
+const npm = (args, cwd, env = {}) =>
+  spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 << 20 });
+
+test('npm pack with a toolchain that fails: non-zero exit, the reason shown, no tarball', () => {
+  // Stand-ins for Emscripten's tools that fail the way a broken install does.
+  const stubs = join(root, 'broken-emscripten');
+  mkdirSync(stubs);
+  for (const tool of ['emcmake', 'em++', 'emcc']) {
+    writeFileSync(join(stubs, tool), '#!/bin/sh\necho "emscripten stub: this toolchain is broken" >&2\nexit 3\n');
+    chmodSync(join(stubs, tool), 0o755);
+  }
+  const out = join(root, 'broken-pack');
+  mkdirSync(out);
+  const r = npm(['pack', '--pack-destination', out], clone, { PATH: `${stubs}:${process.env.PATH}` });
+  assert.notEqual(r.status, 0, r.stdout);
+  assert.match(r.stderr, /emscripten stub: this toolchain is broken/);
+  assert.match(r.stderr, /npm error/);
+  assert.deepEqual(readdirSync(out), []);
+  rmSync(join(clone, 'build'), { recursive: true, force: true }); // the next test starts clean
+});
+
+test('npm pack in a clean clone builds the package; the tarball installs and works', () => {
+  assert.ok(!existsSync(join(clone, 'wasm/dist')), 'nothing built in the clone');
+  const out = join(root, 'pack');
+  mkdirSync(out);
+  const r = npm(['pack', '--json', '--pack-destination', out], clone);
+  assert.equal(r.status, 0, r.stderr);
+  const [info] = JSON.parse(r.stdout);
+  const files = info.files.map((f) => f.path);
+  for (const f of ['wasm/dist/posenc-simd.wasm', 'wasm/dist/posenc-scalar.wasm', 'wasm/dist/posenc.js', 'wasm/dist/inline.cjs']) {
+    assert.ok(files.includes(f), `tarball has ${f}`);
+  }
+  const dir = consumer('from-tarball');
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(out, info.filename)], dir);
+  assertInstalledWorks(dir);
+});
+
+test('a git dependency (npm install git+file://…) builds in npm\'s clone and works', () => {
+  const dir = consumer('from-git');
+  const r = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `git+file://${clone}`], dir);
+  assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+  assertInstalledWorks(dir);
+});
