@@ -319,7 +319,7 @@ export default {
   's7.concat.whyCat': '—',
   's7.concatText': 'With a large enough d_model, attention learns to read the “meaning part” and the “position part” apart by itself.',
   's7.summaryTitle': 'Summary of the sinusoidal half',
-  's7.summaryText': 'Article 000’s summary, then article 001’s one-page table with the number this page computes for each line.',
+  's7.summaryText': 'In one line (article 001): attention does not know order, so we add “which position is this” to each token vector. Below, article 000’s summary, then article 001’s one-page table with the number this page computes for each line.',
   's7.sum000.1': 'The attention score $QK^\\top$ is permutation equivariant, so it cannot see token order; order has to be written into the vectors as numbers (section 1).',
   's7.sum000.2': 'Written as angles, positions are bounded in $[-1, 1]$ and the sentence length drops out. $\\theta_i = 10000^{-2i/d}$ builds a ladder whose wavelengths grow geometrically from $2\\pi$ towards $2\\pi\\cdot 10^4$; fast pairs separate neighbours, slow pairs separate the document scale (sections 3–4).',
   's7.sum000.3': 'For the sinusoidal code a shift by $k$ is one fixed matrix, and $\\mathrm{PE}(m)\\cdot\\mathrm{PE}(n) = \\sum_i \\cos((n-m)\\theta_i)$ sees only the relative position (sections 5–6).',

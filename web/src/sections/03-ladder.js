@@ -68,7 +68,7 @@ export default {
       const n = invFreq.length;
       const idx = n <= MAX_ROWS ? [...Array(n).keys()]
         : [...Array(MAX_ROWS - 2).keys(), -1, n - 2, n - 1];
-      const rows = idx.map((i) => (i < 0 ? ['…', '…', '…', '…'] : [String(i), compact(invFreq[i], 4), piMultiple(lambda[i]), compact(lambda[i], 4)]));
+      const rows = idx.map((i) => (i < 0 ? ['…', '…', '…', '…'] : [String(i), compact(invFreq[i], 4), piMultiple(lambda[i]), compact(lambda[i], 5)]));
       replace(tableBox, table({
         caption: t('s3.tableCaption', { d: dim, b: int(base) }),
         columns: ['i', t('s3.colTheta'), t('s3.colPi'), t('s3.colLambda')], rows, testid: 'ladder-table',
