@@ -38,8 +38,9 @@ export default {
       // written as numbers (no package call can be simpler than the number it is given).
       replace(rawBox, table({
         caption: t('s2.rawCaption', { L: int(TRAINED) }),
-        columns: ['p', t('s2.rawCol'), t('s2.rawSeen', { L: int(TRAINED) })],
-        rows: RAW_PICKS.map((p) => [int(p), int(p), t(p < TRAINED ? 's2.yes' : 's2.no')]),
+        columns: [t('s2.rawCol'), t('s2.rawSeen')],
+        rows: RAW_PICKS.map((p) => [int(p), t(p < TRAINED ? 's2.yes' : 's2.no')]),
+        numeric: false,
         testid: 'naive-raw',
       }));
       replace(fracBox, table({
