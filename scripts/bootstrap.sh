@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 # clang-14 does not depend on its sanitizer and libFuzzer runtimes (libclang-rt-14-dev),
 # so they are named here.
 DEBS=(cmake g++ clang-14 libclang-rt-14-dev libxsimd-dev catch2 nlohmann-json3-dev
-      libbenchmark-dev emscripten binaryen chromium)
+      libbenchmark-dev emscripten binaryen chromium fonts-nanum)
 missing=()
 for pkg in "${DEBS[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -263,8 +263,11 @@ test('Korean mode: the articles’ terms, no English sentence in sections 1–7,
 });
 
 test('hash: an odd d is "not valid", not "out of range"; values outside a slider are refused', async () => {
-  const page = await suite.open('#lang=en&s3.d=7&s5.p=5000000&s6.p=2000000');
+  const page = await suite.open('#lang=en&s3.d=7&s5.p=5000000&s6.p=2000000&s7.src=typed&s7.q=1,2,NaN&s7.k=%3Cimg%20src%3Dx%3E');
   const note = await text(page, '[data-testid="hash-note"]');
+  // Typed vectors from the hash are validated like any value: bad ones fall back to the article's.
+  assert.match(note, /s7\.q=1,2,NaN/); assert.match(note, /s7\.k=<img src=x>/);
+  assert.equal((await tableCells(page, 'leak-terms'))[0][1], '−1.467987');
   assert.match(note, /s3\.d=7.*not a valid value/);
   assert.match(note, /s5\.p=5000000/); assert.match(note, /s6\.p=2000000/);
   assert.doesNotMatch(note, /out of range/);

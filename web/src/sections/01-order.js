@@ -22,7 +22,7 @@ export default {
   id: 'order',
   params: {
     's1.pair': spec.enumOf('dog', ['dog', 'rice', 'shuffle']),
-    's1.mode': spec.enumOf('none', MODES),
+    's1.mode': spec.enumOf('none', ['none', 'additive', 'rotary']),
     's1.when': spec.enumOf('after', ['after', 'before']),
     's1.shuffle': spec.int(1, 0, 99999),
   },

@@ -1,7 +1,8 @@
 // Vectors the reader types or pastes ("0.13, -0.13, 0.64 …", or numpy's "[ 0.13 -0.13 ]"),
 // a hash spec for them, and a code listing. The values are data for package calls; the page
 // never computes with them.
-import { h, uid } from './dom.js';
+import { h } from './dom.js';
+import { listInput } from './controls.js';
 
 /** Parses a list of finite numbers separated by commas, spaces or semicolons (brackets ignored). */
 export function parseFloats(text) {
@@ -24,24 +25,8 @@ export function floatListSpec(def, len) {
 
 /** A labelled text box for a vector of `len` numbers; onChange(numbers) on a valid commit. */
 export function vectorInput({ label, value, len, onChange, name, invalidText }) {
-  const id = uid('vec');
-  const input = h('input', { type: 'text', id, name, 'data-param': name, class: 'vector-input',
-    value: value.join(', '), inputmode: 'decimal', autocomplete: 'off', spellcheck: 'false' });
-  const msg = h('p', { class: 'hint error', id: `${id}-err`, role: 'status' });
-  input.setAttribute('aria-describedby', `${id}-err`);
-  const commit = () => {
-    const v = parseFloats(input.value);
-    const ok = v !== null && v.length === len;
-    msg.textContent = ok ? '' : invalidText;
-    input.setAttribute('aria-invalid', ok ? 'false' : 'true');
-    if (ok) onChange(v);
-  };
-  input.addEventListener('change', commit);
-  input.addEventListener('keydown', (e) => { if (e.key === 'Enter') commit(); });
-  return {
-    el: h('div', { class: 'control vector' }, h('label', { for: id }, label), input, msg),
-    set(v) { input.value = v.join(', '); msg.textContent = ''; input.setAttribute('aria-invalid', 'false'); },
-  };
+  const parse = (text) => { const v = parseFloats(text); return v && v.length === len ? v : null; };
+  return listInput({ label, value, onChange, name, invalidText, parse, className: 'vector' });
 }
 
 /** A code listing (the articles' PyTorch / numpy), labelled with its language. */
