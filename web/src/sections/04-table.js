@@ -132,7 +132,7 @@ export default {
         caption: t('s4.symbolsCaption'),
         columns: [t('s4.symbol'), t('s4.meaning')],
         rows: [['pos', t('s4.symPos')], ['i', t('s4.symI')], ['10000^(2i/d)', t('s4.symSpeed')]],
-        numeric: false, testid: 'pe-symbols',
+        numeric: false, className: 'prose', testid: 'pe-symbols',
       })),
       panel(t('s4.heatTitle'),
         h('p', {}, rich(t('s4.heatText'))),
