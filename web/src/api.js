@@ -66,10 +66,6 @@ export function repeatRows(v, T) {
   return out;
 }
 
-export function permutation(pe, { n, seed }) {
-  return pe.permutation({ n, seed });
-}
-
 /** The demo sentence, one token per word, in the page's language. */
 export function sentence(t, which = 'short') {
   return t(which === 'long' ? 'common.sentenceLong' : 'common.sentence').split(' ');
@@ -183,30 +179,11 @@ export function peSimilarity(pe, { n, dim }) {
 
 // ——— attention —————————————————————————————————————————————————————————————————
 
-/** Seeded input rows for the attention demos (the package's generator). */
-function inputs(pe, { tokens, dim, seed, spread = 1 }) {
-  return pe.fillUniform(new Float32Array(tokens * dim), { seed: seed + 1000, lo: -spread, hi: spread });
-}
-
-/**
- * One seeded attention layer; `order` permutes the input rows. With `words` each row is its
- * word's vector (equal words, equal rows: wordVectors); without, `tokens` seeded rows.
- */
-export function attention(pe, { words, tokens, dim, heads, seed, mode, causal, order, spread }) {
-  let x = words ? wordVectors(pe, { lemmas: words, dim, seed, spread }) : inputs(pe, { tokens, dim, seed, spread });
-  if (order) {
-    const y = new Float32Array(x.length);
-    order.forEach((src, r) => y.set(x.subarray(src * dim, (src + 1) * dim), r * dim));
-    x = y;
-  }
+/** One seeded attention layer over the words' vectors (equal words, equal rows: wordVectors). */
+export function attention(pe, { words, dim, heads, seed, mode, causal, spread }) {
+  const x = wordVectors(pe, { lemmas: words, dim, seed, spread });
   const weights = pe.attentionWeights({ modelDim: dim, seed });
-  return pe.selfAttention({ x, weights, tokens, modelDim: dim, heads, mode, causal });
-}
-
-export function permutationTest(pe, { tokens, dim, heads, seed, mode, permSeed }) {
-  const x = inputs(pe, { tokens, dim, seed });
-  const weights = pe.attentionWeights({ modelDim: dim, seed });
-  return pe.permutationTest({ x, weights, tokens, modelDim: dim, heads, mode, seed: permSeed });
+  return pe.selfAttention({ x, weights, tokens: words.length, modelDim: dim, heads, mode, causal });
 }
 
 // ——— speed ——————————————————————————————————————————————————————————————————————

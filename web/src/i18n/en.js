@@ -225,7 +225,7 @@ export default {
   's2.angleText': 'Angles give the first two at once: $\\sin$ and $\\cos$ stay in $[-1, 1]$ however large their argument, and read as an angle the position needs no sentence length at all.',
   's3.colTheta': 'θᵢ (angular velocity)',
   's3.colPi': 'λᵢ',
-  's3.range': 'Wavelengths from λ₀ = {first} (2π) to λ{i} = {last} ({lastPi}); as d grows the longest approaches 2π·10⁴ ≈ 62 832.',
+  's3.range': 'Wavelengths from λ₀ = {first} (2π) to λ{i} = {last} ({lastPi}); as d grows the longest approaches 2π·b (2π·10⁴ ≈ 62 832 for b = 10 000).',
   's3.preset000': 'd = 8 (article 000)',
   's3.preset001': 'd = 4 (article 001)',
   's3.handSecond': 'second hand',
