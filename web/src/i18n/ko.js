@@ -32,7 +32,7 @@ export default {
   'common.half': 'half (반 나누기)',
   'common.concat': 'concat (이어 붙이기)',
   'common.seed': '난수 시드',
-  'common.axisM': '쿼리 위치 m ↓',
+  'common.axisM': '질의 위치 m ↓',
   'common.axisN': '키 위치 n →',
   'common.scoreReadout': 'm = {m}, n = {n} (n − m = {delta}): 점수 {v}',
   'common.badList': '{min}부터 {max} 사이의 정수를 쉼표로 구분해 최대 {n}개 입력하세요.',
