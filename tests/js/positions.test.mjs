@@ -42,6 +42,9 @@ for (const [name, pe] of [['simd', simd], ['scalar', scalar]]) {
     assert.throws(() => pe.addSinusoidal({ e, dim: 8, positions: [0], nope: 1 }), /unknown option 'nope'/);
     assert.throws(() => pe.positionAngles({ dim: 4, base: 1, positions: [0] }), (err) => err instanceof RangeError && /base/.test(err.message));
     assert.throws(() => pe.positionAngles(null), TypeError);
+    const gone = new Float32Array(8);
+    structuredClone(gone.buffer, { transfer: [gone.buffer] });
+    assert.throws(() => pe.addSinusoidal({ e: gone, dim: 8, positions: [0] }), (err) => err instanceof TypeError && /e is a detached/.test(err.message));
     let reads = 0;
     const getter = { get dim() { reads++; return 8; }, e, positions: [0] };
     assert.throws(() => pe.addSinusoidal(getter), /getter/);

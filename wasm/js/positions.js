@@ -45,21 +45,34 @@ function finite(name, v) {
   return v;
 }
 
+/** True for a view of a transferred buffer (ArrayBuffer.prototype.detached is newer than Node 20). */
+function detached(v) {
+  if (v.buffer.detached !== undefined) return v.buffer.detached;
+  if (v.byteLength !== 0) return false;
+  try {
+    v.subarray(0, 0);  // a view of a detached buffer cannot be made
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** An Int32Array (copied) or an array of int32 numbers → a fresh Int32Array. */
 function positionsArg(v) {
   if (v instanceof Int32Array) {
-    if (v.buffer.detached) throw new TypeError('posenc: positions is a detached Int32Array');
+    if (detached(v)) throw new TypeError('posenc: positions is a detached Int32Array');
     return Int32Array.from(v);
   }
   if (!Array.isArray(v)) throw new TypeError(`posenc: positions must be an Int32Array or an array of integers, got ${kind(v)}`);
-  const out = new Int32Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = int32(`positions[${i}]`, v[i]);
+  const n = v.length;  // read once: a Proxy could report another length on every read
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = int32(`positions[${i}]`, v[i]);
   return out;
 }
 
 function floatsArg(name, v) {
   if (!(v instanceof Float32Array)) throw new TypeError(`posenc: ${name} must be a Float32Array, got ${kind(v)}`);
-  if (v.buffer.detached) throw new TypeError(`posenc: ${name} is a detached Float32Array`);
+  if (detached(v)) throw new TypeError(`posenc: ${name} is a detached Float32Array`);
   return Float32Array.from(v);  // a snapshot: staging may grow memory, and e may view it
 }
 
