@@ -15,7 +15,7 @@ case "$need" in
   wasm)  DEBS=("${wasm[@]}") ;;
   bench) DEBS=(g++ libbenchmark-dev "${wasm[@]}") ;;
   all)   DEBS=(g++ clang-14 libclang-rt-14-dev catch2 nlohmann-json3-dev libbenchmark-dev
-               pkg-config "${wasm[@]}" chromium) ;;
+               pkg-config "${wasm[@]}" chromium fonts-nanum) ;;
   *) echo "bootstrap: unknown group '$need' (wasm, bench or all)" >&2; exit 2 ;;
 esac
 

@@ -350,6 +350,14 @@ export interface Posenc {
   /** max |shuffle(out(X)) − out(shuffle(X))|: ~1e−7 without positions, O(1) with them. */
   permutationTest(options: Omit<AttentionOptions, 'positions'> & { seed: Seed }): number;
 
+  /** p·θ_i for each listed position (int32), [positions][dim/2] row-major, in double, not reduced mod 2π. */
+  positionAngles(options: { dim: number; base?: number; positions: Positions }): Float64Array;
+  /**
+   * scale·e + PE(positions[r]) row by row (the transformer's input layer; scale √dim as in
+   * Vaswani et al.): e is positions.length × dim floats. Each value rounded once from double.
+   */
+  addSinusoidal(options: { e: Float32Array; dim: number; positions: Positions; base?: number; scale?: number; layout?: PeLayout }): Float32Array;
+
   /** Fills out with uniform floats in [lo, hi) (default [−1, 1)) from seed; returns out. */
   fillUniform<T extends FloatTarget>(out: T, options: { seed: Seed; lo?: number; hi?: number }): T;
   /** A seeded permutation of 0 … n−1. */

@@ -12,6 +12,7 @@ import { rotaryApi } from './js/rotary.js';
 import { scoresApi } from './js/scores.js';
 import { attentionApi } from './js/attention.js';
 import { randomApi } from './js/random.js';
+import { positionsApi } from './js/positions.js';
 
 export { simdSupported };
 
@@ -33,6 +34,7 @@ export async function createPosenc(opts) {
     ...scoresApi(ctx),
     ...attentionApi(ctx),
     ...randomApi(ctx),
+    ...positionsApi(ctx),
 
     /** A Float32Array in WebAssembly memory (zero-copy argument); length or data to copy. */
     tensor(lengthOrData) {

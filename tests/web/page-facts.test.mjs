@@ -32,13 +32,14 @@ test('§3 ladder: d=8, b=10000 gives θ = 1, 0.1, 0.01, 0.001 and λ ≈ 6.28 �
   const rows = await tableCells(page, 'ladder-table');
   assert.deepEqual(rows.map((r) => r[0]), ['0', '1', '2', '3']);
   assert.deepEqual(rows.map((r) => num(r[1])), [1, 0.1, 0.01, 0.001]);
-  [6.283, 62.83, 628.3, 6283].forEach((want, i) => close(rows[i][2], want, want * 1e-3, `λ${i}`));
+  assert.deepEqual(rows.map((r) => r[2]), ['2π', '20π', '200π', '2\u202f000π']);
+  [6.283, 62.83, 628.3, 6283].forEach((want, i) => close(rows[i][3], want, want * 1e-3, `λ${i}`));
   const g = golden('ladder.json');
   if (g) {
     const d8 = g.cases.find((c) => c.name === 'd8-design').expected;
     rows.forEach((r, i) => {
       assert.equal(num(r[1]), d8.invFreq[i], `golden θ${i}`);
-      close(r[2], d8.wavelengths[i], d8.wavelengths[i] * 5e-4, `golden λ${i}`);
+      close(r[3], d8.wavelengths[i], d8.wavelengths[i] * 5e-4, `golden λ${i}`);
     });
   }
 });

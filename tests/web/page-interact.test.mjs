@@ -84,7 +84,7 @@ test('shift s = 10⁶: RoPE scores stay put to float32 noise; float32 angles dri
 });
 
 test('shuffle re-orders the sentence; without positions the outputs do not change', async () => {
-  const page = await suite.open('#lang=en');
+  const page = await suite.open('#lang=en&s1.pair=shuffle');
   const before1 = await page.textContent('[data-testid="shuffled-sentence"]');
   await page.click('[data-testid="shuffle"]');
   const after1 = await page.textContent('[data-testid="shuffled-sentence"]');

@@ -66,10 +66,6 @@ export function repeatRows(v, T) {
   return out;
 }
 
-export function permutation(pe, { n, seed }) {
-  return pe.permutation({ n, seed });
-}
-
 /** The demo sentence, one token per word, in the page's language. */
 export function sentence(t, which = 'short') {
   return t(which === 'long' ? 'common.sentenceLong' : 'common.sentence').split(' ');
@@ -183,27 +179,11 @@ export function peSimilarity(pe, { n, dim }) {
 
 // ——— attention —————————————————————————————————————————————————————————————————
 
-/** Seeded input rows for the attention demos (the package's generator). */
-function inputs(pe, { tokens, dim, seed, spread = 1 }) {
-  return pe.fillUniform(new Float32Array(tokens * dim), { seed: seed + 1000, lo: -spread, hi: spread });
-}
-
-/** One seeded attention layer over `tokens` seeded embeddings; `order` permutes the input rows. */
-export function attention(pe, { tokens, dim, heads, seed, mode, causal, order, spread }) {
-  let x = inputs(pe, { tokens, dim, seed, spread });
-  if (order) {
-    const y = new Float32Array(x.length);
-    order.forEach((src, r) => y.set(x.subarray(src * dim, (src + 1) * dim), r * dim));
-    x = y;
-  }
+/** One seeded attention layer over the words' vectors (equal words, equal rows: wordVectors). */
+export function attention(pe, { words, dim, heads, seed, mode, causal, spread }) {
+  const x = wordVectors(pe, { lemmas: words, dim, seed, spread });
   const weights = pe.attentionWeights({ modelDim: dim, seed });
-  return pe.selfAttention({ x, weights, tokens, modelDim: dim, heads, mode, causal });
-}
-
-export function permutationTest(pe, { tokens, dim, heads, seed, mode, permSeed }) {
-  const x = inputs(pe, { tokens, dim, seed });
-  const weights = pe.attentionWeights({ modelDim: dim, seed });
-  return pe.permutationTest({ x, weights, tokens, modelDim: dim, heads, mode, seed: permSeed });
+  return pe.selfAttention({ x, weights, tokens: words.length, modelDim: dim, heads, mode, causal });
 }
 
 // ——— speed ——————————————————————————————————————————————————————————————————————
@@ -226,4 +206,98 @@ export function ropeRunner(pe, { headDim, tokens, heads, x }) {
     step: () => rope.apply(tensor, { tokens, heads, start: 0 }),
     dispose: () => { tensor.dispose(); rope.dispose(); },
   };
+}
+
+// ——— words, sentences and the input layer (sections 1–7) ———————————————————————————
+
+/**
+ * A sentence written as "display/lemma" tokens ("사람 이/가 개 를/을 물었다"): the shown word
+ * and the word whose vector it gets (allomorphs such as 이/가 share one).
+ */
+export function tokens(text) {
+  return text.split(' ').map((tok) => {
+    const [shown, lemma = shown] = tok.split('/');
+    return { shown, lemma };
+  });
+}
+
+/**
+ * One vector per distinct word (not per position): word w gets the package's seeded floats
+ * for seed·1000 + (index of w's first occurrence in `vocabulary`), so equal words are equal rows.
+ */
+export function wordVectors(pe, { lemmas, vocabulary = lemmas, dim, seed = 1, spread = 1 }) {
+  const x = new Float32Array(lemmas.length * dim);
+  lemmas.forEach((w, r) => {
+    const id = vocabulary.indexOf(w);
+    x.set(pe.fillUniform(new Float32Array(dim), { seed: seed * 1000 + id, lo: -spread, hi: spread }), r * dim);
+  });
+  return x;
+}
+
+/** perm with b[r] = a[perm[r]], matching equal words in order; null if b is no reordering of a. */
+export function reorderingOf(a, b) {
+  if (a.length !== b.length) return null;
+  const used = new Array(a.length).fill(false);
+  const perm = [];
+  for (const w of b) {
+    const i = a.findIndex((v, j) => !used[j] && v === w);
+    if (i < 0) return null;
+    used[i] = true;
+    perm.push(i);
+  }
+  return perm;
+}
+
+/** A seeded reordering of 0 … n−1 that is not the identity (the next seed whose shuffle moves a word). */
+export function shuffleOf(pe, { n, seed }) {
+  for (let s = seed; s < seed + 1000; s++) {
+    const perm = Array.from(pe.permutation({ n, seed: s }));
+    if (perm.some((v, i) => v !== i)) return { perm, seed: s };
+  }
+  throw new Error(`no shuffle of ${n} words moves any word`);
+}
+
+/** Rows of x in the order perm (row r of the result is row perm[r] of x). */
+export function reorderRows(x, perm, dim) {
+  const y = new Float32Array(x.length);
+  perm.forEach((src, r) => y.set(x.subarray(src * dim, (src + 1) * dim), r * dim));
+  return y;
+}
+
+/**
+ * The same words in two orders through one seeded attention layer. `pitfall`: positions are
+ * attached before reordering, so each word keeps its original position (perm) instead of
+ * getting the position of its new place. diff = max |out_b[r] − out_a[perm[r]]|.
+ */
+export function orderTest(pe, { x, perm, dim, heads, seed, mode, pitfall = false }) {
+  const weights = pe.attentionWeights({ modelDim: dim, seed });
+  const T = perm.length;
+  const a = pe.selfAttention({ x, weights, tokens: T, modelDim: dim, heads, mode });
+  const b = pe.selfAttention({ x: reorderRows(x, perm, dim), weights, tokens: T, modelDim: dim, heads, mode,
+    ...(pitfall ? { positions: perm } : {}) });
+  return { a, b, diff: maxGap(reorderRows(a.output, perm, dim), b.output) };
+}
+
+/** max over p = first … first+count−1 of |M(k)·PE(p) − PE(p+k)| (pe.applyShift against pe.sinusoidal). */
+export function shiftSweep(pe, { dim, k, first, count, base = 10000 }) {
+  let worst = 0;
+  for (let p = first; p < first + count; p++) worst = Math.max(worst, applyShift(pe, { dim, k, p, base }).maxError);
+  return worst;
+}
+
+/** p·θ_i for each position (pe.positionAngles), as one array per position. */
+export function angles(pe, { dim, positions, base = 10000 }) {
+  const a = pe.positionAngles({ dim, base, positions });
+  const half = dim / 2;
+  return positions.map((_, r) => a.subarray(r * half, (r + 1) * half));
+}
+
+/** scale·e + PE(p) for each row of e (pe.addSinusoidal: the input layer). */
+export function addPositions(pe, { e, dim, positions, scale = 1, base = 10000 }) {
+  return pe.addSinusoidal({ e, dim, positions, scale, base });
+}
+
+/** The article's float64 draws as the float32 rows the package takes. */
+export function draws(set) {
+  return { q: Float32Array.from(set.q), k: Float32Array.from(set.k) };
 }

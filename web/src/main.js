@@ -49,6 +49,7 @@ function renderChrome() {
     b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
   }
   document.querySelector('.skip').textContent = t('page.skip');
+  document.querySelector('nav.lang')?.setAttribute('aria-label', t('page.langNav'));
   replace(toc,
     h('details', { class: 'toc-box', open: window.matchMedia('(min-width: 1100px)').matches },
       h('summary', { id: 'toc-title' }, t('page.contents')),
@@ -137,6 +138,9 @@ function trackSection() {
 async function start() {
   problems = state.read(location.hash);
   t = translator(state.get('lang'));
+  document.documentElement.lang = state.get('lang');
+  const loading = document.getElementById('loading');
+  if (loading) loading.textContent = t('page.loading');
   try {
     pe = await createPosenc();
   } catch (err) {

@@ -13,3 +13,5 @@
 #include "posenc/scores.hpp"
 #include "posenc/random.hpp"
 #include "posenc/attention.hpp"
+#include "posenc/embedding.hpp"
+#include "posenc/angle_table.hpp"

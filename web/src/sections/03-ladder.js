@@ -1,5 +1,6 @@
-// 3. The frequency ladder: θ_i = b^(−2i/d) and λ_i = 2π/θ_i from pe.inverseFrequencies and
-// pe.wavelengths; clock hands whose angles come from a pe.sinusoidal row.
+// 3. The frequency ladder: θ_i = b^(−2i/d) (angular velocity, 각속도) and λ_i = 2π/θ_i from
+// pe.inverseFrequencies and pe.wavelengths; clock hands whose angles come from a pe.sinusoidal
+// row (the fastest and the slowest pairs); the odometer as two PE rows side by side.
 import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
@@ -8,10 +9,11 @@ import { boundSlider } from '../ui/bind.js';
 import { controlRow, button, slider } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { plot } from '../ui/plot.js';
-import { compact, fixed, int } from '../ui/format.js';
+import { compact, fixed, fixed32, int, piMultiple } from '../ui/format.js';
+import { codeBlock } from '../ui/vectors.js';
 import { LINES } from '../ui/palette.js';
 
-const HANDS = 4;      // clock faces drawn (the first four pairs)
+const HANDS = 4;      // clock faces drawn: the two fastest and the two slowest pairs
 const MAX_ROWS = 10;  // ladder rows shown before eliding the middle
 
 export default {
@@ -21,6 +23,8 @@ export default {
     's3.d': spec.int(8, 2, 1024, { even: true }),
     's3.b': spec.num(10000, 2, 1e7),
     's3.p': spec.int(10, 0, 10000),
+    's3.oa': spec.int(12, 0, 100000),
+    's3.ob': spec.int(56, 0, 100000),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
@@ -31,6 +35,28 @@ export default {
     });
     const clocks = h('div', { class: 'clocks' });
     const posOut = h('output', { class: 'big-number', 'data-testid': 'clock-p' });
+    const hintOut = h('p', { class: 'hint' });
+    const rangeOut = h('p', { 'data-testid': 'ladder-range' });
+    const odoBox = h('div');
+
+    // Two positions the fastest pair barely tells apart, read pair by pair (the odometer).
+    function updateOdometer() {
+      const dim = state.get('s3.d');
+      const base = state.get('s3.b');
+      const a = state.get('s3.oa');
+      const b = state.get('s3.ob');
+      const rows = pe.sinusoidal({ dim, base, positions: [a, b] });
+      const half = dim / 2;
+      const pairs = half <= MAX_ROWS ? [...Array(half).keys()] : [...Array(MAX_ROWS).keys()];
+      replace(odoBox, table({
+        caption: t('s3.odoCaption', { a, b, d: dim }),
+        columns: [t('s3.axisI'), `PE(${a}): sin, cos`, `PE(${b}): sin, cos`],
+        rows: pairs.map((i) => [String(i),
+          `${fixed32(rows[2 * i], 4)}, ${fixed32(rows[2 * i + 1], 4)}`,
+          `${fixed32(rows[dim + 2 * i], 4)}, ${fixed32(rows[dim + 2 * i + 1], 4)}`]),
+        testid: 'odometer',
+      }));
+    }
     let playing = false;
     let raf = 0;
 
@@ -42,11 +68,14 @@ export default {
       const n = invFreq.length;
       const idx = n <= MAX_ROWS ? [...Array(n).keys()]
         : [...Array(MAX_ROWS - 2).keys(), -1, n - 2, n - 1];
-      const rows = idx.map((i) => (i < 0 ? ['…', '…', '…'] : [String(i), compact(invFreq[i], 4), compact(lambda[i], 4)]));
+      const rows = idx.map((i) => (i < 0 ? ['…', '…', '…', '…'] : [String(i), compact(invFreq[i], 4), piMultiple(lambda[i]), compact(lambda[i], 5)]));
       replace(tableBox, table({
         caption: t('s3.tableCaption', { d: dim, b: int(base) }),
-        columns: ['i', 'θᵢ', t('s3.colLambda')], rows, testid: 'ladder-table',
+        columns: ['i', t('s3.colTheta'), t('s3.colPi'), t('s3.colLambda')], rows, testid: 'ladder-table',
       }));
+      rangeOut.replaceChildren(...rich(t('s3.range', { first: compact(lambda[0], 4), last: compact(lambda[n - 1], 4),
+        lastPi: piMultiple(lambda[n - 1]), i: n - 1 })));
+      updateOdometer();
       lambdaPlot.update([...Array(n).keys()], lambda);
       drawClocks();
     }
@@ -59,11 +88,14 @@ export default {
       const row = pe.sinusoidal({ dim, base, positions: [p] });
       const lambda = pe.wavelengths({ dim, base });
       posOut.textContent = `p = ${int(p)}`;
-      const faces = [];
-      for (let i = 0; i < Math.min(HANDS, dim / 2); i++) {
-        faces.push(clockFace(row[2 * i], row[2 * i + 1], i, lambda[i], LINES[i % LINES.length], t));
-      }
+      const half = dim / 2;
+      const pairs = half <= HANDS ? [...Array(half).keys()] : [0, 1, half - 2, half - 1];
+      const faces = pairs.map((i, k) => clockFace(row[2 * i], row[2 * i + 1], i, lambda[i],
+        LINES[k % LINES.length], t, t(handName(i, half))));
       replace(clocks, faces);
+      const { invFreq } = pe.inverseFrequencies({ dim, base });
+      hintOut.replaceChildren(...rich(t('s3.clockHint', { last: half - 1, theta: compact(invFreq[half - 1], 3),
+        turn: compact(lambda[half - 1], 4) })));
     }
 
     const pSlider = boundSlider(ctx, 's3.p', { label: t('s3.position') }, drawClocks);
@@ -82,18 +114,31 @@ export default {
       if (playing) tick();
     }, { 'aria-pressed': 'false', 'data-testid': 'clock-play' });
 
+    const dSlider = boundSlider(ctx, 's3.d', { label: t('s3.dim'), step: 2 }, update);
+    const bSlider = boundSlider(ctx, 's3.b', { label: t('s3.base'), log: true, integer: false }, update);
+    const presetTo = (dim) => () => {
+      state.set('s3.d', dim); dSlider.set(dim);
+      state.set('s3.b', 10000); bSlider.set(10000);
+      update();
+    };
     const el = shell(ctx, this,
-      tex([String.raw`\theta_i = b^{-2i/d},\quad i = 0,\dots,\tfrac d2 - 1`, String.raw`\lambda_i = \dfrac{2\pi}{\theta_i}`]),
-      controlRow(
-        boundSlider(ctx, 's3.d', { label: t('s3.dim'), step: 2 }, update),
-        boundSlider(ctx, 's3.b', { label: t('s3.base'), log: true, integer: false }, update)),
+      tex([String.raw`\theta_i = b^{-2i/d},\quad i = 0,\dots,\tfrac d2 - 1`, String.raw`\lambda_i = \dfrac{2\pi}{\theta_i} = 2\pi\, b^{2i/d}`]),
+      controlRow(dSlider, bSlider,
+        button(t('s3.preset000'), presetTo(8), { 'data-preset': 'article', class: 'btn preset' }),
+        button(t('s3.preset001'), presetTo(4), { 'data-preset': 'article-001', class: 'btn preset' })),
       h('div', { class: 'grid-2' },
-        panel(t('s3.tableTitle'), tableBox),
+        panel(t('s3.tableTitle'), tableBox, rangeOut),
         panel(t('s3.plotTitle'), lambdaPlot.el)),
       panel(t('s3.clockTitle'),
-        h('p', { class: 'hint' }, rich(t('s3.clockHint'))),
+        hintOut,
         controlRow(pSlider, play, posOut),
         clocks),
+      panel(t('s3.odoTitle'),
+        h('p', {}, rich(t('s3.odoText'))),
+        controlRow(boundSlider(ctx, 's3.oa', { label: t('s3.odoA') }, updateOdometer),
+          boundSlider(ctx, 's3.ob', { label: t('s3.odoB') }, updateOdometer)),
+        odoBox),
+      panel(t('s3.codeTitle'), h('p', {}, rich(t('s3.codeText'))), codeBlock(t('s3.codeSrc'), { label: t('s3.codeLabel') })),
       h('p', {}, rich(t('s3.after'))));
     update();
     return { el, dispose() { playing = false; clearTimeout(raf); lambdaPlot.dispose(); } };
@@ -101,7 +146,7 @@ export default {
 };
 
 /** One clock: a circle, the hand at (cos, sin) of pθ_i as read from the PE row, its label. */
-function clockFace(sinV, cosV, i, lambda, color, t) {
+function clockFace(sinV, cosV, i, lambda, color, t, name) {
   const NS = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(NS, 'svg');
   svg.setAttribute('viewBox', '-1.2 -1.2 2.4 2.4');
@@ -121,6 +166,13 @@ function clockFace(sinV, cosV, i, lambda, color, t) {
   hub.setAttribute('r', '0.06'); hub.setAttribute('fill', color);
   svg.append(circle, hand, hub);
   return h('figure', { class: 'clock-face' }, svg,
-    h('figcaption', {}, h('strong', {}, `i = ${i}`), ` · λ ≈ ${compact(lambda, 3)}`, h('br'),
+    h('figcaption', {}, h('strong', {}, `i = ${i}`), ` · ${name}`, h('br'), `λ ≈ ${compact(lambda, 3)}`, h('br'),
       `sin ${fixed(sinV, 3)}`, h('br'), `cos ${fixed(cosV, 3)}`));
 }
+
+/** The clock-hand name of pair i of `half` pairs: the fastest is the second hand, the slowest the hour hand. */
+function handName(i, half) {
+  if (i === 0) return 's3.handSecond';
+  return i === half - 1 ? 's3.handHour' : 's3.handMinute';
+}
+

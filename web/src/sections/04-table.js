@@ -1,13 +1,16 @@
-// 4. The encoding table: PE rows from pe.sinusoidal as numbers, as a heatmap, and as text.
+// 4. The encoding table: PE rows from pe.sinusoidal as numbers (article 000's d = 8 rows and
+// article 001's d = 4 hand table with its angle columns from pe.positionAngles), as a heatmap,
+// and as article 001's text heatmap.
 import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
 import { boundSlider, boundChoice, boundList } from '../ui/bind.js';
-import { controlRow } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { heatmap } from '../ui/heatmap.js';
 import { fixed, fixed32, sig } from '../ui/format.js';
+import { controlRow as row, button } from '../ui/controls.js';
+import { angles } from '../api.js';
 
 const RAMP = ' .:-=+*#%@';  // text view: ten characters from blank (−1) to dense (+1)
 
@@ -34,6 +37,7 @@ export default {
     const { pe, t, state } = ctx;
     const numbers = h('div');
     const small = h('div');
+    const hands = h('div');
     const heatBox = h('div');
     const heat = heatmap({
       label: t('s4.heatLabel'), rowLabel: t('s4.axisP'), colLabel: t('s4.axisJ'),
@@ -49,18 +53,33 @@ export default {
       const data = pe.sinusoidal({ dim, positions, layout });
       const cols = [...Array(dim).keys()].map((j) => columnName(j, dim, layout));
       replace(numbers, table({
-        caption: t('s4.tableCaption', { d: dim, layout: t(`common.${layout}`) }),
+        caption: t(layout === 'concat' ? 's4.tableCaptionSplit' : 's4.tableCaption', { d: dim }),
         columns: ['p', ...cols],
         rows: positions.map((p, r) => [String(p), ...Array.from(data.subarray(r * dim, (r + 1) * dim), (v) => fixed32(v, 4))]),
         testid: 'pe-table',
       }));
-      // The d = 4 example of DESIGN §3: cos 0.01 = 0.99995 needs five digits to be seen.
+      // d = 4: cos 0.01 = 0.99995 needs five digits to be seen.
       const row = pe.sinusoidal({ dim: 4, positions: [1], layout });
       replace(small, table({
         caption: t('s4.smallCaption'),
         columns: ['p', ...[0, 1, 2, 3].map((j) => columnName(j, 4, layout))],
         rows: [['1', ...Array.from(row, (v) => sig(v, 5))]],
         testid: 'pe-small',
+      }));
+    }
+
+    // Article 001's d = 4 table: the angle of each pair (pos/1, pos/100) beside the PE vector,
+    // printed as its script prints float32 (four decimals of the stored value: 0.9999).
+    function updateHands() {
+      const pos = [0, 1, 2, 3];
+      const a = angles(pe, { dim: 4, positions: pos });
+      const data = pe.sinusoidal({ dim: 4, positions: pos });
+      replace(hands, table({
+        caption: t('s4.handsCaption'),
+        columns: ['pos', t('s4.angle0'), t('s4.angle1'), t('s4.peVector')],
+        rows: pos.map((p, r) => [String(p), fixed(a[r][0], 4), fixed(a[r][1], 4),
+          Array.from(data.subarray(r * 4, r * 4 + 4), (v) => fixed(v, 4)).join(', ')]),
+        testid: 'pe-hands',
       }));
     }
 
@@ -88,25 +107,42 @@ export default {
       }
     }
 
-    const update = () => { updateNumbers(); updateHeat(); };
+    const update = () => { updateNumbers(); updateHands(); updateHeat(); };
+    const controls = {};
+    const bind = (kind, key, opts, fn) => { controls[key] = kind(ctx, key, opts, fn); return controls[key]; };
+    const preset = (values) => () => {
+      for (const [key, v] of Object.entries(values)) { state.set(key, v); controls[key].set(v); }
+      update();
+    };
     const el = shell(ctx, this,
       tex([String.raw`\mathrm{PE}(p)_{2i} = \sin(p\,\theta_i)`, String.raw`\mathrm{PE}(p)_{2i+1} = \cos(p\,\theta_i)`]),
       panel(t('s4.numbersTitle'),
-        controlRow(
-          boundSlider(ctx, 's4.d', { label: t('s4.dim'), step: 2 }, updateNumbers),
-          boundList(ctx, 's4.rows', { label: t('s4.rows') }, updateNumbers),
-          boundChoice(ctx, 's4.layout', { label: t('common.layout'),
-            options: [['interleaved', t('common.interleaved')], ['concat', t('common.concat')]] }, update)),
+        row(
+          bind(boundSlider, 's4.d', { label: t('s4.dim'), step: 2 }, updateNumbers),
+          bind(boundList, 's4.rows', { label: t('s4.rows') }, updateNumbers),
+          bind(boundChoice, 's4.layout', { label: t('common.layout'),
+            options: [['interleaved', t('common.interleaved')], ['concat', t('s4.split')]] }, update),
+          button(t('s4.preset'), preset({ 's4.d': 8, 's4.rows': [0, 1, 2, 3], 's4.layout': 'interleaved' }),
+            { 'data-preset': 'article', class: 'btn preset' })),
         numbers,
         h('p', {}, rich(t('s4.smallText'))),
         small),
+      panel(t('s4.handsTitle'), h('p', {}, rich(t('s4.handsText'))), hands),
+      panel(t('s4.symbolsTitle'), table({
+        caption: t('s4.symbolsCaption'),
+        columns: [t('s4.symbol'), t('s4.meaning')],
+        rows: [['pos', t('s4.symPos')], ['i', t('s4.symI')], ['10000^(2i/d)', t('s4.symSpeed')]],
+        numeric: false, className: 'prose', testid: 'pe-symbols',
+      })),
       panel(t('s4.heatTitle'),
         h('p', {}, rich(t('s4.heatText'))),
-        controlRow(
-          boundSlider(ctx, 's4.hd', { label: t('s4.heatDim'), step: 2 }, updateHeat),
-          boundSlider(ctx, 's4.hp', { label: t('s4.heatPositions') }, updateHeat),
-          boundChoice(ctx, 's4.view', { label: t('s4.view'),
-            options: [['color', t('s4.viewColor')], ['text', t('s4.viewText')]] }, updateHeat)),
+        row(
+          bind(boundSlider, 's4.hd', { label: t('s4.heatDim'), step: 2 }, updateHeat),
+          bind(boundSlider, 's4.hp', { label: t('s4.heatPositions') }, updateHeat),
+          bind(boundChoice, 's4.view', { label: t('s4.view'),
+            options: [['color', t('s4.viewColor')], ['text', t('s4.viewText')]] }, updateHeat),
+          button(t('s4.presetText'), preset({ 's4.hd': 16, 's4.hp': 24, 's4.view': 'text' }),
+            { 'data-preset': 'article-001', class: 'btn preset' })),
         heatBox));
     update();
     return { el };

@@ -1,14 +1,14 @@
-// 6. A shift is a rotation: M(k) from pe.shiftMatrix, M(k)·PE(p) from pe.applyShift, beside
-// PE(p+k) from pe.sinusoidal; the error is their difference as the package reports it.
+// 6. A shift is a rotation (the angle-addition formulas as a matrix): M(k) from pe.shiftMatrix,
+// M(k)·PE(p) from pe.applyShift beside PE(p+k) from pe.sinusoidal, at one p and over p = 0…19.
 import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
 import { boundSlider } from '../ui/bind.js';
-import { controlRow } from '../ui/controls.js';
+import { controlRow, button } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { fixed, sci } from '../ui/format.js';
-import { shiftMatrix, applyShift } from '../api.js';
+import { shiftMatrix, applyShift, shiftSweep } from '../api.js';
 
 export default {
   num: 6,
@@ -16,13 +16,14 @@ export default {
   params: {
     's6.d': spec.int(8, 2, 16, { even: true }),
     's6.k': spec.int(3, -1000, 1000),
-    's6.p': spec.int(5, -1000000, 1000000),
+    's6.p': spec.int(5, -100000, 100000),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
     const matrixBox = h('div');
     const compareBox = h('div');
     const errOut = h('output', { 'data-testid': 'shift-error' });
+    const sweepOut = h('output', { 'data-testid': 'shift-sweep' });
 
     function update() {
       const dim = state.get('s6.d');
@@ -47,17 +48,26 @@ export default {
         testid: 'shift-compare',
       }));
       errOut.textContent = sci(maxError, 2);
+      sweepOut.textContent = sci(shiftSweep(pe, { dim, k, first: 0, count: 20 }), 2);
     }
 
+    const dSlider = boundSlider(ctx, 's6.d', { label: t('s6.dim'), step: 2 }, update);
+    const kSlider = boundSlider(ctx, 's6.k', { label: t('s6.k') }, update);
+    const pSlider = boundSlider(ctx, 's6.p', { label: t('s6.p') }, update);
+    const preset = button(t('s6.preset'), () => {
+      for (const [key, v, c] of [['s6.d', 8, dSlider], ['s6.k', 3, kSlider], ['s6.p', 5, pSlider]]) { state.set(key, v); c.set(v); }
+      update();
+    }, { 'data-preset': 'article', class: 'btn preset' });
     const el = shell(ctx, this,
+      tex([String.raw`\sin\theta(p+k) = \sin\theta p\,\cos\theta k + \cos\theta p\,\sin\theta k`,
+        String.raw`\cos\theta(p+k) = \cos\theta p\,\cos\theta k - \sin\theta p\,\sin\theta k`]),
       tex([String.raw`\begin{pmatrix}\sin\theta(p+k)\\ \cos\theta(p+k)\end{pmatrix}`, String.raw`= \begin{pmatrix}\cos\theta k & \sin\theta k\\ -\sin\theta k & \cos\theta k\end{pmatrix}\begin{pmatrix}\sin\theta p\\ \cos\theta p\end{pmatrix}`]),
-      controlRow(
-        boundSlider(ctx, 's6.d', { label: t('s6.dim'), step: 2 }, update),
-        boundSlider(ctx, 's6.k', { label: t('s6.k') }, update),
-        boundSlider(ctx, 's6.p', { label: t('s6.p'), min: -1000, max: 1000 }, update)),
+      controlRow(dSlider, kSlider, pSlider, preset),
       h('div', { class: 'grid-2 wide-left' },
         panel(t('s6.matrixTitle'), h('p', { class: 'hint' }, rich(t('s6.matrixHint'))), matrixBox),
-        panel(t('s6.compareTitle'), compareBox, result(t('s6.maxErr'), errOut))),
+        panel(t('s6.compareTitle'), compareBox, result(t('s6.maxErr'), errOut),
+          result(t('s6.sweepLabel'), sweepOut),
+          h('p', { class: 'hint' }, rich(t('s6.sweepNote'))))),
       h('p', {}, rich(t('s6.after'))));
     update();
     return { el };

@@ -2,6 +2,7 @@
 // pe.wavelengths / pe.inverseFrequencies with the scaling object a model config would carry.
 import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
+import { packageError } from '../ui/errors.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
 import { boundSlider, boundChoice } from '../ui/bind.js';
@@ -67,7 +68,7 @@ export default {
         replace(errorBox);
       } catch (err) {
         // A parameter combination the package refuses: show its message, keep the last plot.
-        replace(errorBox, h('p', { class: 'note warn' }, String(err.message)));
+        replace(errorBox, h('p', { class: 'note warn' }, packageError(t, err)));
         return;
       }
       const before = pe.wavelengths({ dim, base });

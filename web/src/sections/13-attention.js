@@ -27,7 +27,7 @@ export default {
     function update() {
       const words = sentence(t, 'long');
       const heads = state.get('s13.heads');
-      const res = attention(pe, { tokens: words.length, dim: 48, heads, seed: state.get('s13.seed'),
+      const res = attention(pe, { words, dim: 48, heads, seed: state.get('s13.seed'),
         mode: state.get('s13.mode'), causal: state.get('s13.causal'), spread: 4 });
       const T = words.length;
       replace(tokenList, words.map((w, i) => h('span', { class: 'token' }, h('small', {}, String(i)), w)));

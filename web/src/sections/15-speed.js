@@ -42,13 +42,13 @@ async function timeIt(fn, budget) {
 }
 
 /** Horizontal bars of throughput (longest = fastest); widths set through the CSSOM. */
-function bars(items) {
+function bars(items, lang) {
   const top = Math.max(...items.map(([, v]) => v));
   return h('div', { class: 'bars', 'aria-hidden': 'true' }, items.map(([name, v], i) => {
     const bar = h('span', { class: `bar bar-${i}` });
     bar.style.setProperty('width', `${(100 * v) / top}%`);
     return h('div', { class: 'bar-row' }, h('span', { class: 'bar-name' }, name), h('span', { class: 'bar-track' }, bar),
-      h('span', { class: 'bar-value' }, rate(v)));
+      h('span', { class: 'bar-value' }, rate(v, undefined, lang)));
   }));
 }
 
@@ -97,10 +97,10 @@ export default {
           table({
             caption: t('s15.caption', { tokens, heads: HEADS, dim: HEAD_DIM, mib: ((n * 4) / 2 ** 20).toFixed(1) }),
             columns: [t('s15.engine'), t('s15.time'), t('s15.throughput'), t('s15.vsPlain')],
-            rows: rows.map(([name, ms]) => [name, `${ms.toFixed(3)} ms`, rate(n / (ms / 1000)), `${(ref / ms).toFixed(2)}×`]),
+            rows: rows.map(([name, ms]) => [name, `${ms.toFixed(3)} ms`, rate(n / (ms / 1000), undefined, t.lang), `${(ref / ms).toFixed(2)}×`]),
             testid: 'speed-table',
           }),
-          bars(rows.map(([name, ms]) => [name, n / (ms / 1000)])),
+          bars(rows.map(([name, ms]) => [name, n / (ms / 1000)]), t.lang),
           scalarMissing ? h('p', { class: 'note info' }, t('s15.noScalar')) : null,
           result(t('s15.ratio'), h('output', {}, `${(ref / rows[0][1]).toFixed(1)}×`)));
       } catch (err) {

@@ -114,26 +114,38 @@ export function button(text, onClick, attrs = {}) {
 
 /** A free-text list of integers ("0, 1, 2, 3"), validated on commit; bad input → message. */
 export function intListInput({ label, value, onChange, min, max, maxLen, name, invalidText }) {
-  const id = uid('list');
-  const input = h('input', { type: 'text', id, name, 'data-param': name, value: value.join(', '),
-    inputmode: 'numeric', autocomplete: 'off', spellcheck: 'false' });
-  const msg = h('p', { class: 'hint error', id: `${id}-err`, role: 'status' });
-  input.setAttribute('aria-describedby', `${id}-err`);
-  const commit = () => {
-    const parts = input.value.split(/[\s,;]+/).filter(Boolean);
+  const parse = (text) => {
+    const parts = text.split(/[\s,;]+/).filter(Boolean);
     const nums = parts.map(Number);
     const ok = parts.length > 0 && parts.length <= maxLen
       && nums.every((n) => Number.isSafeInteger(n) && n >= min && n <= max);
+    return ok ? nums : null;
+  };
+  return listInput({ label, value, onChange, name, invalidText, parse, inputmode: 'numeric' });
+}
+
+/**
+ * A free-text list of numbers: parse(text) → array, or null for bad input (then the message
+ * `invalidText` shows and nothing changes). onChange(array) after each valid commit.
+ */
+export function listInput({ label, value, onChange, name, invalidText, parse, inputmode = 'decimal', className = 'list' }) {
+  const id = uid('list');
+  const input = h('input', { type: 'text', id, name, 'data-param': name, value: value.join(', '),
+    inputmode, autocomplete: 'off', spellcheck: 'false' });
+  const msg = h('p', { class: 'hint error', id: `${id}-err`, role: 'status' });
+  input.setAttribute('aria-describedby', `${id}-err`);
+  const commit = () => {
+    const v = parse(input.value);
     // textContent: the visitor's text is never parsed as markup.
-    msg.textContent = ok ? '' : invalidText;
-    input.setAttribute('aria-invalid', ok ? 'false' : 'true');
-    if (ok) onChange(nums);
+    msg.textContent = v ? '' : invalidText;
+    input.setAttribute('aria-invalid', v ? 'false' : 'true');
+    if (v) onChange(v);
   };
   input.addEventListener('change', commit);
   input.addEventListener('keydown', (e) => { if (e.key === 'Enter') commit(); });
   return {
-    el: h('div', { class: 'control list' }, h('label', { for: id }, label), input, msg),
-    set(v) { input.value = v.join(', '); msg.textContent = ''; },
+    el: h('div', { class: `control ${className}` }, h('label', { for: id }, label), input, msg),
+    set(v) { input.value = v.join(', '); msg.textContent = ''; input.setAttribute('aria-invalid', 'false'); },
   };
 }
 

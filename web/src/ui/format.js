@@ -52,8 +52,17 @@ export function compact(x, digits = 4) {
   return signed(String(Number(x.toPrecision(digits))));
 }
 
-/** Throughput in a readable unit. */
-export function rate(perSecond, unit = 'values/s') {
+/**
+ * Throughput in a readable unit: English "1.2 Gvalues/s"; Korean (lang 'ko') groups by
+ * 만 and 억 as Korean does, "초당 12.3억 개".
+ */
+export function rate(perSecond, unit = 'values/s', lang = 'en') {
+  if (lang === 'ko') {
+    for (const [scale, word] of [[1e8, '억'], [1e4, '만']]) {
+      if (perSecond >= scale) return `초당 ${(perSecond / scale).toFixed(1)}${word} 개`;
+    }
+    return `초당 ${perSecond.toFixed(0)}개`;
+  }
   const steps = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
   for (const [scale, prefix] of steps) {
     if (perSecond >= scale) return `${(perSecond / scale).toFixed(1)} ${prefix}${unit}`;
@@ -88,4 +97,13 @@ export function fixed32(x, places = 4) {
   const text = q.toString().padStart(places + 1, '0');
   const body = places ? `${text.slice(0, -places)}.${text.slice(-places)}` : text;
   return f < 0 && /[1-9]/.test(body) ? MINUS + body : body;
+}
+
+/** A length written as a multiple of π (2π, 20π, 2000π; otherwise 4 significant digits + π). */
+export function piMultiple(x) {
+  if (!Number.isFinite(x)) return String(x);
+  const m = x / Math.PI;
+  const r = Math.round(m);
+  if (r !== 0 && Math.abs(m - r) <= 1e-9 * Math.abs(m)) return `${int(r)}π`;
+  return `${compact(m, 4)}π`;
 }

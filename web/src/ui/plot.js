@@ -3,7 +3,10 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { h } from './dom.js';
 import { LINES } from './palette.js';
-import { superscript } from './format.js';
+import { superscript, sig } from './format.js';
+
+// Legend read-outs in the page's own number format (true minus, no locale grouping).
+const legendValue = (u, v) => (v == null ? '—' : sig(v, 5));
 
 // Log axes draw a line at every 1…9 × 10ⁿ: keep those faint so the curves stay in front.
 const LOG_GRID = { stroke: '#efeff4', width: 0.5 };
@@ -48,9 +51,10 @@ export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false
     legend: { show: true, live: true },
     cursor: { drag: { x: false, y: false } },
     series: [
-      { label: xLabel },
+      { label: xLabel, value: legendValue },
       ...series.map((s, i) => ({
         label: s.label,
+        value: legendValue,
         stroke: s.color ?? LINES[i % LINES.length],
         width: s.width ?? 2,
         dash: s.dash,
