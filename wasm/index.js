@@ -12,6 +12,7 @@ import { rotaryApi } from './js/rotary.js';
 import { scoresApi } from './js/scores.js';
 import { attentionApi } from './js/attention.js';
 import { randomApi } from './js/random.js';
+import { relativeApi } from './js/relative.js';
 
 export { simdSupported };
 
@@ -39,6 +40,7 @@ export async function createPosenc(opts) {
     ...scoresApi(ctx),
     ...attentionApi(ctx),
     ...randomApi(ctx),
+    ...relativeApi(ctx),
 
     /** A Float32Array in WebAssembly memory (zero-copy argument); length or data to copy. */
     tensor(lengthOrData) {
