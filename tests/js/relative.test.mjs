@@ -62,9 +62,12 @@ for (const [name, pe] of [['simd', simd], ['scalar', scalar]]) {
       assert.equal(got.length, heads);
       const bloom = bloomSlopes(heads);
       const mpt = mptSlopes(heads);
+      // The references raise a rounded base to the p-th power (error ≤ p/2 + 1 ulp); the core
+      // takes exp2 of the exact exponent.
       for (let h = 0; h < heads; h++) {
-        assert.ok(Math.abs(got[h] - bloom[h]) <= 8 * ulp(bloom[h]), `heads ${heads}, head ${h}: ${got[h]} vs BLOOM ${bloom[h]}`);
-        assert.ok(Math.abs(got[h] - mpt[h]) <= 8 * ulp(mpt[h]), `heads ${heads}, head ${h}: ${got[h]} vs MPT ${mpt[h]}`);
+        const tol = (h + 4) * ulp(bloom[h]);
+        assert.ok(Math.abs(got[h] - bloom[h]) <= tol, `heads ${heads}, head ${h}: ${got[h]} vs BLOOM ${bloom[h]}`);
+        assert.ok(Math.abs(got[h] - mpt[h]) <= tol, `heads ${heads}, head ${h}: ${got[h]} vs MPT ${mpt[h]}`);
       }
     }
     assert.deepEqual([...pe.alibiSlopes({ heads: 8 })], [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256]);
@@ -81,8 +84,11 @@ for (const [name, pe] of [['simd', simd], ['scalar', scalar]]) {
           for (let i = 0; i < queries; i++) {
             const at = keys - queries + i;
             for (let j = 0; j < keys; j++) {
-              const want = causal && j > at ? -Infinity : Math.fround(-slopes[h] * Math.abs(at - j));
-              assert.equal(got[(h * queries + i) * keys + j], want, `h ${h} i ${i} j ${j} causal ${causal}`);
+              const v = got[(h * queries + i) * keys + j];
+              if (causal && j > at) { assert.equal(v, -Infinity, `h ${h} i ${i} j ${j}: masked`); continue; }
+              // float32 of −slope·|i − j|: within one float32 ulp of the float64 reference.
+              const want = -slopes[h] * Math.abs(at - j);
+              assert.ok(Math.abs(v - want) <= Math.abs(want) * 2 ** -23, `h ${h} i ${i} j ${j}: ${v} vs ${want}`);
             }
           }
         }
@@ -91,7 +97,7 @@ for (const [name, pe] of [['simd', simd], ['scalar', scalar]]) {
     // queries defaults to keys: a square matrix, 0 on the diagonal.
     const square = pe.alibiBias({ heads: 2, keys: 4 });
     assert.equal(square.length, 32);
-    assert.equal(square[5], 0);
+    assert.ok(square[5] === 0, 'the diagonal is zero');
     assert.equal(square[3], -0.0625 * 3);  // head 0 of 2: slope 2^-4, |0 − 3|
   });
 
