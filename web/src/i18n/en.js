@@ -200,11 +200,11 @@ export default {
   's8.dragK': 'Key vector k (arrow keys move it)',
   's8.scoreTitle': 'The score and its two parts',
   's8.score': 'Score ⟨R(mθ)q, R(nθ)k⟩:',
-  's8.split': 'Split (dot part + area part):',
+  's8.split': 'Split (dot part + signed-area part):',
   's8.angle': 'Relative rotation δθ (how much further k is turned than q, not the angle between the rotated vectors):',
   's8.angleValue': 'δ = {delta}: cos δθ = {cos}, sin δθ = {sin}',
   's8.splitValue': '{dot} {area} = {score}',
-  's8.checkText': 'The check by hand: with θ = 0.1, q = (1, 0) and k = (0, 1), the score is $-\\sin 0.3 = -0.29552$ for every pair three apart. Move both positions together and it does not change.',
+  's8.checkText': 'The check by hand: with θ = 0.1, q = (1, 0) and k = (0, 1), the score is $-\\sin 0.3 = -0.29552$ for every pair three apart. Move both positions together and it does not change. (For m = 5, n = 8 article 000 prints $-0.62954 + 0.33403 = -0.29551$; the exact second product is 0.33402, so the sum is −0.29552 there too — the article’s last digit is a rounding slip.)',
   's8.checkCaption': 'q = {q}, k = {k}, θ = {theta}: the same distance at four places',
   's8.colScore': 'score',
 
@@ -217,7 +217,7 @@ export default {
   'proof.step1': '**The rotation matrix** $R(\\alpha)$, written out, and its value at $\\alpha = m\\theta$:',
   'proof.step2': '**Transpose = inverse = turning back**: $R(\\alpha)^{\\mathsf T} = R(\\alpha)^{-1} = R(-\\alpha)$, because the two columns are perpendicular unit vectors (cos is even, sin is odd). The package’s $R(-m\\theta)$ equals the transpose, and $R^{\\mathsf T}R$ is the identity:',
   'proof.step3': '**Rotations add their angles**: $R(\\alpha)R(\\beta) = R(\\alpha+\\beta)$, the angle-addition formulas in matrix form:',
-  'proof.step4': '**Line 1 — move the transpose across** ($(AB)^{\\mathsf T} = B^{\\mathsf T}A^{\\mathsf T}$):',
+  'proof.step4': '**Line 1 — move the transpose across** ($(AB)^{\\mathsf T} = B^{\\mathsf T}A^{\\mathsf T}$). With real vectors the inner product is a transpose, where the complex route below takes a conjugate:',
   'proof.step5': '**Lines 2–3 — the transpose becomes a turn back, and the angles add:** $R(m\\theta)^{\\mathsf T}R(n\\theta) = R(-m\\theta)R(n\\theta) = R((n-m)\\theta)$. Both sides, computed separately:',
   'proof.left': 'left: R(mθ)ᵀR(nθ), from scores of unit vectors',
   'proof.right': 'right: R((n−m)θ), one rotation by the difference',
@@ -369,6 +369,11 @@ export default {
   'simply.term3': '**Learned position embedding**: a table of absolute positions, with the length limit shown above.',
   'simply.term4': '**Relative position encoding**: the same goal (keep the relative distance) by other means — the lineage above.',
   'simply.term5': '**Context extension** (linear, NTK, YaRN, llama3): section 12.',
+  's13.shapeRun': 'Run the article’s example: RoFormerSelfAttention(embed_dim=1024, num_heads=16) on x of shape (2, 10, 1024)',
+  's13.shapeValue': 'in: ({bs}, {seq}, {dim}), {heads} heads → out: {shape}',
+  'fam.refused': 'Asked for position {L}, the package refuses: a learned table has no vector past its {L} trained positions.',
+  'simply.norm': 'Length kept: q·q = {qq}, and after turning q by 500θ, (R(500θ)q)·(R(500θ)q) = {rr}.',
+  'simply.where': 'Where it matters (article 002): putting position inside attention reduces the mixing of meaning and position; the learned absolute table’s trained-window limit (the black region above) made formula-based angles the natural way to discuss extension; models such as Llama, Llama 2, PaLM and CodeGen are reported to use RoPE; and checking that equally spaced pairs get similar attention wherever they sit — the table below — has become a basic design-review item.',
   // ——— end of the block ———
 
   's9.title': 'Relative-position invariance, proved on screen',
@@ -435,7 +440,7 @@ export default {
   's11.axisDelta': 'relative distance δ',
   's11.axisBound': 'bound',
   's11.series': '(1/(d/2)) Σ |Sⱼ|',
-  's11.after': 'It is a bound, not a promise: a particular query and key can still score high at long range. A larger base stretches the curve to longer distances, which is one reason long-context models raise it.',
+  's11.after': 'Symbols: $h_j = q_{[2j:2j+1]}\\,k^{*}_{[2j:2j+1]}$ is pair $j$’s product of query and key read as complex numbers (RoFormer §3.4.3), and $S_j$ is the partial sum of the first $j$ rotation phases $e^{i\\delta\\theta_l}$. It is a bound, not a promise: a particular query and key can still score high at long range. A larger base stretches the curve to longer distances, which is one reason long-context models raise it.',
 
   's12.title': 'Stretching the context',
   's12.lead': [
@@ -458,7 +463,7 @@ export default {
   's12.tableTitle': 'A few rungs',
   's12.tableCaption': 'Wavelengths with {type} scaling',
   's12.attn': 'Attention factor (multiplies cos and sin):',
-  's12.explain': '**linear** divides every frequency by the factor (position interpolation). **dynamic** (NTK) raises the base only once the text is longer than the trained length. **YaRN** leaves fast clocks alone, interpolates slow ones, blends in between, and scales attention a little. **llama3** does the same blend with wavelength thresholds from the trained length.',
+  's12.explain': 'Symbols in the formulas: $s$ is the **factor** control (the stretch of the context, not the shift $s$ of section 9), $L$ is **seqLen**, the current length, and $L_0$ is **maxPositionEmbeddings** (or originalMaxPositionEmbeddings), the trained length. **linear** divides every frequency by the factor (position interpolation). **dynamic** (NTK) raises the base only once the text is longer than the trained length. **YaRN** leaves fast clocks alone, interpolates slow ones, blends in between, and scales attention a little. **llama3** does the same blend with wavelength thresholds from the trained length.',
 
   's13.title': 'RoFormer self-attention',
   's13.lead': [
@@ -472,7 +477,7 @@ export default {
   's13.axisQ': 'query word ↓',
   's13.axisK': 'key word →',
   's13.readout': '“{q}” attends to “{k}” with weight {v}',
-  's13.after': 'With the causal mask, everything above the diagonal is zero: a language model must not peek ahead. Switch positions to “none”: the pattern no longer depends on where words are, only on what they are.',
+  's13.after': 'The article’s own example is the button below: batch 2 × 10 tokens × 1024 dimensions with 16 heads goes in and the same shape comes out. With the causal mask, everything above the diagonal is zero: a language model must not peek ahead. Switch positions to “none”: the pattern no longer depends on where words are, only on what they are.',
 
   's14.title': 'Which encoding when',
   's14.lead': [

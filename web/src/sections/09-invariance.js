@@ -13,7 +13,7 @@ import { table } from '../ui/table.js';
 import { plot } from '../ui/plot.js';
 import { fixed, sci, int } from '../ui/format.js';
 import { randomVectors, scores, repeatRows, shiftInvariance, supportsFloat32Angles, maxAbsOf } from '../api.js';
-import { proofPanels, ladderPanel } from './09-proof.js';
+import { proofPanels, ladderPanel } from './proof-panels.js';
 
 const SWEEP = [0, 10, 100, 1000, 10000, 100000, 1000000];
 

@@ -11,7 +11,7 @@ import { table } from '../ui/table.js';
 import { fixed, sci } from '../ui/format.js';
 import { LINES } from '../ui/palette.js';
 import { randomVectors, rotateVector, scores } from '../api.js';
-import { codePanels } from './10-code.js';
+import { codePanels } from './code-bridge.js';
 
 /** Where element j of an interleaved vector goes in the half layout (pair i keeps its θ_i). */
 function toHalfIndex(j, dim) { return j % 2 === 0 ? j / 2 : (j - 1) / 2 + dim / 2; }

@@ -7,8 +7,8 @@ import { shell } from '../ui/section.js';
 import { table } from '../ui/table.js';
 import { rich } from '../ui/math.js';
 import { int } from '../ui/format.js';
-import { familiesPanel, lineagePanel } from './14-families.js';
-import { simplyPanel } from './14-simply.js';
+import { familiesPanel, lineagePanel } from './families.js';
+import { simplyPanel } from './simply.js';
 
 const FAMILIES = ['sin', 'learned', 'bias', 'rope'];
 const COLUMNS = ['where', 'params', 'pros', 'cons'];

@@ -65,7 +65,7 @@ export function familiesPanel(ctx) {
     const learned = new Float32Array(T * T).fill(NaN);
     for (let m = 0; m < Math.min(T, L); m++) for (let n = 0; n < Math.min(T, L); n++) learned[m * T + n] = inside[m * Math.min(T, L) + n];
     let refusal = '';
-    try { table.lookup([L]); } catch (err) { refusal = err.message; }
+    try { table.lookup([L]); } catch (err) { refusal = err instanceof RangeError ? t('fam.refused', { L }) : String(err); }
     const heads = 8;
     const alibi = pe.alibiBias({ heads, keys: T }).subarray(head * T * T, (head + 1) * T * T);
     const slope = pe.alibiSlopes({ heads })[head];

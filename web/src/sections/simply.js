@@ -45,8 +45,13 @@ export function simplyPanel(ctx) {
       s0: fixed(scoreAt(pe, q, k, 0, 4, 'additive'), 4), s1: fixed(scoreAt(pe, q, k, 100, 104, 'additive'), 4) })],
     [t('simply.m3'), t('simply.m3Test', { v: far.map((v) => fixed(v, 4)).join(' / ') })],
   ];
+  // A rotation keeps the length: q·q and (R(mθ)q)·(R(mθ)q), both package dot products.
+  const qq = pe.scores({ q, k: q, dim: DIM, mode: 'none' }).scores[0];
+  const rr = pe.scores({ q: r5, k: r5, dim: DIM, mode: 'none' }).scores[0];
   return panel(t('simply.title'),
     h('p', {}, rich(t('simply.text'))),
+    h('p', { class: 'result', 'data-testid': 'simply-norm' }, t('simply.norm', { qq: fixed(qq, 5), rr: fixed(rr, 5) })),
+    h('p', {}, rich(t('simply.where'))),
     table({ caption: t('simply.casesCaption', { d: DIM }),
       columns: [t('simply.colCase'), '(m, n)', 'n − m', 'RoPE', t('common.additive')], rows, testid: 'simply-cases' }),
     table({ caption: t('simply.misCaption'), columns: [t('simply.colMis'), t('simply.colTest')],
