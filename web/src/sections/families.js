@@ -77,7 +77,7 @@ export function familiesPanel(ctx) {
     replace(grid,
       heat(ctx, { title: t('fam.sin'), label: t('fam.sinLabel'), testid: 'fam-sin', data: sinus, T, L, note: t('fam.sinNote') }),
       heat(ctx, { title: t('fam.learned'), label: t('fam.learnedLabel'), testid: 'fam-learned', data: learned, T, L, note: refusal }),
-      heat(ctx, { title: t('fam.alibi', { slope: sci(slope, 2) }), label: t('fam.alibiLabel'), testid: 'fam-alibi', data: alibi, T, L, note: t('fam.alibiNote') }),
+      heat(ctx, { title: t('fam.alibi', { slope: fixed(slope, 5) }), label: t('fam.alibiLabel'), testid: 'fam-alibi', data: alibi, T, L, note: t('fam.alibiNote') }),
       heat(ctx, { title: t('fam.t5'), label: t('fam.t5Label'), testid: 'fam-t5', data: b, T, L,
         note: t('fam.t5Note', { far: buckets[T - 1], last: numBuckets - 1 }) }),
       heat(ctx, { title: t('fam.rope'), label: t('fam.ropeLabel'), testid: 'fam-rope', data: rope, T, L,

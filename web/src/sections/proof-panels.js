@@ -17,7 +17,9 @@ import draws from '../data/draws.json';
 const f5 = (v) => fixed(v, 5);
 const mat = (M) => String.raw`\begin{bmatrix} ${f5(M[0][0])} & ${f5(M[0][1])} \\ ${f5(M[1][0])} & ${f5(M[1][1])} \end{bmatrix}`;
 const transpose = (M) => [[M[0][0], M[1][0]], [M[0][1], M[1][1]]];
-const cplx = ([re, im]) => `${f5(re)} ${im < 0 ? '−' : '+'} ${f5(Math.abs(im))}i`;
+const cplx = ([re, im]) => `${f5(re)} ${im < 0 ? '-' : '+'} ${f5(Math.abs(im))}\\,i`;
+/** A table cell of typeset lines. */
+const lines = (...parts) => h('span', { class: 'tex-lines' }, parts.map((p) => h('span', { class: 'tex-line' }, tex(p, { display: false }))));
 const vec = ([a, b]) => `(${f5(a)}, ${f5(b)})`;
 
 // The article checks the ladder panel reproduces (pairs and their source).
@@ -63,12 +65,12 @@ export function proofPanels(ctx) {
     const kern = pairKernel(pe, { q, k, m, n, theta });
     const gap = (a, b) => h('span', { class: 'gap' }, t('proof.gap', { v: sci(matrixGap(a, b), 1) }));
     replace(box, h('ol', { class: 'proof' },
-      step(1, t('proof.step1'), tex(String.raw`R(\alpha) = \begin{bmatrix} \cos\alpha & -\sin\alpha \\ \sin\alpha & \cos\alpha \end{bmatrix},\quad R(${m}\theta) = ${mat(Rm)}`)),
+      step(1, t('proof.step1'), tex([String.raw`R(\alpha) = \begin{bmatrix} \cos\alpha & -\sin\alpha \\ \sin\alpha & \cos\alpha \end{bmatrix},`, String.raw`R(${m}\theta) = ${mat(Rm)}`])),
       step(2, t('proof.step2'),
-        tex(String.raw`R(${m}\theta)^{\mathsf T} = ${mat(transpose(Rm))},\quad R(${-m}\theta) = ${mat(RmNeg)},\quad R(${m}\theta)^{\mathsf T}R(${m}\theta) = ${mat(RmTRm)}`),
+        tex([String.raw`R(${m}\theta)^{\mathsf T} = ${mat(transpose(Rm))},`, String.raw`R(${-m}\theta) = ${mat(RmNeg)},`, String.raw`R(${m}\theta)^{\mathsf T}R(${m}\theta) = ${mat(RmTRm)}`]),
         gap(transpose(Rm), RmNeg)),
       step(3, t('proof.step3'),
-        tex(String.raw`R(${m}\theta)R(${n}\theta) = ${mat(RmRn)},\quad R(${m + n}\theta) = ${mat(Rsum)}`), gap(RmRn, Rsum)),
+        tex([String.raw`R(${m}\theta)R(${n}\theta) = ${mat(RmRn)},`, String.raw`R(${m + n}\theta) = ${mat(Rsum)}`]), gap(RmRn, Rsum)),
       step(4, t('proof.step4'),
         tex(String.raw`\langle R(m\theta)q,\ R(n\theta)k\rangle = \bigl(R(m\theta)q\bigr)^{\mathsf T}R(n\theta)k = q^{\mathsf T}\,R(m\theta)^{\mathsf T}R(n\theta)\,k`)),
       step(5, t('proof.step5'),
@@ -94,13 +96,15 @@ export function proofPanels(ctx) {
     const dot = pairKernel(pe, { q, k, m: 0, n: 0, theta }).score;
     const area = pairKernel(pe, { q, k, m: 0, n: 2, theta: Math.PI / 4 }).areaTerm;
     const g = rotatePair(pe, { v: [dot, area], position: m - n, theta });
+    const R = String.raw;
+    const step = (key) => h('span', {}, rich(t(key)));
     const rows = [
-      ['1', t('proof.c1'), `z_q = ${cplx(q)},  z_k = ${cplx(k)}`],
-      ['2', t('proof.c2'), `e^{i·${m}θ} = ${cplx(eim)}`],
-      ['3', t('proof.c3'), `f_q = ${cplx(fq)},  f_k = ${cplx(fk)}`],
-      ['4', t('proof.c4'), `e^{i·${n}θ} = ${cplx(ein)},  e^{−i·${n}θ} = ${cplx(eNeg)}`],
-      ['5', t('proof.c5'), `conj(f_k) = ${cplx([fk[0], -fk[1]])};  Re[f_q · conj(f_k)] = ${fixed(score, 5)}`],
-      ['6', t('proof.c6'), `z_q·conj(z_k) = ${cplx([dot, area])};  g = ${cplx(g)};  Re g = ${fixed(g[0], 5)}`],
+      ['1', step('proof.c1'), lines(R`z_q = ${cplx(q)}`, R`z_k = ${cplx(k)}`)],
+      ['2', step('proof.c2'), lines(R`e^{i\,${m}\theta} = ${cplx(eim)}`)],
+      ['3', step('proof.c3'), lines(R`f_q = ${cplx(fq)}`, R`f_k = ${cplx(fk)}`)],
+      ['4', step('proof.c4'), lines(R`e^{i\,${n}\theta} = ${cplx(ein)}`, R`e^{-i\,${n}\theta} = ${cplx(eNeg)}`)],
+      ['5', step('proof.c5'), lines(R`\overline{f_k} = ${cplx([fk[0], -fk[1]])}`, R`\operatorname{Re}\bigl[f_q\,\overline{f_k}\bigr] = ${f5(score)}`)],
+      ['6', step('proof.c6'), lines(R`z_q\,\overline{z_k} = ${cplx([dot, area])}`, R`g = ${cplx(g)}`, R`\operatorname{Re} g = ${f5(g[0])}`)],
     ];
     replace(complexBox, table({ caption: t('proof.complexCaption', { m, n, theta }), columns: ['#', t('proof.colStep'), t('proof.colValue')],
       rows, numeric: false, testid: 'complex-table' }));
