@@ -285,6 +285,18 @@ export interface AttentionOptions {
   positions?: Positions;
 }
 
+/** A learned absolute position table (see Posenc.learnedTable). */
+export interface LearnedTable {
+  readonly positions: number;
+  readonly dim: number;
+  /** positions·dim trainable parameters (nn.Embedding(512, 32): 16 384). */
+  readonly parameters: number;
+  /**
+   * Rows P[p] for the listed positions, [list.length][dim]; a position outside
+   * [0, positions) throws RangeError: a learned table has no vector past its trained length.
+   */
+  lookup(positions: Int32Array | readonly number[]): Float32Array;
+}
 export interface Posenc {
   /** True when the SIMD128 binary was loaded. */
   readonly simd: boolean;
@@ -358,6 +370,32 @@ export interface Posenc {
    */
   addSinusoidal(options: { e: Float32Array; dim: number; positions: Positions; base?: number; scale?: number; layout?: PeLayout }): Float32Array;
 
+  /**
+   * ALiBi slopes m_h (Press et al. 2022): 2^(−8(h+1)/c) for the c = 2^⌊log2 heads⌋ first
+   * heads, then every other slope of the 2c ladder (BLOOM's and MPT's rule for any count).
+   * heads in [1, 65536].
+   */
+  alibiSlopes(options: { heads: number }): Float64Array;
+  /**
+   * ALiBi bias [heads][queries][keys] = −m_h·|P_i − j| (float32, rounded once), query i at key
+   * position P_i = keys − queries + i (queries defaults to keys, must be ≤ keys); causal:
+   * j > P_i → −Infinity. heads·queries·keys ≤ 2^28.
+   */
+  alibiBias(options: { heads: number; queries?: number; keys: number; causal?: boolean }): Float32Array;
+  /**
+   * T5 relative buckets [queries][keys] of (key j − query i), HF transformers'
+   * `_relative_position_bucket` including its float32 log step. Defaults: keys = queries,
+   * bidirectional true, numBuckets 32 (≥ 4 bidirectional, ≥ 2 causal), maxDistance 128
+   * (> numBuckets/4 bidirectional, > numBuckets/2 causal).
+   */
+  t5Buckets(options: { queries: number; keys?: number; bidirectional?: boolean; numBuckets?: number; maxDistance?: number }): Int32Array;
+  /** Shaw et al. 2018: [queries][keys] of clip(j − i, −maxDistance, maxDistance); keys defaults to queries. */
+  clippedDistances(options: { queries: number; keys?: number; maxDistance: number }): Int32Array;
+  /**
+   * A seeded stand-in for a trained absolute table (nn.Embedding(positions, dim)): values
+   * uniform in [−1, 1) from the package generator (seed default 0). positions·dim ≤ 2^26.
+   */
+  learnedTable(options: { positions: number; dim: number; seed?: Seed }): LearnedTable;
   /** Fills out with uniform floats in [lo, hi) (default [−1, 1)) from seed; returns out. */
   fillUniform<T extends FloatTarget>(out: T, options: { seed: Seed; lo?: number; hi?: number }): T;
   /** A seeded permutation of 0 … n−1. */

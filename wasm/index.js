@@ -13,6 +13,7 @@ import { scoresApi } from './js/scores.js';
 import { attentionApi } from './js/attention.js';
 import { randomApi } from './js/random.js';
 import { positionsApi } from './js/positions.js';
+import { relativeApi } from './js/relative.js';
 
 export { simdSupported };
 
@@ -35,6 +36,7 @@ export async function createPosenc(opts) {
     ...attentionApi(ctx),
     ...randomApi(ctx),
     ...positionsApi(ctx),
+    ...relativeApi(ctx),
 
     /** A Float32Array in WebAssembly memory (zero-copy argument); length or data to copy. */
     tensor(lengthOrData) {

@@ -15,3 +15,4 @@
 #include "posenc/attention.hpp"
 #include "posenc/embedding.hpp"
 #include "posenc/angle_table.hpp"
+#include "posenc/relative.hpp"

@@ -11,6 +11,9 @@ import { table } from '../ui/table.js';
 import { fixed } from '../ui/format.js';
 import { LINES } from '../ui/palette.js';
 import { rotatePair, pairKernel, pairScores } from '../api.js';
+import { outer } from '../api-proof.js';
+import { button } from '../ui/controls.js';
+import { codeBlock } from './code.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const R = 1.6;  // half-width of the drawing in vector units
@@ -38,6 +41,8 @@ export default {
     const scoreOut = h('output', { 'data-testid': 'pair-score' });
     const splitOut = h('output', { 'data-testid': 'pair-split' });
     const angleOut = h('output', { 'data-testid': 'pair-angle' });
+    const rotOut = h('output', { 'data-testid': 'pair-rotated' });
+    const handOut = h('output', { 'data-testid': 'pair-hand' });
     const checkBox = h('div');
     const vec = (key) => state.get(key).map((v) => v / 100);
 
@@ -110,6 +115,12 @@ export default {
       placeHandle(qHandle, q);
       placeHandle(kHandle, k);
       const kern = pairKernel(pe, { q, k, m, n, theta });
+      rotOut.textContent = `R(${m}θ)q = (${fixed(qr[0], 5)}, ${fixed(qr[1], 5)}),  R(${n}θ)k = (${fixed(kr[0], 5)}, ${fixed(kr[1], 5)})`;
+      // The two products of the hand check, each computed by the package (pe.scores, dim 1).
+      const prod = outer(pe, qr, kr);
+      const paren = (v) => (v < 0 ? `(${fixed(v, 5)})` : fixed(v, 5));
+      const plus = (v) => (v < 0 ? `− ${fixed(-v, 5)}` : `+ ${fixed(v, 5)}`);
+      handOut.textContent = `${fixed(qr[0], 5)} × ${paren(kr[0])} + ${fixed(qr[1], 5)} × ${paren(kr[1])} = ${fixed(prod[0], 5)} ${plus(prod[3])} = ${fixed(kern.score, 5)}`;
       scoreOut.textContent = fixed(kern.score, 5);
       splitOut.textContent = t('s8.splitValue', { dot: fixed(kern.dotTerm, 5),
         area: kern.areaTerm < 0 ? `− ${fixed(-kern.areaTerm, 5)}` : `+ ${fixed(kern.areaTerm, 5)}`, score: fixed(kern.score, 5) });
@@ -133,20 +144,34 @@ export default {
       return el;
     }
 
+    const sliders = [
+      boundSlider(ctx, 's8.m', { label: t('s8.m'), min: -200, max: 200 }, update),
+      boundSlider(ctx, 's8.n', { label: t('s8.n'), min: -200, max: 200 }, update),
+      boundSlider(ctx, 's8.theta', { label: 'θ', step: 0.001 }, update)];
+    const preset = (m, n) => () => {
+      state.set('s8.m', m); state.set('s8.n', n); state.set('s8.theta', 0.1);
+      state.set('s8.q', [100, 0]); state.set('s8.k', [0, 100]);
+      sliders[0].set(m); sliders[1].set(n); sliders[2].set(0.1);
+      update();
+    };
     const el = shell(ctx, this,
       tex([String.raw`\langle R(m\theta)q,\; R(n\theta)k\rangle`, String.raw`= (q_1k_1 + q_2k_2)\cos\delta\theta + (q_2k_1 - q_1k_2)\sin\delta\theta,`, String.raw`\delta = n - m`]),
-      controlRow(
-        boundSlider(ctx, 's8.m', { label: t('s8.m'), min: -200, max: 200 }, update),
-        boundSlider(ctx, 's8.n', { label: t('s8.n'), min: -200, max: 200 }, update),
-        boundSlider(ctx, 's8.theta', { label: 'θ', step: 0.001 }, update)),
+      controlRow(...sliders),
+      h('div', { class: 'controls' },
+        button(t('s8.preset25'), preset(2, 5), { 'data-preset': 'article', 'data-testid': 'pair-preset-25' }),
+        button(t('s8.preset58'), preset(5, 8), { 'data-testid': 'pair-preset-58' })),
       h('div', { class: 'grid-2' },
         panel(t('s8.drawTitle'), h('p', { class: 'hint' }, rich(t('s8.dragHint'))), h('div', { class: 'pair-box' }, svg)),
         panel(t('s8.scoreTitle'),
           result(t('s8.score'), scoreOut),
           result(t('s8.angle'), angleOut),
           result(t('s8.split'), splitOut),
+          result(t('s8.rotated'), rotOut),
+          result(t('s8.hand'), handOut),
+          h('p', {}, rich(t('s8.mix'))),
           h('p', {}, rich(t('s8.checkText'))),
-          checkBox)));
+          checkBox,
+          codeBlock(t('s8.codeTitle'), t('s8.code')))));
     update();
     return { el };
   },

@@ -13,6 +13,7 @@ import { table } from '../ui/table.js';
 import { plot } from '../ui/plot.js';
 import { fixed, sci, int } from '../ui/format.js';
 import { randomVectors, scores, repeatRows, shiftInvariance, supportsFloat32Angles, maxAbsOf } from '../api.js';
+import { proofPanels, ladderPanel } from './proof-panels.js';
 
 const SWEEP = [0, 10, 100, 1000, 10000, 100000, 1000000];
 
@@ -24,6 +25,9 @@ export default {
     's9.T': spec.int(64, 8, 256),
     's9.d': spec.int(64, 2, 256, { even: true }),
     's9.seed': spec.int(9, 0, 99999),
+    's9.pm': spec.int(2, -1000, 1000),
+    's9.pn': spec.int(5, -1000, 1000),
+    's9.theta': spec.num(0.1, 0.001, 0.99),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
@@ -114,7 +118,12 @@ export default {
 
     const full = () => { vectors(); redraw(); sweep(); };
     const sSlider = boundSlider(ctx, 's9.s', { label: t('s9.s'), log: true, min: 0 }, redraw);
+    const proof = proofPanels(ctx);
+    const ladder = ladderPanel(ctx);
     const el = shell(ctx, this,
+      proof.el,
+      ladder.el,
+      h('h3', { class: 'sub' }, t('proof.scaleTitle')),
       tex([String.raw`S_{\text{rope}}(m+s,\,n+s) = q^{\top} R\bigl((n-m)\theta\bigr)\, k = S_{\text{rope}}(m,n)`, String.raw`\text{${t('s9.forEvery')}}`]),
       controlRow(
         sSlider,

@@ -11,6 +11,7 @@ import { table } from '../ui/table.js';
 import { fixed, sci } from '../ui/format.js';
 import { LINES } from '../ui/palette.js';
 import { randomVectors, rotateVector, scores } from '../api.js';
+import { codePanels } from './code-bridge.js';
 
 /** Where element j of an interleaved vector goes in the half layout (pair i keeps its θ_i). */
 function toHalfIndex(j, dim) { return j % 2 === 0 ? j / 2 : (j - 1) / 2 + dim / 2; }
@@ -22,6 +23,7 @@ export default {
     's10.d': spec.int(8, 2, 16, { even: true }),
     's10.p': spec.int(7, -100000, 100000),
     's10.view': spec.enumOf('interleaved', ['interleaved', 'half']),
+    's10.m': spec.int(3, 0, 100),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
@@ -72,7 +74,8 @@ export default {
       h('div', { class: 'grid-2' },
         panel(t('s10.mapTitle'), mapBox),
         panel(t('s10.rotTitle'), rotBox, result(t('s10.scores'), eqOut))),
-      h('p', {}, rich(t('s10.after'))));
+      h('p', {}, rich(t('s10.after'))),
+      codePanels(ctx).el);
     update();
     return { el };
   },

@@ -5,7 +5,7 @@ import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
 import { boundSlider, boundChoice, boundCheck } from '../ui/bind.js';
-import { controlRow } from '../ui/controls.js';
+import { controlRow, button } from '../ui/controls.js';
 import { heatmap } from '../ui/heatmap.js';
 import { fixed } from '../ui/format.js';
 import { attention, sentence } from '../api.js';
@@ -23,6 +23,19 @@ export default {
     const { pe, t, state } = ctx;
     const grid = h('div', { class: 'head-grid' });
     const tokenList = h('p', { class: 'tokens' });
+    const shapeOut = h('output', { 'data-testid': 'attn-shape', 'aria-live': 'polite' });
+
+    // Article 003: bs 2, seq 10, embed 1024, 16 heads → (2, 10, 1024); one layer per batch row.
+    function runShape() {
+      const [bs, seq, dim, heads] = [2, 10, 1024, 16];
+      const weights = pe.attentionWeights({ modelDim: dim, seed: 3 });
+      const outs = [];
+      for (let b = 0; b < bs; b++) {
+        const x = pe.fillUniform(new Float32Array(seq * dim), { seed: 100 + b });
+        outs.push(pe.selfAttention({ x, weights, tokens: seq, modelDim: dim, heads, mode: 'rotary' }).output);
+      }
+      shapeOut.textContent = t('s13.shapeValue', { bs, seq, dim, heads, shape: `(${outs.length}, ${outs[0].length / dim}, ${dim})` });
+    }
 
     function update() {
       const words = sentence(t, 'long');
@@ -55,7 +68,9 @@ export default {
         boundSlider(ctx, 's13.seed', { label: t('common.seed') }, update)),
       tokenList,
       panel(t('s13.gridTitle'), grid),
-      h('p', {}, rich(t('s13.after'))));
+      h('p', {}, rich(t('s13.after'))),
+      h('div', { class: 'controls' }, button(t('s13.shapeRun'), runShape, { 'data-preset': 'article', 'data-testid': 'attn-shape-run' })),
+      shapeOut);
     update();
     return { el };
   },
