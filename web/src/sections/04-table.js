@@ -8,11 +8,13 @@ import { shell, panel, tex } from '../ui/section.js';
 import { boundSlider, boundChoice, boundList } from '../ui/bind.js';
 import { table } from '../ui/table.js';
 import { heatmap } from '../ui/heatmap.js';
-import { fixed, fixed32, sig } from '../ui/format.js';
+import { compact, fixed, fixed32, sig } from '../ui/format.js';
 import { controlRow as row, button } from '../ui/controls.js';
 import { angles } from '../api.js';
 
 const RAMP = ' .:-=+*#%@';  // text view: ten characters from blank (−1) to dense (+1)
+// Both articles at once: 000's d = 8 rows p = 0…3, 001's 24 × 16 text heatmap.
+const ARTICLES = { 's4.d': 8, 's4.rows': [0, 1, 2, 3], 's4.layout': 'interleaved', 's4.hd': 16, 's4.hp': 24, 's4.view': 'text' };
 
 /** Column header for element j of a row: which function and which pair it belongs to. */
 function columnName(j, dim, layout) {
@@ -38,6 +40,7 @@ export default {
     const numbers = h('div');
     const small = h('div');
     const hands = h('div');
+    const handsLambda = h('p', { 'data-testid': 'hands-lambda' });
     const heatBox = h('div');
     const heat = heatmap({
       label: t('s4.heatLabel'), rowLabel: t('s4.axisP'), colLabel: t('s4.axisJ'),
@@ -74,6 +77,8 @@ export default {
       const pos = [0, 1, 2, 3];
       const a = angles(pe, { dim: 4, positions: pos });
       const data = pe.sinusoidal({ dim: 4, positions: pos });
+      const lambda = pe.wavelengths({ dim: 4 });
+      handsLambda.textContent = t('s4.handsLambda', { l0: compact(lambda[0], 5), l1: compact(lambda[1], 5) });
       replace(hands, table({
         caption: t('s4.handsCaption'),
         columns: ['pos', t('s4.angle0'), t('s4.angle1'), t('s4.peVector')],
@@ -122,12 +127,11 @@ export default {
           bind(boundList, 's4.rows', { label: t('s4.rows') }, updateNumbers),
           bind(boundChoice, 's4.layout', { label: t('common.layout'),
             options: [['interleaved', t('common.interleaved')], ['concat', t('s4.split')]] }, update),
-          button(t('s4.preset'), preset({ 's4.d': 8, 's4.rows': [0, 1, 2, 3], 's4.layout': 'interleaved' }),
-            { 'data-preset': 'article', class: 'btn preset' })),
+          button(t('s4.preset'), preset(ARTICLES), { 'data-preset': 'article', class: 'btn preset' })),
         numbers,
         h('p', {}, rich(t('s4.smallText'))),
         small),
-      panel(t('s4.handsTitle'), h('p', {}, rich(t('s4.handsText'))), hands),
+      panel(t('s4.handsTitle'), h('p', {}, rich(t('s4.handsText'))), handsLambda, hands),
       panel(t('s4.symbolsTitle'), table({
         caption: t('s4.symbolsCaption'),
         columns: [t('s4.symbol'), t('s4.meaning')],
@@ -141,8 +145,7 @@ export default {
           bind(boundSlider, 's4.hp', { label: t('s4.heatPositions') }, updateHeat),
           bind(boundChoice, 's4.view', { label: t('s4.view'),
             options: [['color', t('s4.viewColor')], ['text', t('s4.viewText')]] }, updateHeat),
-          button(t('s4.presetText'), preset({ 's4.hd': 16, 's4.hp': 24, 's4.view': 'text' }),
-            { 'data-preset': 'article-001', class: 'btn preset' })),
+          button(t('s4.presetText'), preset(ARTICLES), { 'data-preset': 'article-001', class: 'btn preset' })),
         heatBox));
     update();
     return { el };
