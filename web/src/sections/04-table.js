@@ -5,11 +5,11 @@ import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
-import { boundSlider, boundChoice, boundList } from '../ui/bind.js';
+import { boundSlider, boundChoice, boundList, presetButton } from '../ui/bind.js';
 import { table } from '../ui/table.js';
 import { heatmap } from '../ui/heatmap.js';
 import { compact, fixed, fixed32, sig } from '../ui/format.js';
-import { controlRow as row, button } from '../ui/controls.js';
+import { controlRow as row } from '../ui/controls.js';
 import { angles } from '../api.js';
 
 const RAMP = ' .:-=+*#%@';  // text view: ten characters from blank (−1) to dense (+1)
@@ -115,10 +115,8 @@ export default {
     const update = () => { updateNumbers(); updateHands(); updateHeat(); };
     const controls = {};
     const bind = (kind, key, opts, fn) => { controls[key] = kind(ctx, key, opts, fn); return controls[key]; };
-    const preset = (values) => () => {
-      for (const [key, v] of Object.entries(values)) { state.set(key, v); controls[key].set(v); }
-      update();
-    };
+    const preset = (label, which) => presetButton(ctx, label,
+      () => Object.entries(ARTICLES).map(([key, v]) => [key, v, controls[key]]), update, which);
     const el = shell(ctx, this,
       tex([String.raw`\mathrm{PE}(p)_{2i} = \sin(p\,\theta_i)`, String.raw`\mathrm{PE}(p)_{2i+1} = \cos(p\,\theta_i)`]),
       panel(t('s4.numbersTitle'),
@@ -127,7 +125,7 @@ export default {
           bind(boundList, 's4.rows', { label: t('s4.rows') }, updateNumbers),
           bind(boundChoice, 's4.layout', { label: t('common.layout'),
             options: [['interleaved', t('common.interleaved')], ['concat', t('s4.split')]] }, update),
-          button(t('s4.preset'), preset(ARTICLES), { 'data-preset': 'article', class: 'btn preset' })),
+          preset(t('s4.preset'), 'article')),
         numbers,
         h('p', {}, rich(t('s4.smallText'))),
         small),
@@ -145,7 +143,7 @@ export default {
           bind(boundSlider, 's4.hp', { label: t('s4.heatPositions') }, updateHeat),
           bind(boundChoice, 's4.view', { label: t('s4.view'),
             options: [['color', t('s4.viewColor')], ['text', t('s4.viewText')]] }, updateHeat),
-          button(t('s4.presetText'), preset(ARTICLES), { 'data-preset': 'article-001', class: 'btn preset' })),
+          preset(t('s4.presetText'), 'article-001')),
         heatBox));
     update();
     return { el };
