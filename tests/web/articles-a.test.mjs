@@ -143,7 +143,7 @@ test('§4 tables: d = 8, p = 0…3; article 001’s d = 4 hand table with its an
     assert.deepEqual(await tableCells(page, 'pe-hands'), want);
     assert.equal((await tableCells(page, 'pe-symbols')).length, 3);
     assert.doesNotMatch(await sectionText(page, 'table'), /concatenated|이어 붙이기/);
-    await preset(page, 'table', 'article-001');
+    assert.match(await text(page, '[data-testid="hands-lambda"]'), /6\.2832.*628\.32/);
     const lines = (await text(page, 'pre.text-heat')).split('\n');
     assert.equal(lines.length, 24);
     // Article 001's text heatmap, rows p 0 and p 23 character for character.

@@ -6,7 +6,7 @@ import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
-import { boundChoice } from '../ui/bind.js';
+import { boundChoice, presetButton } from '../ui/bind.js';
 import { controlRow, button } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { fixed, sci } from '../ui/format.js';
@@ -112,12 +112,8 @@ export default {
       options: [['none', t('common.none')], ['additive', t('common.additive')], ['rotary', t('common.rope')]] }, update);
     const whenChoice = boundChoice(ctx, 's1.when', { label: t('s1.whenLabel'),
       options: [['after', t('s1.whenAfter')], ['before', t('s1.whenBefore')]] }, update);
-    const preset = button(t('s1.preset'), () => {
-      for (const [key, v, c] of [['s1.pair', 'dog', pairChoice], ['s1.mode', 'none', modeChoice], ['s1.when', 'after', whenChoice]]) {
-        state.set(key, v); c.set(v);
-      }
-      update();
-    }, { 'data-preset': 'article', class: 'btn preset' });
+    const preset = presetButton(ctx, t('s1.preset'),
+      [['s1.pair', 'dog', pairChoice], ['s1.mode', 'none', modeChoice], ['s1.when', 'after', whenChoice]], update);
 
     const el = shell(ctx, this,
       tex([String.raw`\mathrm{Attn}(PX) = P\,\mathrm{Attn}(X)`, String.raw`\text{${t('s1.forEvery')}}`]),

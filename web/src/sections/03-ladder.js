@@ -5,8 +5,8 @@ import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
-import { boundSlider } from '../ui/bind.js';
-import { controlRow, button, slider } from '../ui/controls.js';
+import { boundSlider, presetButton } from '../ui/bind.js';
+import { controlRow, button } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { plot } from '../ui/plot.js';
 import { compact, fixed, fixed32, int, piMultiple } from '../ui/format.js';
@@ -116,16 +116,12 @@ export default {
 
     const dSlider = boundSlider(ctx, 's3.d', { label: t('s3.dim'), step: 2 }, update);
     const bSlider = boundSlider(ctx, 's3.b', { label: t('s3.base'), log: true, integer: false }, update);
-    const presetTo = (dim) => () => {
-      state.set('s3.d', dim); dSlider.set(dim);
-      state.set('s3.b', 10000); bSlider.set(10000);
-      update();
-    };
+    const presetTo = (label, dim, which) => presetButton(ctx, label, [['s3.d', dim, dSlider], ['s3.b', 10000, bSlider]], update, which);
     const el = shell(ctx, this,
       tex([String.raw`\theta_i = b^{-2i/d},\quad i = 0,\dots,\tfrac d2 - 1`, String.raw`\lambda_i = \dfrac{2\pi}{\theta_i} = 2\pi\, b^{2i/d}`]),
       controlRow(dSlider, bSlider,
-        button(t('s3.preset000'), presetTo(8), { 'data-preset': 'article', class: 'btn preset' }),
-        button(t('s3.preset001'), presetTo(4), { 'data-preset': 'article-001', class: 'btn preset' })),
+        presetTo(t('s3.preset000'), 8, 'article'),
+        presetTo(t('s3.preset001'), 4, 'article-001')),
       h('div', { class: 'grid-2' },
         panel(t('s3.tableTitle'), tableBox, rangeOut),
         panel(t('s3.plotTitle'), lambdaPlot.el)),

@@ -5,14 +5,16 @@ import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
-import { boundSlider, boundChoice, boundList } from '../ui/bind.js';
+import { boundSlider, boundChoice, boundList, presetButton } from '../ui/bind.js';
 import { table } from '../ui/table.js';
 import { heatmap } from '../ui/heatmap.js';
-import { fixed, fixed32, sig } from '../ui/format.js';
-import { controlRow as row, button } from '../ui/controls.js';
+import { compact, fixed, fixed32, sig } from '../ui/format.js';
+import { controlRow as row } from '../ui/controls.js';
 import { angles } from '../api.js';
 
 const RAMP = ' .:-=+*#%@';  // text view: ten characters from blank (−1) to dense (+1)
+// Both articles at once: 000's d = 8 rows p = 0…3, 001's 24 × 16 text heatmap.
+const ARTICLES = { 's4.d': 8, 's4.rows': [0, 1, 2, 3], 's4.layout': 'interleaved', 's4.hd': 16, 's4.hp': 24, 's4.view': 'text' };
 
 /** Column header for element j of a row: which function and which pair it belongs to. */
 function columnName(j, dim, layout) {
@@ -38,6 +40,7 @@ export default {
     const numbers = h('div');
     const small = h('div');
     const hands = h('div');
+    const handsLambda = h('p', { 'data-testid': 'hands-lambda' });
     const heatBox = h('div');
     const heat = heatmap({
       label: t('s4.heatLabel'), rowLabel: t('s4.axisP'), colLabel: t('s4.axisJ'),
@@ -74,6 +77,8 @@ export default {
       const pos = [0, 1, 2, 3];
       const a = angles(pe, { dim: 4, positions: pos });
       const data = pe.sinusoidal({ dim: 4, positions: pos });
+      const lambda = pe.wavelengths({ dim: 4 });
+      handsLambda.textContent = t('s4.handsLambda', { l0: compact(lambda[0], 5), l1: compact(lambda[1], 5) });
       replace(hands, table({
         caption: t('s4.handsCaption'),
         columns: ['pos', t('s4.angle0'), t('s4.angle1'), t('s4.peVector')],
@@ -110,10 +115,8 @@ export default {
     const update = () => { updateNumbers(); updateHands(); updateHeat(); };
     const controls = {};
     const bind = (kind, key, opts, fn) => { controls[key] = kind(ctx, key, opts, fn); return controls[key]; };
-    const preset = (values) => () => {
-      for (const [key, v] of Object.entries(values)) { state.set(key, v); controls[key].set(v); }
-      update();
-    };
+    const preset = (label, which) => presetButton(ctx, label,
+      () => Object.entries(ARTICLES).map(([key, v]) => [key, v, controls[key]]), update, which);
     const el = shell(ctx, this,
       tex([String.raw`\mathrm{PE}(p)_{2i} = \sin(p\,\theta_i)`, String.raw`\mathrm{PE}(p)_{2i+1} = \cos(p\,\theta_i)`]),
       panel(t('s4.numbersTitle'),
@@ -122,12 +125,11 @@ export default {
           bind(boundList, 's4.rows', { label: t('s4.rows') }, updateNumbers),
           bind(boundChoice, 's4.layout', { label: t('common.layout'),
             options: [['interleaved', t('common.interleaved')], ['concat', t('s4.split')]] }, update),
-          button(t('s4.preset'), preset({ 's4.d': 8, 's4.rows': [0, 1, 2, 3], 's4.layout': 'interleaved' }),
-            { 'data-preset': 'article', class: 'btn preset' })),
+          preset(t('s4.preset'), 'article')),
         numbers,
         h('p', {}, rich(t('s4.smallText'))),
         small),
-      panel(t('s4.handsTitle'), h('p', {}, rich(t('s4.handsText'))), hands),
+      panel(t('s4.handsTitle'), h('p', {}, rich(t('s4.handsText'))), handsLambda, hands),
       panel(t('s4.symbolsTitle'), table({
         caption: t('s4.symbolsCaption'),
         columns: [t('s4.symbol'), t('s4.meaning')],
@@ -141,8 +143,7 @@ export default {
           bind(boundSlider, 's4.hp', { label: t('s4.heatPositions') }, updateHeat),
           bind(boundChoice, 's4.view', { label: t('s4.view'),
             options: [['color', t('s4.viewColor')], ['text', t('s4.viewText')]] }, updateHeat),
-          button(t('s4.presetText'), preset({ 's4.hd': 16, 's4.hp': 24, 's4.view': 'text' }),
-            { 'data-preset': 'article-001', class: 'btn preset' })),
+          preset(t('s4.presetText'), 'article-001')),
         heatBox));
     update();
     return { el };

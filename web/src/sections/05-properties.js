@@ -4,8 +4,8 @@ import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
-import { boundSlider } from '../ui/bind.js';
-import { controlRow, button } from '../ui/controls.js';
+import { boundSlider, presetButton } from '../ui/bind.js';
+import { controlRow } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { plot } from '../ui/plot.js';
 import { fixed, int, sig } from '../ui/format.js';
@@ -87,10 +87,7 @@ export default {
         controlRow(
           kSlider,
           pSlider,
-          button(t('s5.preset'), () => {
-            for (const [key, v, c] of [['s5.d', 32, dSlider], ['s5.b', 10000, bSlider], ['s5.p', 25, pSlider]]) { state.set(key, v); c.set(v); }
-            update();
-          }, { 'data-preset': 'article', class: 'btn preset' })),
+          presetButton(ctx, t('s5.preset'), [['s5.d', 32, dSlider], ['s5.b', 10000, bSlider], ['s5.p', 25, pSlider]], update)),
         dotTable,
         h('p', {}, rich(t('s5.wiggle'))),
         dotPlot.el));

@@ -4,8 +4,8 @@ import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex, result } from '../ui/section.js';
-import { boundSlider } from '../ui/bind.js';
-import { controlRow, button } from '../ui/controls.js';
+import { boundSlider, presetButton } from '../ui/bind.js';
+import { controlRow } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { fixed, sci } from '../ui/format.js';
 import { shiftMatrix, applyShift, shiftSweep } from '../api.js';
@@ -54,10 +54,7 @@ export default {
     const dSlider = boundSlider(ctx, 's6.d', { label: t('s6.dim'), step: 2 }, update);
     const kSlider = boundSlider(ctx, 's6.k', { label: t('s6.k') }, update);
     const pSlider = boundSlider(ctx, 's6.p', { label: t('s6.p') }, update);
-    const preset = button(t('s6.preset'), () => {
-      for (const [key, v, c] of [['s6.d', 8, dSlider], ['s6.k', 3, kSlider], ['s6.p', 5, pSlider]]) { state.set(key, v); c.set(v); }
-      update();
-    }, { 'data-preset': 'article', class: 'btn preset' });
+    const preset = presetButton(ctx, t('s6.preset'), [['s6.d', 8, dSlider], ['s6.k', 3, kSlider], ['s6.p', 5, pSlider]], update);
     const el = shell(ctx, this,
       tex([String.raw`\sin\theta(p+k) = \sin\theta p\,\cos\theta k + \cos\theta p\,\sin\theta k`,
         String.raw`\cos\theta(p+k) = \cos\theta p\,\cos\theta k - \sin\theta p\,\sin\theta k`]),

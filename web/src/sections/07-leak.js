@@ -6,8 +6,8 @@ import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, tex } from '../ui/section.js';
-import { boundSlider, boundChoice, boundList } from '../ui/bind.js';
-import { controlRow, button } from '../ui/controls.js';
+import { boundSlider, boundChoice, boundList, presetButton } from '../ui/bind.js';
+import { controlRow } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { heatmap } from '../ui/heatmap.js';
 import { fixed, sci, compact } from '../ui/format.js';
@@ -165,12 +165,8 @@ export default {
     const qInput = vecInput('s7.q', t('s7.typedQ'));
     const kInput = vecInput('s7.k', t('s7.typedK'));
     const typedBox = h('div', { class: 'controls' }, qInput.el, kInput.el);
-    const preset = button(t('s7.preset'), () => {
-      state.set('s7.src', 'article'); srcChoice.set('article');
-      state.set('s7.delta', ARTICLE_DELTA); deltaSlider.set(ARTICLE_DELTA);
-      state.set('s7.starts', ARTICLE_STARTS); startsList.set(ARTICLE_STARTS);
-      update();
-    }, { 'data-preset': 'article', class: 'btn preset' });
+    const preset = presetButton(ctx, t('s7.preset'), [['s7.src', 'article', srcChoice],
+      ['s7.delta', ARTICLE_DELTA, deltaSlider], ['s7.starts', ARTICLE_STARTS, startsList]], update);
 
     const el = shell(ctx, this,
       tex(String.raw`(q + p_m)\cdot(k + p_n) = \underbrace{q\cdot k}_{\text{${t('s7.fContent')}}} + \underbrace{q\cdot p_n}_{\text{${t('s7.fN')}}} + \underbrace{p_m\cdot k}_{\text{${t('s7.fM')}}} + \underbrace{p_m\cdot p_n}_{\text{${t('s7.fNM')}}}`),
