@@ -66,6 +66,9 @@ std::int64_t t5_reference(std::int64_t relative_position, bool bidirectional, st
   }
   const std::int64_t max_exact = num_buckets / 2;
   const bool is_small = relative_position < max_exact;
+  // HF evaluates both branches and torch.where keeps one; log(0) → −inf converted to an
+  // integer is undefined in C++, so the large branch is taken only where it is used.
+  if (is_small) return relative_buckets + relative_position;
   std::int64_t if_large;
   if (f32) {
     const float v = std::log(float(relative_position) / float(max_exact)) /
@@ -77,7 +80,7 @@ std::int64_t t5_reference(std::int64_t relative_position, bool bidirectional, st
     if_large = max_exact + static_cast<std::int64_t>(v);
   }
   if_large = std::min(if_large, num_buckets - 1);
-  return relative_buckets + (is_small ? relative_position : if_large);
+  return relative_buckets + if_large;
 }
 
 bool close_ulps(double a, double b, double ulps) {

@@ -99,6 +99,14 @@ for (const lang of ['en', 'ko']) {
     assert.deepEqual([p.console, p.csp, p.foreign, p.pageErrors], [[], [], [], []]);
     await page.close();
   });
+  test(`${lang}: §11–12 the decay bound is drawn and the symbols of both sections are defined`, async () => {
+    const page = await suite.open(`#lang=${lang}`);
+    assert.ok(await page.$('#decay .plot canvas'), 'the decay plot is drawn');
+    assert.match(await page.textContent('#decay'), /RoFormer §3\.4\.3/);
+    const scaling = await page.textContent('#scaling');
+    for (const word of ['factor', 'seqLen', 'maxPositionEmbeddings']) assert.ok(scaling.includes(word), word);
+    await page.close();
+  });
 }
 
 test('rows-b.json names a section that exists and a test in this file for each row', async () => {

@@ -100,10 +100,10 @@ export function codePanels(ctx) {
       h('p', {}, rich(t('code.formText'))),
       controlRow(xIn, mSlider,
         button(t('code.preset'), preset, { 'data-preset': 'article', 'data-testid': 'code-preset' })),
-      h('div', { class: 'grid-2 wide-left' }, formBox, codeBlock(t('code.applyTitle'), t('code.applyCode')))),
+      formBox, codeBlock(t('code.applyTitle'), t('code.applyCode'))),
     panel(t('code.checkTitle'), h('p', {}, rich(t('code.checkText'))), checkOut),
     panel(t('code.angleTitle'), h('p', {}, rich(t('code.angleText'))),
-      h('div', { class: 'grid-2 wide-left' }, angleBox, codeBlock(t('code.tableTitle'), t('code.tableCode')))),
+      angleBox, codeBlock(t('code.tableTitle'), t('code.tableCode'))),
     panel(t('code.warnTitle'), h('p', { class: 'note warn-soft', 'data-testid': 'rotate-half-warning' }, rich(t('code.warnText'))), warnBox),
     panel(t('code.attnTitle'), h('p', {}, rich(t('code.attnText'))),
       h('div', { class: 'grid-2' }, codeBlock(t('code.attnCodeTitle'), t('code.attnCode')), codeBlock(t('code.rope001Title'), t('code.rope001Code')))));
