@@ -13,3 +13,4 @@
 #include "posenc/scores.hpp"
 #include "posenc/random.hpp"
 #include "posenc/attention.hpp"
+#include "posenc/config.hpp"
