@@ -99,9 +99,9 @@ public:
   // (table size above the limit or overflowing size_t), before allocating.
   // Table error (exact angles): every cos/sin within 0.5 ulp(float) + |p·θ|·2⁻⁵² + 5e−16 of
   // float64 truth, i.e. ≤ 3e−7 for |p| ≤ 2^24 and ≤ 3e−8 for |p| < 2^16. The table is built
-  // by angle addition from an exact anchor row every 16 rows (posenc keeps 16 offset rows,
-  // 256·rotary_dim/2 bytes at most 64 KiB, per cache); each value is a function of its
-  // position alone.
+  // by angle addition from an exact anchor row every 32 rows (posenc keeps 32 offset rows in
+  // double, 512·rotary_dim/2 bytes and at most 128 KiB, per cache); each value is a function
+  // of its position alone.
   explicit rotary_cache(const rope_config& config, std::int64_t first = 0,
                         std::int64_t count = 0);
 
