@@ -346,9 +346,8 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
     offsets_.resize(detail::offset_doubles(half));
     detail::dispatched::fill_offsets(inv_freq_.data(), half, offsets_.data());
   }
-  cos_.resize(floats);
-  sin_.resize(floats);
-  rotary_rows::compute(*this, first, count, cos_.data(), sin_.data());
+  table_ = detail::float_table(2 * floats);
+  rotary_rows::compute(*this, first, count, table_.data(), table_.data() + floats);
 }
 
 void rotary_cache::row(std::int64_t position, float* cos_out, float* sin_out) const {
@@ -356,8 +355,8 @@ void rotary_cache::row(std::int64_t position, float* cos_out, float* sin_out) co
   const auto half = static_cast<std::size_t>(rotary_dim_ / 2);
   if (cached(position)) {
     const auto offset = static_cast<std::size_t>(position - first_) * half;
-    std::copy_n(cos_.data() + offset, half, cos_out);
-    std::copy_n(sin_.data() + offset, half, sin_out);
+    std::copy_n(cos_table().data() + offset, half, cos_out);
+    std::copy_n(sin_table().data() + offset, half, sin_out);
   } else {
     compute_row(*this, position, cos_out, sin_out);
   }

@@ -16,3 +16,4 @@
 #include "posenc/embedding.hpp"
 #include "posenc/angle_table.hpp"
 #include "posenc/relative.hpp"
+#include "posenc/config.hpp"

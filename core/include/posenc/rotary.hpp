@@ -15,7 +15,10 @@
 #include "posenc/frequencies.hpp"
 #include "posenc/tensor.hpp"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -56,6 +59,34 @@ enum class direction { forward, inverse };
 // double up to here, so the angle p·θ is still one correctly rounded product.
 inline constexpr std::int64_t max_position = std::int64_t{1} << 53;
 
+namespace detail {
+// rotary_cache's cos/sin storage: floats left uninitialised on construction (the fill writes
+// every one; a std::vector would zero them first, and in WebAssembly's size-optimised code
+// also walk them one by one on destruction), copied deeply.
+class float_table {
+public:
+  float_table() = default;
+  explicit float_table(std::size_t n) : data_(n ? new float[n] : nullptr), size_(n) {}
+  float_table(const float_table& other) : float_table(other.size_) {
+    std::copy_n(other.data_.get(), size_, data_.get());
+  }
+  float_table& operator=(const float_table& other) {
+    if (this != &other) *this = float_table(other);
+    return *this;
+  }
+  float_table(float_table&&) noexcept = default;
+  float_table& operator=(float_table&&) noexcept = default;
+
+  float* data() noexcept { return data_.get(); }
+  const float* data() const noexcept { return data_.get(); }
+  std::size_t size() const noexcept { return size_; }
+
+private:
+  std::unique_ptr<float[]> data_;
+  std::size_t size_ = 0;
+};
+}  // namespace detail
+
 // θ (inverse_frequencies(rotary_dim, base, scaling)), the attention factor, and float32
 // cos/sin rows for the positions [first, first + count). Immutable after construction, so
 // one cache may be shared by concurrent calls.
@@ -68,9 +99,9 @@ public:
   // (table size above the limit or overflowing size_t), before allocating.
   // Table error (exact angles): every cos/sin within 0.5 ulp(float) + |p·θ|·2⁻⁵² + 5e−16 of
   // float64 truth, i.e. ≤ 3e−7 for |p| ≤ 2^24 and ≤ 3e−8 for |p| < 2^16. The table is built
-  // by angle addition from an exact anchor row every 16 rows (posenc keeps 16 offset rows,
-  // 256·rotary_dim/2 bytes at most 64 KiB, per cache); each value is a function of its
-  // position alone.
+  // by angle addition from an exact anchor row every 32 rows (posenc keeps 32 offset rows in
+  // double, 512·rotary_dim/2 bytes and at most 128 KiB, per cache); each value is a function
+  // of its position alone.
   explicit rotary_cache(const rope_config& config, std::int64_t first = 0,
                         std::int64_t count = 0);
 
@@ -85,8 +116,12 @@ public:
 
   // Row-major [count][rotary_dim/2]: cos_table()[k·r/2 + i] = cos((first + k)·θ_i), raw
   // (not multiplied by the attention factor).
-  std::span<const float> cos_table() const noexcept { return cos_; }
-  std::span<const float> sin_table() const noexcept { return sin_; }
+  std::span<const float> cos_table() const noexcept {
+    return {table_.data(), table_.size() / 2};
+  }
+  std::span<const float> sin_table() const noexcept {
+    return {table_.data() + table_.size() / 2, table_.size() / 2};
+  }
 
   // True when `position` has a cached row.
   bool cached(std::int64_t position) const noexcept {
@@ -109,8 +144,7 @@ private:
   std::int64_t first_ = 0;
   std::int64_t count_ = 0;
   std::vector<double> offsets_;  // exact angles: the offset rows cos/sin(j·θ_i) rows start from
-  std::vector<float> cos_;
-  std::vector<float> sin_;
+  detail::float_table table_;  // [cos table | sin table]
   friend struct rotary_rows;  // core/src/rotary.cpp: the one function that computes rows
 };
 

@@ -10,6 +10,7 @@
 
 #include "angles.hpp"
 #include "posenc/sinusoidal.hpp"
+#include "rotary_kernels.hpp"  // has_stream_store, stream_fence
 
 #include <cmath>
 #include <cstddef>
@@ -67,12 +68,13 @@ void pe_row(double position, const double* inv_freq, std::size_t half, pe_layout
 }
 
 // Tables of at least this many floats (4 MiB, past L2) are written with non-temporal stores
-// where whole aligned 16-byte pieces allow it: measured 16 MiB tables 1.3–1.5× faster so.
+// (they skip the read-for-ownership of each line; x86 only) where whole aligned 16-byte pieces
+// allow it: measured 16 MiB tables 1.3–1.5× faster so.
 inline constexpr std::int64_t kStreamFloats = std::int64_t{1} << 20;
 
 template <class Arch>
 bool streams(const float* out, std::size_t half, std::int64_t count, pe_layout layout) noexcept {
-  if constexpr (!can_stream<Arch>()) {
+  if constexpr (!has_stream_store<Arch>()) {
     return false;
   } else {
     // The interleaved stores are 16 bytes at 2i (i a multiple of 2); the concat ones are
@@ -104,7 +106,7 @@ void table_rows(const double* inv_freq, std::size_t half, std::int64_t first,
     angle_rows<Arch>(o, first, count, split_rows{out, out + half, d, stream});
   else
     angle_rows<Arch>(o, first, count, pair_rows{out, d, stream});
-  if (stream) stream_fence<Arch>();
+  if (stream) stream_fence();
 }
 
 // Row r = PE(positions[r]) for arbitrary positions, one pe_row each.

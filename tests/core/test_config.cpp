@@ -1,0 +1,360 @@
+// test_config.cpp — rope_from_config on real published config.json files
+// (tests/fixtures/hf-configs/, sources in the README there): θ and the attention factor of
+// the resulting rotator against HF transformers' formulas evaluated here in float64, written
+// from HF's code independently of posenc's frequencies.cpp, plus every refusal naming its key.
+#include "posenc/config.hpp"
+#include "posenc/errors.hpp"
+#include "posenc/rotary.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#ifndef POSENC_FIXTURES_DIR
+#error "POSENC_FIXTURES_DIR must name the tests/fixtures directory"
+#endif
+
+namespace {
+
+using json = nlohmann::ordered_json;
+using posenc::config_value;
+using posenc::hf_config;
+using posenc::rope_from_config;
+using posenc::rope_layout;
+using posenc::test::require_throws;
+
+json load(const std::string& name) {
+  const std::string path = std::string(POSENC_FIXTURES_DIR) + "/hf-configs/" + name;
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open fixture " + path);
+  return json::parse(in);
+}
+
+// What a binding does with the parsed JSON: one entry per key path, objects included.
+void flatten(const json& j, const std::string& path, hf_config& out) {
+  if (j.is_object()) {
+    if (!path.empty()) out[path] = config_value::object();
+    for (const auto& [key, value] : j.items())
+      flatten(value, path.empty() ? key : path + "." + key, out);
+  } else if (j.is_array()) {
+    const bool numeric = std::all_of(j.begin(), j.end(), [](const json& e) { return e.is_number(); });
+    if (!numeric) {
+      out[path] = config_value::other();
+      return;
+    }
+    std::vector<double> v;
+    for (const json& e : j) v.push_back(e.get<double>());
+    out[path] = config_value::of_numbers(std::move(v));
+  } else if (j.is_boolean()) {
+    out[path] = config_value::of_bool(j.get<bool>());
+  } else if (j.is_number()) {
+    out[path] = config_value::of(j.get<double>());
+  } else if (j.is_string()) {
+    out[path] = config_value::of_text(j.get<std::string>());
+  } else {
+    out[path] = config_value::null_value();
+  }
+}
+
+hf_config flat(const json& j) {
+  hf_config out;
+  flatten(j, "", out);
+  return out;
+}
+
+// ── HF transformers' formulas in float64 (src/transformers/modeling_rope_utils.py) ───────
+
+constexpr double kPi = std::numbers::pi;
+
+// _compute_default_rope_parameters: 1 / base^(arange(0, dim, 2) / dim).
+std::vector<double> hf_default(int dim, double base) {
+  std::vector<double> inv;
+  for (int i = 0; i < dim; i += 2) inv.push_back(1.0 / std::pow(base, static_cast<double>(i) / dim));
+  return inv;
+}
+
+// _compute_llama3_parameters.
+std::vector<double> hf_llama3(int dim, double base, double factor, double low_freq_factor,
+                              double high_freq_factor, double old_context_len) {
+  std::vector<double> inv = hf_default(dim, base);
+  const double low_freq_wavelen = old_context_len / low_freq_factor;
+  const double high_freq_wavelen = old_context_len / high_freq_factor;
+  for (double& f : inv) {
+    const double wavelen = 2 * kPi / f;
+    double llama = wavelen > low_freq_wavelen ? f / factor : f;
+    const double smooth = (old_context_len / wavelen - low_freq_factor) /
+                          (high_freq_factor - low_freq_factor);
+    const double smoothed = (1 - smooth) * llama / factor + smooth * llama;
+    const bool medium = !(wavelen < high_freq_wavelen) && !(wavelen > low_freq_wavelen);
+    f = medium ? smoothed : llama;
+  }
+  return inv;
+}
+
+// _compute_yarn_parameters (truncate = true) → (inv_freq, attention_factor).
+std::pair<std::vector<double>, double> hf_yarn(int dim, double base, double factor,
+                                               double original, double beta_fast,
+                                               double beta_slow, double mscale,
+                                               double mscale_all_dim) {
+  auto get_mscale = [](double scale, double m) {
+    return scale <= 1 ? 1.0 : 0.1 * m * std::log(scale) + 1.0;
+  };
+  const double attention = (mscale != 0 && mscale_all_dim != 0)
+                               ? get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim)
+                               : get_mscale(factor, 1.0);
+  auto correction_dim = [&](double rotations) {
+    return (dim * std::log(original / (rotations * 2 * kPi))) / (2 * std::log(base));
+  };
+  double low = std::max(std::floor(correction_dim(beta_fast)), 0.0);
+  double high = std::min(std::ceil(correction_dim(beta_slow)), static_cast<double>(dim - 1));
+  if (low == high) high += 0.001;
+  std::vector<double> inv;
+  for (int i = 0; i < dim / 2; ++i) {
+    const double pos_freq = std::pow(base, static_cast<double>(2 * i) / dim);
+    const double extrapolation = 1.0 / pos_freq, interpolation = 1.0 / (factor * pos_freq);
+    const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+    const double extrapolation_factor = 1 - ramp;
+    inv.push_back(interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor);
+  }
+  return {inv, attention};
+}
+
+// _compute_longrope_parameters → (inv_freq, attention_factor); factor = max / original.
+std::pair<std::vector<double>, double> hf_longrope(int dim, double base,
+                                                   const std::vector<double>& ext,
+                                                   double max_positions, double original) {
+  const double factor = max_positions / original;
+  const double attention =
+      factor <= 1.0 ? 1.0 : std::sqrt(1 + std::log(factor) / std::log(original));
+  std::vector<double> inv;
+  for (int i = 0; i < dim / 2; ++i)
+    inv.push_back(1.0 / (ext[static_cast<std::size_t>(i)] *
+                         std::pow(base, static_cast<double>(2 * i) / dim)));
+  return {inv, attention};
+}
+
+// The rotator a config maps to, checked against the expected shape, θ and attention factor.
+void check_rotator(const posenc::rope_config& config, int head_dim, int rotary_dim, double base,
+                   rope_layout layout, const std::vector<double>& theta, double attention) {
+  CHECK(config.head_dim == head_dim);
+  CHECK(config.rotary_dim == rotary_dim);
+  CHECK(config.base == base);
+  CHECK(config.layout == layout);
+  const posenc::rotary_cache cache(config);
+  REQUIRE(cache.inv_freq().size() == theta.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < theta.size(); ++i)
+    worst = std::max(worst, std::fabs(cache.inv_freq()[i] - theta[i]) / theta[i]);
+  CAPTURE(worst);
+  CHECK(worst <= 1e-13);  // both in double: a few ulp apart (HF's own float32 is 1e-7 off)
+  CHECK(cache.attention_factor() == Approx(attention).epsilon(1e-14));
+}
+
+std::vector<double> list(const json& j) { return j.get<std::vector<double>>(); }
+
+}  // namespace
+
+TEST_CASE("Llama 3.1 and 3.2: llama3 scaling, head_dim given or derived", "[config]") {
+  const json l31 = load("llama-3.1-8b.json");
+  check_rotator(rope_from_config(flat(l31)), 128, 128, 500000.0, rope_layout::half,
+                hf_llama3(128, 500000.0, 8.0, 1.0, 4.0, 8192), 1.0);
+  const json l32 = load("llama-3.2-3b.json");  // head_dim 128 = 3072 / 24
+  check_rotator(rope_from_config(flat(l32)), 128, 128, 500000.0, rope_layout::half,
+                hf_llama3(128, 500000.0, 32.0, 1.0, 4.0, 8192), 1.0);
+
+  // The same config as transformers v5 saves it: rope_parameters holding rope_theta.
+  json v5 = l31;
+  v5["rope_parameters"] = v5["rope_scaling"];
+  v5["rope_parameters"]["rope_theta"] = v5["rope_theta"];
+  v5.erase("rope_scaling");
+  v5.erase("rope_theta");
+  check_rotator(rope_from_config(flat(v5)), 128, 128, 500000.0, rope_layout::half,
+                hf_llama3(128, 500000.0, 8.0, 1.0, 4.0, 8192), 1.0);
+  // Legacy `type` instead of `rope_type`.
+  json legacy = l31;
+  legacy["rope_scaling"].erase("rope_type");
+  legacy["rope_scaling"]["type"] = "llama3";
+  CHECK(rope_from_config(flat(legacy)).scaling.type == posenc::scaling_type::llama3);
+}
+
+TEST_CASE("Qwen2.5 and Mistral: default rotary at their rope_theta", "[config]") {
+  check_rotator(rope_from_config(flat(load("qwen2.5-7b.json"))), 128, 128, 1e6,
+                rope_layout::half, hf_default(128, 1e6), 1.0);
+  check_rotator(rope_from_config(flat(load("mistral-7b-instruct-v0.3.json"))), 128, 128, 1e6,
+                rope_layout::half, hf_default(128, 1e6), 1.0);
+}
+
+TEST_CASE("DeepSeek-V3: yarn on the qk_rope_head_dim slice, interleaved", "[config]") {
+  const json ds = load("deepseek-v3.json");
+  const auto [theta, attention] = hf_yarn(64, 10000.0, 40.0, 4096, 32, 1, 1.0, 1.0);
+  check_rotator(rope_from_config(flat(ds)), 64, 64, 10000.0, rope_layout::interleaved, theta,
+                attention);
+  // rope_interleave: false switches to the half layout; the options override either.
+  json half = ds;
+  half["rope_interleave"] = false;
+  CHECK(rope_from_config(flat(half)).layout == rope_layout::half);
+  CHECK(rope_from_config(flat(ds), {.layout = rope_layout::half}).layout == rope_layout::half);
+  // mscale ≠ mscale_all_dim (DeepSeek-V2-Lite's 0.707 / 0.707 keeps 1; 1.0 / 0.707 does not).
+  json skew = ds;
+  skew["rope_scaling"]["mscale_all_dim"] = 0.707;
+  const auto [theta2, attention2] = hf_yarn(64, 10000.0, 40.0, 4096, 32, 1, 1.0, 0.707);
+  check_rotator(rope_from_config(flat(skew)), 64, 64, 10000.0, rope_layout::interleaved, theta2,
+                attention2);
+  CHECK(attention2 != 1.0);
+}
+
+TEST_CASE("Phi-3.5 and Phi-4-mini: longrope, factors chosen once by seq_len", "[config]") {
+  const json phi = load("phi-3.5-mini-instruct.json");  // head_dim 96 = 3072 / 32
+  const json& rs = phi["rope_scaling"];
+  for (int seq_len : {0, 4096, 4097, 131072}) {
+    posenc::config_options options;
+    if (seq_len) options.seq_len = seq_len;
+    const bool long_factors = seq_len > 4096;  // HF: seq_len > original_max_position_embeddings
+    const auto [theta, attention] =
+        hf_longrope(96, 10000.0, list(rs[long_factors ? "long_factor" : "short_factor"]), 131072, 4096);
+    CAPTURE(seq_len);
+    check_rotator(rope_from_config(flat(phi), options), 96, 96, 10000.0, rope_layout::half,
+                  theta, attention);
+  }
+  // Phi-3's legacy names of the same scaling.
+  for (const char* name : {"su", "yarn"}) {
+    json old = phi;
+    old["rope_scaling"]["type"] = name;
+    CHECK(rope_from_config(flat(old)).scaling.type == posenc::scaling_type::longrope);
+  }
+  // Phi-4-mini: partial_rotary_factor 0.75 → 96 of 128 dims rotate, 48 factors.
+  const json phi4 = load("phi-4-mini-instruct.json");
+  const auto [theta4, attention4] =
+      hf_longrope(96, 10000.0, list(phi4["rope_scaling"]["short_factor"]), 131072, 4096);
+  check_rotator(rope_from_config(flat(phi4)), 128, 96, 10000.0, rope_layout::half, theta4,
+                attention4);
+}
+
+TEST_CASE("Gemma 2 and Gemma 3: config-class defaults, global and local rotary", "[config]") {
+  // Gemma 2: one rotary for both layer types.
+  const json g2 = load("gemma-2-2b.json");
+  for (const char* layer : {"full_attention", "sliding_attention"})
+    check_rotator(rope_from_config(flat(g2), {.layer_type = layer}), 256, 256, 10000.0,
+                  rope_layout::half, hf_default(256, 10000.0), 1.0);
+  // Gemma 3: rope_theta for global layers, rope_local_base_freq for sliding ones.
+  const json g3 = load("gemma-3-1b-it.json");
+  check_rotator(rope_from_config(flat(g3)), 256, 256, 1e6, rope_layout::half,
+                hf_default(256, 1e6), 1.0);
+  check_rotator(rope_from_config(flat(g3), {.layer_type = "sliding_attention"}), 256, 256,
+                10000.0, rope_layout::half, hf_default(256, 10000.0), 1.0);
+  // Absent keys take Gemma3TextConfig's defaults (head_dim 256, theta 1e6 / 1e4).
+  json bare = g3;
+  for (const char* key : {"head_dim", "rope_theta", "rope_local_base_freq"}) bare.erase(key);
+  check_rotator(rope_from_config(flat(bare)), 256, 256, 1e6, rope_layout::half,
+                hf_default(256, 1e6), 1.0);
+  check_rotator(rope_from_config(flat(bare), {.layer_type = "sliding_attention"}), 256, 256,
+                10000.0, rope_layout::half, hf_default(256, 10000.0), 1.0);
+  // A multimodal config nests the text model under text_config; transformers v5 saves one
+  // rope_parameters per layer type (the 27B's linear ×8 on global layers only).
+  json mm = {{"model_type", "gemma3"}, {"text_config", g3}};
+  mm["text_config"]["model_type"] = "gemma3_text";
+  mm["text_config"].erase("rope_theta");
+  mm["text_config"].erase("rope_local_base_freq");
+  mm["text_config"]["rope_parameters"] = {
+      {"full_attention", {{"factor", 8.0}, {"rope_type", "linear"}, {"rope_theta", 1e6}}},
+      {"sliding_attention", {{"rope_type", "default"}, {"rope_theta", 10000.0}}}};
+  std::vector<double> linear = hf_default(256, 1e6);
+  for (double& v : linear) v /= 8.0;
+  check_rotator(rope_from_config(flat(mm)), 256, 256, 1e6, rope_layout::half, linear, 1.0);
+  check_rotator(rope_from_config(flat(mm), {.layer_type = "sliding_attention"}), 256, 256,
+                10000.0, rope_layout::half, hf_default(256, 10000.0), 1.0);
+}
+
+TEST_CASE("GPT-J: rotary_dim of n_embd / n_head, interleaved, base 10000", "[config]") {
+  const json gptj = load("gpt-j-6b.json");  // head_dim 256 = 4096 / 16, 64 of them rotate
+  check_rotator(rope_from_config(flat(gptj)), 256, 64, 10000.0, rope_layout::interleaved,
+                hf_default(64, 10000.0), 1.0);
+}
+
+TEST_CASE("GPT-NeoX family: rotary_pct and rotary_emb_base; partial_rotary_factor", "[config]") {
+  const json neox = load("redpajama-incite-3b.json");  // gpt_neox, head_dim 80 = 2560 / 32
+  check_rotator(rope_from_config(flat(neox)), 80, 80, 10000.0, rope_layout::half,
+                hf_default(80, 10000.0), 1.0);
+  // Pythia's rotary_pct 0.25 (and GPTNeoXConfig's default when the key is absent).
+  json pythia = neox;
+  pythia["rotary_pct"] = 0.25;
+  check_rotator(rope_from_config(flat(pythia)), 80, 20, 10000.0, rope_layout::half,
+                hf_default(20, 10000.0), 1.0);
+  pythia.erase("rotary_pct");
+  CHECK(rope_from_config(flat(pythia)).rotary_dim == 20);
+  // StableLM (a NeoX descendant) says partial_rotary_factor.
+  check_rotator(rope_from_config(flat(load("stablelm-3b-4e1t.json"))), 80, 20, 10000.0,
+                rope_layout::half, hf_default(20, 10000.0), 1.0);
+}
+
+TEST_CASE("rope_from_config refuses what it cannot map, naming the config key", "[config]") {
+  const json l31 = load("llama-3.1-8b.json");
+  auto refuses = [](const json& config, const std::string& key,
+                    const posenc::config_options& options = {}) {
+    CAPTURE(key);
+    require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(config), options); },
+                                             key);
+  };
+  auto with = [&](const std::function<void(json&)>& edit, json base = json()) {
+    json c = base.is_null() ? l31 : base;
+    edit(c);
+    return c;
+  };
+  refuses(with([](json& c) { c["rope_scaling"]["rope_type"] = "mrope"; }), "rope_scaling.rope_type");
+  refuses(with([](json& c) { c["rope_scaling"]["mrope_section"] = {16, 24, 24}; }),
+          "rope_scaling.mrope_section");
+  refuses(with([](json& c) { c["rope_scaling"].erase("low_freq_factor"); }),
+          "rope_scaling.low_freq_factor");
+  refuses(with([](json& c) { c["rope_scaling"]["factor"] = 0.5; }), "rope_scaling.factor");
+  refuses(with([](json& c) { c["rope_scaling"]["factor"] = "8"; }), "rope_scaling.factor must be a number");
+  refuses(with([](json& c) { c["rope_scaling"]["type"] = "linear"; }), "rope_scaling.type");
+  refuses(with([](json& c) { c["rope_scaling"]["original_max_position_embeddings"] = 8192.5; }),
+          "rope_scaling.original_max_position_embeddings");
+  refuses(with([](json& c) { c["rope_scaling"] = "llama3"; }), "rope_scaling");
+  refuses(with([](json& c) { c["rope_theta"] = "5e5"; }), "rope_theta must be a number");
+  refuses(with([](json& c) { c["rope_theta"] = 1.0; }), "rope_theta");
+  refuses(with([](json& c) { c.erase("hidden_size"); }), "hidden_size");
+  refuses(with([](json& c) { c["num_attention_heads"] = 0; }), "num_attention_heads");
+  refuses(with([](json& c) { c["head_dim"] = 127.5; }), "head_dim");
+  refuses(with([](json& c) { c["head_dim"] = 3; }), "head_dim");
+  refuses(with([](json& c) { c["partial_rotary_factor"] = 0; }), "partial_rotary_factor");
+  refuses(with([](json& c) { c["partial_rotary_factor"] = 0.3046875; }), "partial_rotary_factor");  // 39 dims
+  refuses(with([](json& c) { c["text_config"] = 3; }), "text_config");
+  refuses(with([](json& c) {  // v5 and top level disagree
+    c["rope_parameters"] = {{"rope_type", "default"}, {"rope_theta", 10000.0}};
+    c.erase("rope_scaling");
+  }), "rope_parameters.rope_theta");
+  refuses(with([](json& c) {
+    c.erase("rope_scaling");
+    c["rope_parameters"] = {{"full_attention", {{"rope_type", "default"}}}, {"chunked", json::object()}};
+  }), "rope_parameters.chunked");
+  refuses(with([](json& c) {
+    c.erase("rope_scaling");
+    c["rope_parameters"] = {{"full_attention", {{"rope_type", "default"}}}};
+  }), "rope_parameters.sliding_attention", {.layer_type = "sliding_attention"});
+  refuses(l31, "layer_type", {.layer_type = "global"});
+  refuses(l31, "seq_len", {.seq_len = 0});
+  const json phi = load("phi-3.5-mini-instruct.json");
+  refuses(with([](json& c) { c["rope_scaling"]["short_factor"] = {1.0, 2.0}; }, phi),
+          "rope_scaling.short_factor");
+  refuses(with([](json& c) { c["rope_scaling"]["long_factor"] = {"a"}; }, phi),
+          "rope_scaling.long_factor");
+  refuses(with([](json& c) { c["rope_scaling"].erase("long_factor"); }, phi),
+          "rope_scaling.long_factor");
+  const json gptj = load("gpt-j-6b.json");
+  refuses(with([](json& c) { c["rope_scaling"] = {{"rope_type", "linear"}, {"factor", 2.0}}; }, gptj),
+          "rope_scaling");
+  refuses(with([](json& c) { c["rotary_dim"] = nullptr; }, gptj), "rotary_dim");
+  refuses(with([](json& c) { c["rotary_dim"] = 512; }, gptj), "rotary_dim");
+  const json neox = load("redpajama-incite-3b.json");
+  refuses(with([](json& c) { c["rope_theta"] = 20000.0; }, neox), "rotary_emb_base");
+}
