@@ -35,10 +35,12 @@ void require_close(const std::vector<double>& got, const std::vector<double>& wa
   }
 }
 
-// Throws posenc::invalid_argument (also a std::invalid_argument) whose message names `name`.
+// Throws posenc::invalid_argument (also a posenc::error and a std::exception) whose message
+// names `name`.
 void require_invalid(const std::function<void()>& call, const std::string& name) {
   REQUIRE_THROWS_AS(call(), posenc::invalid_argument);
-  REQUIRE_THROWS_AS(call(), std::invalid_argument);
+  REQUIRE_THROWS_AS(call(), posenc::error);
+  REQUIRE_THROWS_AS(call(), std::exception);
   REQUIRE_THROWS_WITH(call(), Catch::Contains(name));
 }
 

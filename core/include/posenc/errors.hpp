@@ -1,36 +1,42 @@
 // posenc/errors.hpp — the one exception hierarchy of posenc.
 //
 // Every public function validates its arguments before it touches memory and throws
-// one of these; the message names the argument and the allowed range, e.g.
+// one of these; what() names the argument and the allowed range, e.g.
 //   "posenc: dim must be an even integer in [2, 65536], got 7".
-// Catch `posenc::error` to catch everything posenc throws.
+// Catch `posenc::error` (a std::exception) to catch everything posenc throws:
+//   std::exception ← posenc::error ← posenc::invalid_argument, posenc::length_error
 #pragma once
 
-#include <stdexcept>
+#include <exception>
+#include <memory>
 #include <string>
 
 namespace posenc {
 
-// Tag base shared by every posenc exception (catch this to catch them all).
-class error {
+// Base of every posenc exception. The message is shared, not copied, so copying an
+// exception (as throw and catch may) cannot throw.
+class error : public std::exception {
 public:
-  virtual ~error() = default;
-  virtual const char* message() const noexcept = 0;
+  explicit error(const std::string& what) : what_(std::make_shared<const std::string>(what)) {}
+  const char* what() const noexcept override { return what_->c_str(); }
+  // The same text as what(), under the name earlier versions used.
+  const char* message() const noexcept { return what(); }
+
+private:
+  std::shared_ptr<const std::string> what_;
 };
 
 // An argument is out of its documented range (odd dim, base <= 1, unknown layout, ...).
-class invalid_argument : public std::invalid_argument, public error {
+class invalid_argument : public error {
 public:
-  explicit invalid_argument(const std::string& what) : std::invalid_argument(what) {}
-  const char* message() const noexcept override { return what(); }
+  using error::error;
 };
 
 // A size does not fit: a buffer is too small, strides overlap or leave the buffer,
 // or a size product would overflow size_t / exceed the documented maximum.
-class length_error : public std::length_error, public error {
+class length_error : public error {
 public:
-  explicit length_error(const std::string& what) : std::length_error(what) {}
-  const char* message() const noexcept override { return what(); }
+  using error::error;
 };
 
 } // namespace posenc
