@@ -239,7 +239,7 @@ void fill_offsets(const double* inv_freq, std::size_t n, double* table) noexcept
                             table + (o.block + j) * o.stride, table + j * o.stride);
 }
 
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+#if POSENC_X86
 // Four floats to dst: non-temporal (dst 16-byte aligned) or plain.
 template <class Arch>
 void put4(float* dst, __m128 v, bool stream) noexcept {
@@ -254,7 +254,7 @@ void put4(float* dst, __m128 v, bool stream) noexcept {
 // stream: non-temporal where the arch has whole 16-byte stores here (dst 16-byte aligned).
 template <class Arch>
 void store_floats(const xsimd::batch<double, Arch>& v, float* dst, bool stream) noexcept {
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+#if POSENC_X86
   if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
     const auto f = _mm512_cvtpd_ps(v);  // __m256
     put4<Arch>(dst, _mm256_castps256_ps128(f), stream);
@@ -278,7 +278,7 @@ void store_floats(const xsimd::batch<double, Arch>& v, float* dst, bool stream) 
 template <class Arch>
 void store_pairs(const xsimd::batch<double, Arch>& s, const xsimd::batch<double, Arch>& c,
                  float* dst, bool stream) noexcept {
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+#if POSENC_X86
   if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
     // unpack works per 128-bit lane: lo = s0 c0 s1 c1 | s4 c4 s5 c5, hi = s2 c2 s3 c3 | s6 …
     const auto s8 = _mm512_cvtpd_ps(s), c8 = _mm512_cvtpd_ps(c);

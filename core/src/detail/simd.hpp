@@ -12,8 +12,15 @@
 #include <xsimd/xsimd.hpp>
 #endif
 
+// Native x86 (not Emscripten's SSE2-on-SIMD128): where x86 intrinsics may be used directly.
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__) && !POSENC_SCALAR_ONLY
+#define POSENC_X86 1
+#else
+#define POSENC_X86 0
+#endif
+
 #if !POSENC_SCALAR_ONLY
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+#if POSENC_X86
 #include <immintrin.h>
 #endif
 #include <cstdint>
@@ -42,7 +49,7 @@ struct pair_swap {
 // arch. Batch sizes are even on every arch, so pairs never straddle batches.
 template <class T, class Arch>
 xsimd::batch<T, Arch> swap_pairs(const xsimd::batch<T, Arch>& x) noexcept {
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+#if POSENC_X86
   // The swap stays inside each 128-bit lane: an in-lane permute (1 cycle) where xsimd's
   // swizzle emits the lane-crossing vpermps (several cycles on AMD). avx512f and avx derive
   // from generic, not from each other.
@@ -68,6 +75,25 @@ xsimd::batch<T, Arch> swap_pairs(const xsimd::batch<T, Arch>& x) noexcept {
 #endif
   return xsimd::swizzle(x, swap);
   }
+}
+
+// True where Arch has non-temporal 16-byte stores (_mm_stream_ps): native x86 only. xsimd's
+// avx and avx512f derive from generic, not from sse2, so the three families are named.
+template <class Arch>
+constexpr bool has_stream_store() noexcept {
+#if POSENC_X86
+  return std::is_base_of_v<xsimd::sse2, Arch> || std::is_base_of_v<xsimd::avx, Arch> ||
+         std::is_base_of_v<xsimd::avx512f, Arch>;
+#else
+  return false;
+#endif
+}
+
+// Orders non-temporal stores before what follows (after the last streamed store of a call).
+inline void stream_fence() noexcept {
+#if POSENC_X86
+  _mm_sfence();
+#endif
 }
 
 }  // namespace posenc::detail
