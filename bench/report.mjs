@@ -150,6 +150,13 @@ function targets(native, wasm) {
     if (cp) { const r = cp.js.ns / cp.simd.ns; add('WASM copying apply, × faster than plain JS', fmtRatio(r), '≥ 2.2×', r >= 2.2); }
     const dec = g['decode/in_cache/zero_copy'];
     if (dec) add('WASM decode call 1×32×128 (zero-copy, with checks)', fmtTime(dec.simd.ns), '≤ 2.5 µs', dec.simd.ns <= 2500);
+    const def = g['decode/default_rotator'];
+    if (def) {
+      const { simd: arr, tensorDefault: td, tensorFullCache: tf, handCopy: hc, js } = def;
+      add('WASM decode 1×32×128 at p=4000, default rotator on a tensor ÷ full cache', `${fmtRatio(td.ns / tf.ns)} (${fmtTime(td.ns)} / ${fmtTime(tf.ns)})`, '≤ 1.2×', td.ns / tf.ns <= 1.2);
+      add('WASM decode on a plain Float32Array (default rotator), × plain JS', `${fmtRatio(js.ns / arr.ns)} (${fmtTime(arr.ns)} / ${fmtTime(js.ns)})`, '≥ 4×', js.ns / arr.ns >= 4);
+      add('WASM decode on a plain Float32Array ÷ tensor call + hand copy in/out', `${fmtRatio(arr.ns / hc.ns)} (${fmtTime(arr.ns)} / ${fmtTime(hc.ns)})`, '≤ 1.5×', arr.ns / hc.ns <= 1.5);
+    }
     // The target is the package's zero-copy path (as for apply); a new Float32Array per
     // call is context: both sides then also fault in 16 MiB of fresh pages, a cost outside
     // the computation that compresses the ratio and moves with the machine.

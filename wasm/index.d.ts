@@ -146,8 +146,13 @@ export interface RopeOptions {
   /** First cached position (default 0). Positions outside the cache are computed on the fly. */
   cacheStart?: number;
   /**
-   * Number of cached cos/sin rows (default 0: everything on the fly, same numbers), an
-   * integer in [0, 2^31); the core caps cacheLength·rotaryDim/2 at 2^28.
+   * Number of cached cos/sin rows, an integer in [0, 2^31) (the core caps
+   * cacheLength·rotaryDim/2 at 2^28); 0 computes every row on the fly. The cache costs
+   * cacheLength·rotaryDim·4 bytes. Omitted: the cache grows as positions are seen — the
+   * first call reaching past it rebuilds it from cacheStart at twice the length (at least
+   * 256 rows, rounded up to a power of two) — up to 2^20 floats (4 MiB, 8192 rows at
+   * rotaryDim 128); positions past that are computed on the fly. Cached and on-the-fly rows
+   * are bit-identical, so the choice changes speed and memory only, never a result.
    */
   cacheLength?: number;
 }
@@ -218,8 +223,19 @@ export interface Rope {
   shift<T extends FloatTarget>(k: T, options: RopeShiftOptions): T;
   /** cos/sin(position·θ_i), rotaryDim/2 values each, without the attention factor. */
   row(position: Position): { cos: Float32Array; sin: Float32Array };
+  /**
+   * HF's (cos, sin) pair as a model's rotary embedding returns it: [tokens][rotaryDim]
+   * each, full width in the rotator's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1};
+   * interleaved: c_0 c_0 c_1 c_1 …), multiplied by attentionFactor. Max error vs float64:
+   * 3e−7·attentionFactor for |p| ≤ 2^24.
+   */
+  cosSin(options: RopeCosSinOptions): { cos: Float32Array; sin: Float32Array };
   dispose(): void;
 }
+
+export type RopeCosSinOptions =
+  | { positions: Positions; tokens?: number; start?: never }
+  | { tokens: number; start?: Position; positions?: never };
 
 export interface ScoreOptions {
   /** q [Tq][dim] and k [Tk][dim], row-major. */

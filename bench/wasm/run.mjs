@@ -234,6 +234,28 @@ function inPlaceApply(tokens) {
   copyTo.dispose();
 }
 
+// ── decode with the default rotator (no cacheLength): on a plain Float32Array, on a
+// tensor, and a tensor call with a hand copy in and out, beside a full cache and plain JS ──
+{
+  const n = HEADS * HEAD_DIM;
+  const opts = { tokens: 1, heads: HEADS, start: DECODE_POS };
+  const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: DECODE_POS + 1 });
+  const jsX = randomFill(new Float32Array(n), 2);
+  const arrayX = randomFill(new Float32Array(n), 2);
+  const handX = randomFill(new Float32Array(n), 2);
+  const auto = simd.rope({ headDim: HEAD_DIM });
+  const full = simd.rope({ headDim: HEAD_DIM, cacheLength: 8192 });
+  const [tAuto, tFull, tHand] = [0, 1, 2].map(() => simd.tensor(randomFill(new Float32Array(n), 2)));
+  record('decode/default_rotator', 'pe.rope({ headDim: 128 }) without cacheLength; simd = on a plain Float32Array', {
+    simd: () => auto.apply(arrayX, opts),
+    tensorDefault: () => auto.apply(tAuto, opts),
+    tensorFullCache: () => full.apply(tFull, opts),
+    handCopy: () => { tHand.array.set(handX); auto.apply(tHand, opts); handX.set(tHand.array); },
+    js: () => plainRopeApply(jsX, plainCache, { tokens: 1, heads: HEADS, headDim: HEAD_DIM, start: DECODE_POS }),
+  }, DECODE_CALLS);
+  for (const t of [tAuto, tFull, tHand, auto, full]) t.dispose();
+}
+
 // ── sinusoidal table 8192 × 512 (interleaved) ─────────────────────────────────────────
 // Two ways to get the table: a new Float32Array per call (16 MiB: the fresh buffer's page
 // faults and the copy out of WebAssembly memory cost as much as the kernel), or written

@@ -18,6 +18,14 @@ const INVERT_KEYS = APPLY_KEYS.filter((k) => k !== 'inverse');
 const QK_KEYS = ['tokens', 'positions', 'start', 'qHeads', 'kHeads', 'qTokenStride', 'qHeadStride',
   'kTokenStride', 'kHeadStride'];
 const SHIFT_KEYS = ['tokens', 'heads', 'delta', 'tokenStride', 'headStride'];
+const COS_SIN_KEYS = ['positions', 'start', 'tokens'];
+
+// Without cacheLength a rotator caches the rows from cacheStart up as positions are seen:
+// the cache is rebuilt at twice the length (at least AUTO_MIN_ROWS) whenever a call reaches
+// past it, until it holds AUTO_MAX_FLOATS floats (cos + sin: 4 MiB); rows past that are
+// computed on the fly. Cached and on-the-fly rows are bit-identical, so this changes speed only.
+const AUTO_MIN_ROWS = 256;
+const AUTO_MAX_FLOATS = 1 << 20;
 
 // The core names the cache's range `first` / `count`; JS calls them cacheStart / cacheLength.
 const cacheNames = (m) => m.replace(/\bfirst\b/g, 'cacheStart').replace(/\bcount\b/g, 'cacheLength');
@@ -72,6 +80,10 @@ export function rotaryApi({ module, heap }) {
     #angles;
     #attentionFactor;
     #invFreq;
+    #cacheStart;
+    #cacheLength; // rows cached now
+    #cacheMax; // rows the cache may grow to (= cacheLength when given)
+    #make; // cacheLength → a new handle, for the growing cache (null when cacheLength was given)
 
     constructor(opts) {
       const o = check.options(opts, 'rope()', ROPE_KEYS);
@@ -83,9 +95,11 @@ export function rotaryApi({ module, heap }) {
       const scaling = scalingArg(o.scaling);
       const cacheStart = o.cacheStart === undefined ? 0 : check.safeInteger('cacheStart', o.cacheStart);
       // An int32 count; the core caps cacheLength·rotaryDim/2 at 2^28 floats (rotary.hpp).
-      const cacheLength = o.cacheLength === undefined ? 0 : check.integer('cacheLength', o.cacheLength, 0);
-      const handle = withScaling(heap, scaling, 'rope()', (ptr) => module.ropeCreate(headDim, rotaryDim, base,
-        layout, scaling.type, ptr, angles, cacheStart, cacheLength));
+      const auto = o.cacheLength === undefined;
+      const cacheLength = auto ? 0 : check.integer('cacheLength', o.cacheLength, 0);
+      const make = (length) => withScaling(heap, scaling, 'rope()', (ptr) => module.ropeCreate(headDim,
+        rotaryDim, base, layout, scaling.type, ptr, angles, cacheStart, length));
+      const handle = make(cacheLength);
       unwrap(module, handle, cacheNames);
       const info = heap.take(module.ropeInfo(handle), 'Float64Array');
       this.#handle = handle;
@@ -96,6 +110,10 @@ export function rotaryApi({ module, heap }) {
       this.#angles = angles;
       this.#attentionFactor = info[0];
       this.#invFreq = new check.Float64(check.bufferOf(info), 16, check.lengthOf(info) - 2);
+      this.#cacheStart = cacheStart;
+      this.#cacheLength = cacheLength;
+      this.#cacheMax = auto ? Math.floor(AUTO_MAX_FLOATS / info[1]) : cacheLength;
+      this.#make = auto ? make : null;
       registry.register(this, handle, this);
       Object.freeze(this); // nothing to add to a rotator: what it was made with is read-only
     }
@@ -129,6 +147,41 @@ export function rotaryApi({ module, heap }) {
       return this.#handle;
     }
 
+    // The live handle, its cache grown (see AUTO_MIN_ROWS) when a call reaches row `last`
+    // (a position) past the cached rows and below the bound. Runs after every option is read;
+    // a failed rebuild (out of memory) keeps the current cache and stops growing.
+    #covering(last) {
+      const handle = this.#live();
+      const need = last - this.#cacheStart + 1;
+      if (need <= this.#cacheLength || this.#cacheLength >= this.#cacheMax || need <= 0) return handle;
+      const rows = Math.min(this.#cacheMax, Math.max(AUTO_MIN_ROWS, 2 * this.#cacheLength,
+        2 ** Math.ceil(Math.log2(need))));
+      const next = this.#make(rows);
+      if (typeof next !== 'number') {
+        module.lastError(); // drop the recorded error: the current cache still gives the same rows
+        this.#cacheMax = this.#cacheLength;
+        return handle;
+      }
+      registry.unregister(this);
+      module.ropeDestroy(handle);
+      registry.register(this, next, this);
+      this.#handle = next;
+      this.#cacheLength = rows;
+      return next;
+    }
+
+    // The last position a call rotates at (start + tokens − 1, or the largest of positions).
+    static #last(positions, start, tokens) {
+      if (positions === null) return start + tokens - 1;
+      let m = -Infinity;
+      for (let i = 0, n = check.lengthOf(positions); i < n; i++) if (positions[i] > m) m = positions[i];
+      return m;
+    }
+
+    #liveFor(positions, start, tokens) {
+      return this.#make === null ? this.#live() : this.#covering(Rope.#last(positions, start, tokens));
+    }
+
     /**
      * Rotates x [tokens][heads][headDim] in place, or into `out` (same length and strides;
      * x is then left as it was): token t at positions[t] or start + t; inverse: true undoes
@@ -153,7 +206,7 @@ export function rotaryApi({ module, heap }) {
       const { tokens, positions, start, heads, tokenStride: ts, headStride: hs } = call;
       const out = o.out;
       // Every option is read: from here on no user code runs.
-      const handle = this.#live();
+      const handle = this.#liveFor(positions, start, tokens);
       resolveTarget(heap, 'x', x, X);
       let hasOut = out !== undefined;
       if (hasOut) {
@@ -218,7 +271,7 @@ export function rotaryApi({ module, heap }) {
       readStrides(call, o, this.#headDim, 'qHeads', 'qTokenStride', 'qHeadStride');
       readStrides(kCall, o, this.#headDim, 'kHeads', 'kTokenStride', 'kHeadStride');
       const { tokens, positions, start } = call;
-      const handle = this.#live();
+      const handle = this.#liveFor(positions, start, tokens);
       resolveTarget(heap, 'q', q, X);
       resolveTarget(heap, 'k', k, OUT);
       if (sharing(X, OUT) !== 0) throw new RangeError('posenc: q and k must not share memory');
@@ -279,6 +332,35 @@ export function rotaryApi({ module, heap }) {
       const half = check.lengthOf(all) / 2;
       const buffer = check.bufferOf(all);
       return { cos: new check.Float32(buffer, 0, half), sin: new check.Float32(buffer, 4 * half, half) };
+    }
+
+    /**
+     * HF's (cos, sin) pair as a model's rotary embedding returns it: Float32Array
+     * [tokens][rotaryDim] each, full width in the rotator's layout, times attentionFactor;
+     * token t at positions[t] or start + t.
+     */
+    cosSin(opts) {
+      Rope.#check(this, 'rope.cosSin()');
+      const o = check.options(opts, 'rope.cosSin()', COS_SIN_KEYS);
+      readPositions(call, o, 'rope.cosSin()', heap.buffer);
+      const { tokens, positions, start } = call;
+      const n = positions === null ? 0 : check.lengthOf(positions);
+      if (positions !== null && n !== tokens) {
+        throw new RangeError(`posenc: rope.cosSin() positions holds ${n} values but tokens is ${tokens}`);
+      }
+      const handle = this.#liveFor(positions, start, tokens);
+      const base = n === 0 ? 0 : heap.acquire(4 * n, 'rope.cosSin()');
+      let r;
+      try {
+        if (n !== 0) heap.put(base, positions, 'Int32Array');
+        r = module.ropeCosSin(handle, base, n, start, tokens, positions !== null);
+      } finally {
+        if (base !== 0) heap.release(base);
+      }
+      const both = heap.take(unwrap(module, r), 'Float32Array');
+      const size = check.lengthOf(both) / 2;
+      const buffer = check.bufferOf(both);
+      return { cos: new check.Float32(buffer, 0, size), sin: new check.Float32(buffer, 4 * size, size) };
     }
 
     dispose() {

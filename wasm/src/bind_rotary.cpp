@@ -133,6 +133,25 @@ val rope_row(std::uintptr_t handle, double position) {
   });
 }
 
+// → Float32Array view [cos | sin], each [tokens][rotaryDim]: HF's full-width pair (core
+// rope_cos_sin), token t at positions[t] when use_positions, else at start + t.
+val rope_cos_sin(std::uintptr_t handle, std::uintptr_t positions, std::size_t n_positions,
+                 double start, double tokens, bool use_positions) {
+  return guarded([&] {
+    const rotary_cache& cache = cache_at(handle);
+    const std::size_t t = use_positions ? n_positions : static_cast<std::size_t>(i64(tokens));
+    const std::size_t n = t * static_cast<std::size_t>(cache.rotary_dim());
+    std::vector<float> both(2 * n);
+    const std::span<float> cos_out(both.data(), n), sin_out(both.data() + n, n);
+    if (use_positions)
+      posenc::rope_cos_sin(cache, {from_address<const std::int32_t>(positions), n_positions},
+                           cos_out, sin_out);
+    else
+      posenc::rope_cos_sin(cache, i64(start), t, cos_out, sin_out);
+    return hand_over(std::move(both));
+  });
+}
+
 } // namespace
 } // namespace posenc::wasm
 
@@ -194,4 +213,5 @@ EMSCRIPTEN_BINDINGS(posenc_rotary) {
   emscripten::function("ropeDestroy", &rope_destroy);
   emscripten::function("ropeInfo", &rope_info);
   emscripten::function("ropeRow", &rope_row);
+  emscripten::function("ropeCosSin", &rope_cos_sin);
 }

@@ -198,4 +198,20 @@ void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
 // the pair for |p + delta| ≤ 2^24; 1000 repeated shifts keep every row norm within 1e−5.
 void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta);
 
+// ── HF's (cos, sin) pair ───────────────────────────────────────────────────────────────
+// What a model's rotary embedding returns: cos_out/sin_out [tokens][rotary_dim], full width in
+// the cache's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1}; interleaved: c_0 c_0 c_1 c_1 …),
+// each value f·cos(p·θ_i) / f·sin(p·θ_i) rounded to float once (f = attention factor). Token
+// t sits at positions[t] or at start + t, every position within ±max_position. cos_out and
+// sin_out hold exactly tokens·rotary_dim floats and must not overlap (else length_error naming
+// cos / sin); positions / start out of range → invalid_argument naming them; nothing is
+// written on error. Max error vs f·cos/sin in float64: f·(3e−7) + 0.5 ulp for |p| ≤ 2^24
+// (the row's error, rows bit-identical to rotary_cache::row).
+void rope_cos_sin(const rotary_cache& cache, std::span<const std::int32_t> positions,
+                  std::span<float> cos_out, std::span<float> sin_out);
+void rope_cos_sin(const rotary_cache& cache, std::span<const std::int64_t> positions,
+                  std::span<float> cos_out, std::span<float> sin_out);
+void rope_cos_sin(const rotary_cache& cache, std::int64_t start, std::size_t tokens,
+                  std::span<float> cos_out, std::span<float> sin_out);
+
 } // namespace posenc

@@ -1,0 +1,80 @@
+// core/src/rotary_cos_sin.cpp — HF's full-width (cos, sin) pair from a rotary_cache.
+#include "posenc/rotary.hpp"
+#include "posenc/detail/check.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace posenc {
+namespace {
+
+void check_out(const char* name, std::span<float> out, std::size_t want) {
+  if (out.size() != want)
+    detail::fail_length(name, " must hold tokens·rotary_dim = ", want, " floats, got ", out.size());
+}
+
+// position_at(t) → the position of token t; every position is checked before anything is
+// written (rotary_cache::row checks again, cheaply, per row).
+template <class PositionAt>
+void fill(const rotary_cache& cache, std::size_t tokens, PositionAt position_at,
+          std::span<float> cos_out, std::span<float> sin_out) {
+  const auto r = static_cast<std::size_t>(cache.rotary_dim());
+  const std::size_t half = r / 2;
+  check_out("cos", cos_out, tokens * r);
+  check_out("sin", sin_out, tokens * r);
+  if (tokens != 0 && cos_out.data() < sin_out.data() + sin_out.size() &&
+      sin_out.data() < cos_out.data() + cos_out.size())
+    detail::fail_length("cos and sin must not overlap");
+  const double f = cache.attention_factor();
+  std::vector<float> c(half), s(half);
+  const bool interleaved = cache.layout() == rope_layout::interleaved;
+  for (std::size_t t = 0; t < tokens; ++t) {
+    cache.row(position_at(t), c.data(), s.data());
+    float* co = cos_out.data() + t * r;
+    float* so = sin_out.data() + t * r;
+    for (std::size_t i = 0; i < half; ++i) {
+      const auto fc = static_cast<float>(f * c[i]);
+      const auto fs = static_cast<float>(f * s[i]);
+      const std::size_t a = interleaved ? 2 * i : i;
+      const std::size_t b = interleaved ? 2 * i + 1 : i + half;
+      co[a] = co[b] = fc;
+      so[a] = so[b] = fs;
+    }
+  }
+}
+
+template <class Int>
+void fill_positions(const rotary_cache& cache, std::span<const Int> positions,
+                    std::span<float> cos_out, std::span<float> sin_out) {
+  for (const Int p : positions)
+    detail::check_range("positions", static_cast<long long>(p), -max_position, max_position);
+  fill(cache, positions.size(), [&](std::size_t t) { return std::int64_t{positions[t]}; },
+       cos_out, sin_out);
+}
+
+} // namespace
+
+void rope_cos_sin(const rotary_cache& cache, std::span<const std::int32_t> positions,
+                  std::span<float> cos_out, std::span<float> sin_out) {
+  fill_positions(cache, positions, cos_out, sin_out);
+}
+
+void rope_cos_sin(const rotary_cache& cache, std::span<const std::int64_t> positions,
+                  std::span<float> cos_out, std::span<float> sin_out) {
+  fill_positions(cache, positions, cos_out, sin_out);
+}
+
+void rope_cos_sin(const rotary_cache& cache, std::int64_t start, std::size_t tokens,
+                  std::span<float> cos_out, std::span<float> sin_out) {
+  detail::check_range("start", start, -max_position, max_position);
+  if (tokens > static_cast<std::size_t>(2 * max_position))
+    detail::fail_argument("tokens must be at most 2^54, got ", tokens);
+  if (tokens != 0)
+    detail::check_range("start", start + static_cast<std::int64_t>(tokens - 1), -max_position,
+                        max_position);
+  fill(cache, tokens, [&](std::size_t t) { return start + static_cast<std::int64_t>(t); }, cos_out,
+       sin_out);
+}
+
+} // namespace posenc

@@ -1,0 +1,141 @@
+// rope.cosSin (HF's full-width pair) against the float64 reference on both binaries, its
+// refused inputs, and the growing cos/sin cache of a rotator made without cacheLength
+// (bit-identical to a full cache and to no cache, across every rebuild).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import * as ref from './reference.mjs';
+import { Random, assertThrows, loadBoth, randomFloats } from './support.mjs';
+
+const both = await loadBoth();
+const rng = new Random(4242);
+
+// f·cos/sin(p·θ_i) in float64 at its place in the layout: [tokens][rotaryDim] each.
+function referencePair(positions, { rotaryDim, layout, scaling, base = 10000 }) {
+  const { invFreq, attentionFactor: f } = ref.inverseFrequencies({ dim: rotaryDim, base, scaling });
+  const half = rotaryDim / 2;
+  const cos = new Float64Array(positions.length * rotaryDim);
+  const sin = new Float64Array(positions.length * rotaryDim);
+  positions.forEach((p, t) => {
+    for (let i = 0; i < half; i++) {
+      const a = Number(p) * invFreq[i];
+      for (const j of layout === 'interleaved' ? [2 * i, 2 * i + 1] : [i, i + half]) {
+        cos[t * rotaryDim + j] = f * Math.cos(a);
+        sin[t * rotaryDim + j] = f * Math.sin(a);
+      }
+    }
+  });
+  return { cos, sin, f };
+}
+
+function assertPair(got, want, what) {
+  for (const k of ['cos', 'sin']) {
+    assert.ok(got[k] instanceof Float32Array, `${what}: ${k} is a Float32Array`);
+    assert.equal(got[k].length, want[k].length, `${what}: ${k} length`);
+    for (let i = 0; i < want[k].length; i++) {
+      const err = Math.abs(got[k][i] - want[k][i]);
+      assert.ok(err <= 3e-7 * want.f, `${what}: ${k}[${i}] = ${got[k][i]}, want ${want[k][i]}`);
+    }
+  }
+}
+
+const YARN = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 };
+
+for (const [name, pe] of Object.entries(both)) {
+  test(`${name}: cosSin is HF's full-width pair in both layouts, times the attention factor`, () => {
+    for (const layout of ['half', 'interleaved']) {
+      for (const scaling of [undefined, YARN]) {
+        for (const cacheLength of [undefined, 0, 64]) {
+          const opts = { headDim: 40, rotaryDim: 24, layout, scaling, cacheLength };
+          const rope = pe.rope(opts);
+          const positions = [0, 1, 63, 64, 4000, -9, 65535, 12345];
+          const want = referencePair(positions, { ...opts, rotaryDim: 24 });
+          if (scaling) assert.ok(want.f > 1);
+          const what = `${layout} ${scaling?.type ?? 'default'} cacheLength ${cacheLength}`;
+          assertPair(rope.cosSin({ positions }), want, what);
+          assertPair(rope.cosSin({ positions: Int32Array.from(positions) }), want, `${what} Int32Array`);
+          assertPair(rope.cosSin({ positions: BigInt64Array.from(positions, BigInt) }), want, `${what} BigInt64Array`);
+          assertPair(rope.cosSin({ positions: positions.map(BigInt) }), want, `${what} bigint[]`);
+          assertPair(rope.cosSin({ start: 62, tokens: 3 }), referencePair([62, 63, 64], { ...opts, rotaryDim: 24 }),
+            `${what} start`);
+          assertPair(rope.cosSin({ tokens: 2 }), referencePair([0, 1], { ...opts, rotaryDim: 24 }), `${what} tokens`);
+          const empty = rope.cosSin({ tokens: 0 });
+          assert.equal(empty.cos.length + empty.sin.length, 0);
+          rope.dispose();
+        }
+      }
+    }
+  });
+
+  test(`${name}: cosSin matches row() and what apply rotates with`, () => {
+    const rope = pe.rope({ headDim: 8 });
+    const { cos, sin } = rope.cosSin({ positions: [777] });
+    const row = rope.row(777);
+    assert.deepEqual(Array.from(cos), [...row.cos, ...row.cos]);
+    assert.deepEqual(Array.from(sin), [...row.sin, ...row.sin]);
+    // x = [1, 0, 0, 0 | 0, 0, 0, 0] rotated: pair 0 becomes (cos, sin).
+    const x = new Float32Array(8);
+    x[0] = 1;
+    rope.apply(x, { positions: [777] });
+    assert.equal(x[0], cos[0]);
+    assert.equal(x[4], sin[0]);
+    rope.dispose();
+  });
+
+  test(`${name}: cosSin refuses bad input with a clear error and keeps working`, () => {
+    const rope = pe.rope({ headDim: 16 });
+    assertThrows(() => rope.cosSin(), TypeError, /rope\.cosSin\(\)/);
+    assertThrows(() => rope.cosSin({ tokens: 1, bogus: 1 }), TypeError, /bogus/);
+    assertThrows(() => rope.cosSin({ positions: [1], start: 0 }), TypeError, /positions or start/);
+    assertThrows(() => rope.cosSin({ positions: [1, 2], tokens: 3 }), RangeError, /positions.*tokens/);
+    assertThrows(() => rope.cosSin({ tokens: -1 }), RangeError, /tokens/);
+    assertThrows(() => rope.cosSin({ tokens: 1.5 }), RangeError, /tokens/);
+    assertThrows(() => rope.cosSin({ start: 2 ** 53, tokens: 2 }), RangeError, /start/);
+    assertThrows(() => rope.cosSin({ positions: [0, 2 ** 40] }), RangeError, /positions/);
+    assertThrows(() => rope.cosSin({ positions: new Float32Array(2) }), TypeError, /positions/);
+    assertThrows(() => rope.cosSin.call({}, { tokens: 1 }), TypeError, /pe\.rope\(\)/);
+    // Each option read once, own properties only; a Proxy is just another object.
+    let reads = 0;
+    const once = { get tokens() { reads++; return reads === 1 ? 2 : 1e9; } };
+    assert.equal(rope.cosSin(once).cos.length, 2 * 16);
+    assert.equal(reads, 1);
+    const proto = Object.create({ tokens: 3 });
+    assertThrows(() => rope.cosSin(proto), RangeError, /tokens/);
+    const proxied = new Proxy({ tokens: 1 }, {});
+    assert.equal(rope.cosSin(proxied).sin.length, 16);
+    // A re-entrant call from a positions getter cannot interleave with the first one.
+    const reentrant = { get positions() { rope.cosSin({ tokens: 5 }); return [3]; } };
+    assertPair(rope.cosSin(reentrant), referencePair([3], { rotaryDim: 16, layout: 'half' }), 're-entrant');
+    assertPair(rope.cosSin({ positions: [5] }), referencePair([5], { rotaryDim: 16, layout: 'half' }), 'after errors');
+    rope.dispose();
+    assertThrows(() => rope.cosSin({ tokens: 1 }), TypeError, /disposed/);
+  });
+
+  test(`${name}: without cacheLength the cache grows as positions are seen, same numbers`, () => {
+    const headDim = 64;
+    const grown = pe.rope({ headDim, layout: 'interleaved' });
+    const none = pe.rope({ headDim, layout: 'interleaved', cacheLength: 0 });
+    const full = pe.rope({ headDim, layout: 'interleaved', cacheLength: 40000 });
+    const shifted = pe.rope({ headDim, layout: 'interleaved', cacheStart: 100 });
+    // Decode steps past each rebuild and past the 2^20-float bound (16384 rows here), then
+    // prefill chunks, explicit and BigInt positions, and positions below cacheStart.
+    const calls = [
+      ...[0, 1, 255, 256, 257, 600, 4000, 4095, 4096, 16383, 16384, 39999].map((start) => ({ start, tokens: 1 })),
+      { start: 10, tokens: 300 },
+      { positions: [5, 70000, -3, 2000] },
+      { positions: BigInt64Array.of(9n, 30000n) },
+    ];
+    for (const opts of calls) {
+      const x = randomFloats(rng, 4 * headDim * (opts.tokens ?? opts.positions.length));
+      const outs = [grown, none, full, shifted].map((r) => r.apply(Float32Array.from(x), { heads: 4, ...opts }));
+      for (const out of outs.slice(1)) assert.deepEqual(out, outs[0], JSON.stringify(opts, (k, v) => typeof v === 'bigint' ? `${v}` : v));
+    }
+    const q = randomFloats(rng, 2 * headDim);
+    const k = randomFloats(rng, headDim);
+    const qk = [grown, full].map((r) => r.applyQK(Float32Array.from(q), Float32Array.from(k),
+      { qHeads: 2, kHeads: 1, start: 50000, tokens: 1 }));
+    assert.deepEqual(qk[0], qk[1]);
+    assert.deepEqual(grown.cosSin({ start: 3000, tokens: 2 }), full.cosSin({ start: 3000, tokens: 2 }));
+    for (const r of [grown, none, full, shifted]) r.dispose();
+    assert.equal(grown.disposed, true);
+  });
+}
