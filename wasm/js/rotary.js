@@ -156,9 +156,14 @@ export function rotaryApi({ module, heap }) {
       if (need <= this.#cacheLength || this.#cacheLength >= this.#cacheMax || need <= 0) return handle;
       const rows = Math.min(this.#cacheMax, Math.max(AUTO_MIN_ROWS, 2 * this.#cacheLength,
         2 ** Math.ceil(Math.log2(need))));
-      const next = this.#make(rows);
+      let next = null;
+      try {
+        next = this.#make(rows);
+        if (typeof next !== 'number') module.lastError(); // dropped: the current rows are the same
+      } catch {
+        // scratch memory for a scaling block exhausted: the same, keep the current cache
+      }
       if (typeof next !== 'number') {
-        module.lastError(); // drop the recorded error: the current cache still gives the same rows
         this.#cacheMax = this.#cacheLength;
         return handle;
       }
