@@ -34,7 +34,7 @@ function assertReport({ report, problems }) {
   assert.ok(report.results.length >= 20, `${report.results.length} checks ran`);
 }
 
-test('plain HTML page, no bundler, strict CSP: DESIGN §3 checks pass on both binaries', async () => {
+test('plain HTML page, no bundler, strict CSP: the reference facts hold on both binaries', async () => {
   const server = await serve(repo);
   servers.push(server);
   assertReport(await runPage(`${server.url}tests/web/package-fixture/index.html`, server.url));
