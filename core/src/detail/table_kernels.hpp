@@ -10,7 +10,7 @@
 
 #include "angles.hpp"
 #include "posenc/sinusoidal.hpp"
-#include "rotary_kernels.hpp"  // has_stream_store, stream_fence
+#include "simd.hpp"  // has_stream_store, stream_fence
 
 #include <cmath>
 #include <cstddef>
