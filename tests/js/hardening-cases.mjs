@@ -10,7 +10,7 @@
 //
 // A known open finding is marked on the single value with `todo: { value: 'reason' }`.
 
-/** The values of the issue, tried on every argument. `like` is the argument's valid value. */
+/** The hostile values, tried on every argument. `like` is the argument's valid value. */
 export const BAD = [
   ['undefined', () => undefined],
   ['null', () => null],
