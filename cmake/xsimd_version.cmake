@@ -5,7 +5,13 @@ set(POSENC_XSIMD_MIN 8.1)
 set(POSENC_XSIMD_BELOW 15)
 
 function(posenc_check_xsimd_version include_dirs)
-  find_file(_posenc_xsimd_config xsimd/config/xsimd_config.hpp PATHS ${include_dirs} NO_DEFAULT_PATH NO_CACHE)
+  # A plain EXISTS test: find_file would be confined to the Emscripten sysroot.
+  set(_posenc_xsimd_config "")
+  foreach(_dir IN LISTS include_dirs)
+    if(NOT _posenc_xsimd_config AND EXISTS "${_dir}/xsimd/config/xsimd_config.hpp")
+      set(_posenc_xsimd_config "${_dir}/xsimd/config/xsimd_config.hpp")
+    endif()
+  endforeach()
   if(NOT _posenc_xsimd_config)
     message(FATAL_ERROR "posenc: xsimd/config/xsimd_config.hpp not found in '${include_dirs}' "
       "(xsimd ${POSENC_XSIMD_MIN} to <${POSENC_XSIMD_BELOW} is needed)")

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: builds and runs every test — native Catch2 suite (plain and ASan+UBSan),
-# the installed-package consumer, the libFuzzer targets, the WASM package under Node, and
+# the installed-package consumers (CMake, pkg-config), the native packaging checks (xsimd
+# versions, shared library, parent projects), the libFuzzer targets, the WASM package under
+# Node, the packed tarball (CommonJS, clean clone, git dependency), the bundler matrix and
 # the page in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +15,9 @@ step "native build and ctest"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j "$jobs"
 ctest --test-dir build/native --output-on-failure -j "$jobs"
+
+step "native packaging: xsimd versions, shared library, parent projects"
+bash scripts/cmake-checks.sh
 
 step "native ctest under AddressSanitizer + UndefinedBehaviorSanitizer"
 CC=clang-14 CXX=clang++-14 cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOSENC_SANITIZE=ON >/dev/null

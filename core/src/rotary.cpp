@@ -47,7 +47,8 @@ void check_position(const char* name, std::int64_t p) {
 
 // Float cos/sin of p·θ_i for every i: the only source of float rows in rotary, so cached
 // rows and on-the-fly rows are the same function (bit-identical).
-void compute_row(const rotary_cache& cache, std::int64_t p, float* cos_out, float* sin_out) noexcept {
+void compute_row(const rotary_cache& cache, std::int64_t p, float* cos_out,
+                 float* sin_out) noexcept {
   rotary_rows::compute(cache, p, 1, cos_out, sin_out);
 }
 

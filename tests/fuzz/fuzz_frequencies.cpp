@@ -12,7 +12,7 @@ namespace {
 using namespace posenc;
 using posenc::fuzz::expect;
 
-// DESIGN §2 reference in long double (64-bit mantissa): b^(−2i/d).
+// Reference in long double (64-bit mantissa): b^(−2i/d).
 long double reference_theta(double base, int i, int dim) {
   return std::pow(static_cast<long double>(base),
                   -static_cast<long double>(2 * i) / static_cast<long double>(dim));

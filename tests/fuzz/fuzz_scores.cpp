@@ -102,7 +102,7 @@ void fuzz_attention_scores(fuzz::input& in) {
   }
   for (float v : s) expect(std::isfinite(v), "scores finite for moderate data", v);
   if (o.mode == score_mode::additive && want_terms) {
-    // DESIGN §2: (q + p_m)·(k + p_n) = q·k + q·p_n + p_m·k + p_m·p_n, each term a float32
+    // (q + p_m)·(k + p_n) = q·k + q·p_n + p_m·k + p_m·p_n, each term a float32
     // dot product (≤ 1.3e−6 relative at dim 128): allow 1e−5 of the operands' norms.
     const double pe = std::sqrt(dim / 2.0);
     const double scale = o.scale ? 1.0 / std::sqrt(double(dim)) : 1.0;
@@ -164,7 +164,7 @@ void fuzz_shift_invariance(fuzz::input& in) {
     expect(worst == 0.0, "no positions: shift changes nothing", worst, 0);
   if (o.mode == score_mode::rotary && o.scaling.type == scaling_type::none &&
       small_positions(p.qpos) && small_positions(p.kpos) && std::llabs(shift) <= (1 << 24)) {
-    // DESIGN §4: shift-invariant to float32 noise; allow 1e−5 of the largest ‖q‖‖k‖.
+    // shift-invariant to float32 noise; allow 1e−5 of the largest ‖q‖‖k‖.
     const auto dim = static_cast<std::size_t>(o.dim);
     double scale = 0;
     for (std::size_t m = 0; m < p.tq; ++m)

@@ -20,7 +20,7 @@ using fuzz::expect;
 // computing one value differ by at most 2 float ulps at 1 (+ 2e−9).
 constexpr double kTwoWays = 1.2e-7 + 2e-9;
 
-// The accuracy promise (DESIGN §4, sinusoidal.hpp) covers |p| ≤ 2^24: past it the double
+// The accuracy promise (sinusoidal.hpp, core/README.md) covers |p| ≤ 2^24: past it the double
 // product p·θ_i rounds by up to |p|·2^-53 rad (6e−5 near 2^40, corpus
 // finding-large-position-angle-rounding), which sinusoidal.hpp documents. Beyond 2^24 the
 // calls must still succeed safely, but the value checks below do not apply.
@@ -104,7 +104,7 @@ void fuzz_shift(fuzz::input& in, int dim, double base, pe_layout layout) {
   if (in.rarely(16)) row.pop_back();
   std::vector<double> shifted;
   if (!fuzz::attempt([&] { shifted = apply_shift(dim, base, k, row, layout); })) return;
-  // M(k)·PE(p) = PE(p + k) (DESIGN §2), to the float rounding of PE(p) plus the table error.
+  // M(k)·PE(p) = PE(p + k), to the float rounding of PE(p) plus the table error.
   std::vector<float> target;
   if (!beyond_promise({p, k, p + k}) && fuzz::attempt([&] { target = sinusoidal_row(dim, base, p + k, layout); }))
     for (std::size_t j = 0; j < target.size(); ++j)

@@ -1,4 +1,4 @@
-// Self-attention, the permutation test of DESIGN §3 and the seeded generator.
+// Self-attention, the permutation test and the seeded generator.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import * as ref from './reference.mjs';
@@ -55,7 +55,7 @@ test('self-attention: softmax rows sum to 1, causal mask is respected, binaries 
   }
 });
 
-test('DESIGN §3: without positions attention is permutation-equivariant; with PE or RoPE it is not', () => {
+test('without positions attention is permutation-equivariant; with PE or RoPE it is not', () => {
   const base = { x, weights, modelDim: D, heads: 2, seed: 99 };
   const none = pe.permutationTest({ ...base, mode: 'none' });
   assert.ok(none < 1e-6, `none: ${none}`);

@@ -1,5 +1,5 @@
-// The benchmark's bare in-place pass (bench/wasm/bare-pass.mjs) is the yardstick of issue
-// 5's WASM apply, so it must really visit every float of its tensor, in place, once per
+// The benchmark's bare in-place pass (bench/wasm/bare-pass.mjs) is the yardstick of the
+// WASM apply's speed, so it must really visit every float of its tensor, in place, once per
 // run, and nothing past it: with a factor of 2 every value doubles and the floats after
 // the tensor keep theirs.
 import { test } from 'node:test';

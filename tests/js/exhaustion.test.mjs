@@ -1,4 +1,4 @@
-// Exhaustion and leaks beyond memory.test.mjs (issue 6): every failing call of the bad-input
+// Exhaustion and leaks beyond memory.test.mjs: every failing call of the bad-input
 // matrix (hardening-cases.mjs) replayed, mixed with valid calls, 100 000 times — a refusal
 // that allocates before it checks, or forgets to free on its error path, shows up as
 // allocator bytes in use or memory growth; then the size limits of scores, permutation,
@@ -92,7 +92,7 @@ function assertRefusedCleanly(fn, pattern, what) {
   assert.equal(pe.memoryStats().memoryBytes, before.memoryBytes, `${what}: memory grew on a refused request`);
 }
 
-// A check that the module still computes: DESIGN §3 PE rows p = 0..3 for d = 8, and the
+// A check that the module still computes: the worked facts PE rows p = 0..3 for d = 8, and the
 // first entries of M(3)·PE(5) = PE(8).
 function assertAlive(what) {
   assert.deepEqual(Array.from(pe.sinusoidal({ dim: 8, positions: 4 })), Array.from(ref.sinusoidal({ dim: 8, positions: 4 })), what);

@@ -1,4 +1,4 @@
-// Every fact of DESIGN §3, through the JS API, on both binaries.
+// Every worked fact of core/README.md, through the JS API, on both binaries.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { assertClose, loadBoth } from './support.mjs';

@@ -1,4 +1,4 @@
-// tests/js/hardening-cases.mjs — the bad-input matrix of the package (issue 6), as data.
+// tests/js/hardening-cases.mjs — the bad-input matrix of the package, as data.
 //
 // Every exported function and method has an entry: how to build a valid call, and for each
 // argument (a path into that call: 'opts.dim', 'x', 'self', …) which of the BAD values the
@@ -10,7 +10,7 @@
 //
 // A known open finding is marked on the single value with `todo: { value: 'reason' }`.
 
-/** The values of the issue, tried on every argument. `like` is the argument's valid value. */
+/** The hostile values, tried on every argument. `like` is the argument's valid value. */
 export const BAD = [
   ['undefined', () => undefined],
   ['null', () => null],
@@ -595,7 +595,7 @@ export function makeEnv(pe) {
 }
 
 
-// ---- open findings (issue 6), each on the single value it concerns -------------------------
+// ---- open findings, each on the single value it concerns -------------------------
 // [case, argument path, value labels, reason]. The runner reports them as `todo` subtests.
 // Closed (every value now refused cleanly on both binaries, so their marks were removed):
 //   F1 32-bit size_t wrap in check_view / the rotary cache count (core/src/tensor.cpp);

@@ -1,9 +1,9 @@
-// The bad-input matrix (issue 6): every exported function and method × every argument ×
+// The bad-input matrix: every exported function and method × every argument ×
 // the BAD values of hardening-cases.mjs, on both binaries. A bad value must be refused with
 // a TypeError or RangeError whose message names the argument; a value the table marks `ok`
 // must be accepted. After every call the module must still be right: the same entry point
 // called with valid arguments returns exactly the numbers it returned at the start (which
-// are themselves checked against DESIGN §3 where the design gives them), an in-place
+// are themselves checked against the worked facts where core/README.md gives them), an in-place
 // argument of a failed call is unchanged, and a sentinel tensor elsewhere in WebAssembly
 // memory is untouched (no stray writes). Prints how many bad inputs were tried.
 import test from 'node:test';
@@ -21,7 +21,7 @@ function namesArgument(message, name) {
   return null;
 }
 
-// ---- the DESIGN §3 facts the known-good results are checked against -----------------------
+// ---- the worked facts (core/README.md) the known-good results are checked against -----------------------
 
 const PE8 = [
   [0, 1, 0, 1, 0, 1, 0, 1],
@@ -32,7 +32,7 @@ const PE8 = [
 
 function assertDesignFacts(pe, when) {
   const table = pe.sinusoidal({ dim: 8, positions: 4 });
-  PE8.forEach((v, i) => assert.ok(Math.abs(table[i] - v) <= 5.01e-5, `${when}: PE(d=8)[${i}] = ${table[i]}, DESIGN says ${v}`));
+  PE8.forEach((v, i) => assert.ok(Math.abs(table[i] - v) <= 5.01e-5, `${when}: PE(d=8)[${i}] = ${table[i]}, the worked facts say ${v}`));
   const theta = pe.inverseFrequencies({ dim: 8 }).invFreq;
   [1, 0.1, 0.01, 0.001].forEach((v, i) => assert.ok(Math.abs(theta[i] - v) <= 1e-15, `${when}: θ[${i}] = ${theta[i]}`));
   const q = new Float32Array(8); const k = new Float32Array(8);

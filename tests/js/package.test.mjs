@@ -16,8 +16,10 @@ test('npm pack: the tarball holds the bundled entries, both binaries and the typ
   assert.deepEqual(pack().files, expected);
   // Every file the exports map names is in the tarball.
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-  const targets = JSON.stringify(pkg.exports).match(/"\.\/[^"]+"/g).map((s) => s.slice(3, -1));
-  for (const t of targets) if (!t.endsWith('/')) assert.ok(expected.includes(t) || t === 'package.json', t);
+  const targets = (v) => (typeof v === 'string' ? [v.slice(2)] : Object.values(v).flatMap(targets));
+  for (const t of [...targets(pkg.exports), pkg.main, pkg.module, pkg.types].map((t) => t.replace(/^\.\//, ''))) {
+    assert.ok(expected.includes(t), `${t} is in the tarball`);
+  }
 });
 
 test('installed from the tarball into a fresh project, it imports and computes', () => {
@@ -69,4 +71,19 @@ test("the README's JS example runs as written and prints what the README says", 
   const printed = /<!-- js-output -->\s*```text\n([\s\S]*?)```/.exec(readme);
   assert.ok(printed, 'README.md shows the output in a ```text block after <!-- js-output -->');
   assert.equal(out, printed[1].trim());
+});
+
+test("README's size table states what a browser downloads on each path (within 3 %)", async () => {
+  const { sizes } = await import('../../scripts/sizes.mjs');
+  const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  for (const { files, requests, rawKiB, gzipKiB } of sizes()) {
+    const row = readme.split('\n').find((l) => l.startsWith('| ') && files.every((f) => l.includes(`\`${f}\``)) &&
+      (files.length > 1 || !l.includes(' + ')));
+    assert.ok(row, `README has a size row for ${files.join(' + ')}`);
+    const [, count, raw, gzip] = /\| (\d+) \| ([\d.]+) KiB \| ([\d.]+) KiB \|$/.exec(row) ?? [];
+    assert.equal(Number(count), requests, row);
+    const near = (stated, actual) => Math.abs(stated - actual) <= 0.03 * actual;
+    assert.ok(near(Number(raw), rawKiB) && near(Number(gzip), gzipKiB),
+      `${row}\n  measured ${rawKiB} KiB raw, ${gzipKiB} KiB gzip: update README (node scripts/sizes.mjs)`);
+  }
 });

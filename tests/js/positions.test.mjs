@@ -47,8 +47,8 @@ for (const [name, pe] of [['simd', simd], ['scalar', scalar]]) {
     assert.throws(() => pe.addSinusoidal({ e: gone, dim: 8, positions: [0] }), (err) => err instanceof TypeError && /e is a detached/.test(err.message));
     let reads = 0;
     const getter = { get dim() { reads++; return 8; }, e, positions: [0] };
-    assert.throws(() => pe.addSinusoidal(getter), /getter/);
-    assert.equal(reads, 0);
+    assert.equal(pe.addSinusoidal(getter).length, 8);  // a getter runs once, its value is used
+    assert.equal(reads, 1);
     const proto = Object.create({ dim: 8 });
     Object.assign(proto, { e, positions: [0] });
     assert.throws(() => pe.addSinusoidal(proto), (err) => err instanceof TypeError && /dim/.test(err.message));

@@ -1,11 +1,11 @@
 // tests/js/reference.mjs — THE TEST REFERENCE: a small, plain float64 re-statement of posenc's
 // maths, for tests only. It is the one deliberate second copy of the maths in the project
-// (issue 3): the package computes everything in C++/WebAssembly, and the tests compare it
+//: the package computes everything in C++/WebAssembly, and the tests compare it
 // against these few lines, written for clarity rather than speed, straight from the formulas
-// of DESIGN §2 and HF transformers' `modeling_rope_utils.py`. tests/vectors/generate.mjs
+// of core/README.md and HF transformers' `modeling_rope_utils.py`. tests/vectors/generate.mjs
 // uses it to write the golden JSON files that the C++, JS and page tests all read.
 //
-// Conventions: options objects with the camelCase names of DESIGN §6, so a golden case's
+// Conventions: options objects with the camelCase names of the JS API (wasm/index.d.ts), so a golden case's
 // `params` can be passed to the package and to these functions alike; every result is a
 // Float64Array (or plain numbers). Arguments are checked only as far as a test needs.
 
@@ -110,7 +110,7 @@ function productError(a, b) {
   return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
 }
 
-// θ_i = b^(−i/h), h = d/2 (DESIGN §2), with the exponent carried in double-double so the
+// θ_i = b^(−i/h), h = d/2, with the exponent carried in double-double so the
 // rounding of i/h does not cost up to ln(b)·2⁻⁵⁴ relative: b^(−y_hi−y_lo) ≈ p·(1 − y_lo·ln b).
 function ladderTerm(base, i, h) {
   const yHi = i / h;
@@ -205,7 +205,7 @@ const SCALINGS = {
   },
 };
 
-/** { invFreq: Float64Array(dim/2), attentionFactor } — DESIGN §2 ladder, HF scaling. */
+/** { invFreq: Float64Array(dim/2), attentionFactor } — the ladder, HF scaling. */
 export function inverseFrequencies({ dim, base = 10000, scaling } = {}) {
   if (!Number.isInteger(dim) || dim < 2 || dim % 2) throw new RangeError(`reference: bad dim ${dim}`);
   if (!(base > 1) || !Number.isFinite(base)) throw new RangeError(`reference: bad base ${base}`);
@@ -229,7 +229,7 @@ function positionList(positions, start = 0) {
   return Array.from(positions);
 }
 
-/** PE(p) (DESIGN §2): interleaved [sin, cos, …] or concat [sin… | cos…]. */
+/** PE(p): interleaved [sin, cos, …] or concat [sin… | cos…]. */
 export function sinusoidalRow(p, { dim, base = 10000, layout = 'interleaved' }) {
   const theta = defaultLadder(dim, base);
   const h = dim / 2;
@@ -311,7 +311,7 @@ function rotateRow(x, offset, setup, angle, gain) {
 /**
  * RoPE on x [tokens][heads][headDim] (or strided): forward f·R(p·θ_i) per pair, inverse
  * R(−p·θ_i)/f; dims ≥ rotaryDim pass through. Returns a new Float64Array (x is not changed).
- * Options as DESIGN §6 rope() + apply(): headDim, rotaryDim, base, layout, scaling, tokens,
+ * Options as the JS API's rope() + apply(): headDim, rotaryDim, base, layout, scaling, tokens,
  * heads, positions | start, inverse, tokenStride, headStride.
  */
 export function ropeApply(x, opts) {
@@ -397,7 +397,7 @@ export function scores(opts) {
 }
 
 /**
- * The relative kernel qᵀR(δθ)k of one query and one key row over all dim dims (DESIGN §2):
+ * The relative kernel qᵀR(δθ)k of one query and one key row over all dim dims:
  *   dot  = Σ_i (q_a k_a + q_b k_b)·cos δθ_i,   area = Σ_i (q_b k_a − q_a k_b)·sin δθ_i,
  * pairs (a, b) by `layout`; returns { score: dot + area, dot, area } (no attention factor).
  */
@@ -421,7 +421,7 @@ export function shiftInvariance(opts, shift) {
 }
 
 /**
- * RoFormer §3.4.3 long-term-decay bound (DESIGN §2): for each δ,
+ * RoFormer §3.4.3 long-term-decay bound: for each δ,
  * (1/(d/2))·Σ_{j=1}^{d/2} |S_j|,  S_j = Σ_{l<j} e^{i·δ·θ_l}.
  */
 export function decayBound({ dim, base = 10000, deltas }) {

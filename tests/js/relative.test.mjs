@@ -167,7 +167,7 @@ for (const [name, pe] of [['simd', simd], ['scalar', scalar]]) {
     const proxied = new Proxy({ queries: 3 }, { get: (t, k) => { reads++; return t[k]; } });
     reads = 0;
     assert.equal(pe.t5Buckets(proxied).length, 9);
-    assert.equal(reads, 1);
+    assert.equal(reads, 0, 'own data properties are read by descriptor, never through the get trap');
     Object.prototype.causal = true;  // eslint-disable-line no-extend-native
     Object.prototype.maxDistance = 1;
     try {

@@ -102,7 +102,7 @@ test('start offset equals explicit positions start … start+tokens−1', () => 
   }
 });
 
-test('RoPE scores depend on n − m only, even when both positions move by 10^6 (DESIGN §4)', () => {
+test('RoPE scores depend on n − m only, even when both positions move by 10^6', () => {
   const rope = pe.rope({ headDim: 128 });
   const q = randomFloats(rng, 128);
   const k = randomFloats(rng, 128);
@@ -270,7 +270,7 @@ test("angles: 'float32' forms angles the common way: fine near 0, drifting at 10
       if (drifts) assert.ok(err > 1e-3, `float32 angles drift at ${start}: ${err}`);
       else assert.ok(err < 1e-5, `float32 angles are fine at ${start}: ${err}`);
     }
-    // The drift breaks RoPE's shift invariance; exact angles keep it (DESIGN §4).
+    // The drift breaks RoPE's shift invariance; exact angles keep it.
     const s = { q: randomFloats(rng, 3 * 64), k: randomFloats(rng, 3 * 64), dim: 64, layout, qPositions: [0, 1, 2], kPositions: [3, 4, 5], shift: 1000000 };
     assert.ok(pe.shiftInvariance({ ...s, angles: 'float32' }) > 1e-3);
     assert.ok(pe.shiftInvariance(s) < 1e-4);

@@ -9,7 +9,7 @@ const { simd: pe, scalar } = await loadBoth();
 const rng = new Random(4242);
 
 for (const [name, p] of [['simd', pe], ['scalar', scalar]]) {
-  test(`${name}: DESIGN §3 hand check: pair θ=0.1, q=(1,0), k=(0,1): score = −sin 0.3 for every (m, m+3)`, () => {
+  test(`${name}: hand check: pair θ=0.1, q=(1,0), k=(0,1): score = −sin 0.3 for every (m, m+3)`, () => {
     // dim 8: pair i = 1 has θ = 0.1; interleaved it is (x[2], x[3]), half it is (x[1], x[5]).
     for (const [layout, a, b] of [['interleaved', 2, 3], ['half', 1, 5]]) {
       const q = new Float32Array(8);

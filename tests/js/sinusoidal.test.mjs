@@ -54,7 +54,7 @@ test('sinusoidalRow is the table row; concat is a permutation of interleaved', (
   }
 });
 
-test('large positions stay accurate: angles are reduced in double (DESIGN §4)', () => {
+test('large positions stay accurate: angles are reduced in double', () => {
   // At p = 10^6 a float32 angle is off by up to 0.03 rad; posenc stays within 1e−7.
   const want = ref.sinusoidal({ dim: 128, positions: 4, start: 1000000 });
   assertClose(pe.sinusoidal({ dim: 128, positions: 4, start: 1000000 }), want, TABLE_TOL);

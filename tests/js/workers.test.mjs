@@ -1,4 +1,4 @@
-// posenc in Node worker_threads, and instances that must not share anything (issue 6).
+// posenc in Node worker_threads, and instances that must not share anything.
 // Each worker loads its own module and runs the shared workload (hardening-fixture/
 // workload.js, also run in Chromium by tests/web/hardening-isolation.test.mjs); its numbers
 // must equal, bit for bit, those of an instance in this thread. Two instances in one thread
@@ -28,7 +28,7 @@ const local = { true: await createPosenc({ simd: true }), false: await createPos
 
 function assertSameAsLocal(result, simd, seed, where) {
   assert.equal(result.crash, undefined, `${where}: ${result.crash}`);
-  assert.deepEqual(result.failed, [], `${where}: DESIGN §3 checks failed`);
+  assert.deepEqual(result.failed, [], `${where}: worked-fact checks failed`);
   assert.equal(result.simd, simd, `${where}: loaded the requested binary`);
   assert.equal(result.error?.name, 'RangeError', `${where}: the refused call: ${JSON.stringify(result.error)}`);
   const mine = workload(local[simd], seed);

@@ -6,7 +6,7 @@
 // Format of every file:
 //   { "about": what the cases check, "generator": "tests/vectors/generate.mjs",
 //     "cases": [ { "name": unique id, "kind": what is computed (files with several kinds),
-//                  "params": { DESIGN §6 camelCase options, passable to the JS API as is },
+//                  "params": { camelCase options of the JS API, passable to the JS API as is },
 //                  "input":  { float32 inputs (x, q, k): plain arrays of float32-exact numbers },
 //                  "expected": { float64 truth: arrays or numbers } } ] }
 // Arrays are row-major; x is [tokens][heads][headDim] unless params give strides. Numbers
@@ -19,10 +19,10 @@ import * as ref from '../js/reference.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-// The reference must reproduce DESIGN §3 before it may write any truth.
+// The reference must reproduce the worked facts (core/README.md) before it may write any truth.
 function checkDesignFacts() {
   const near = (got, want, tol, what) => {
-    if (!(Math.abs(got - want) <= tol)) throw new Error(`reference disagrees with DESIGN §3: ${what}: ${got} vs ${want}`);
+    if (!(Math.abs(got - want) <= tol)) throw new Error(`reference disagrees with the worked facts: ${what}: ${got} vs ${want}`);
   };
   const d8 = { dim: 8, base: 10000 };
   ref.inverseFrequencies(d8).invFreq.forEach((t, i) => near(t, 10 ** -i, 1e-16, `θ_${i}`));
@@ -108,7 +108,7 @@ for (const layout of ['interleaved', 'concat']) {
     tableCase(`d16-b500-start2e7-${layout}`, { dim: 16, base: 500, positions: 2, start: 20000000, layout }),
     { name: `d8-shift3-${layout}`, kind: 'shift', params: { dim: 8, base: 10000, k: 3, layout },
       expected: { matrix: list(ref.shiftMatrix({ dim: 8, base: 10000, k: 3, layout })),
-        // DESIGN §3: M(3)·PE(5) = PE(8)
+        // M(3)·PE(5) = PE(8)
         shiftedRow5: list(ref.applyShift(ref.sinusoidalRow(5, { dim: 8, layout }), { dim: 8, base: 10000, k: 3, layout })) } },
   );
 }
@@ -156,7 +156,7 @@ function scoresCase(name, params, q, k) {
   return { name, kind: 'scores', params, input: { q: list(q), k: list(k) }, expected };
 }
 
-// DESIGN §3 hand check: one live pair θ = 0.1 (pair 1 of d = 8, interleaved), q = (1, 0),
+// hand check: one live pair θ = 0.1 (pair 1 of d = 8, interleaved), q = (1, 0),
 // k = (0, 1): every diagonal score (m, n) = (2,5), (5,8), (0,3), (97,100) is −sin 0.3.
 const unit = (dim, j, rows) => Float32Array.from({ length: rows * dim }, (_, i) => (i % dim === j ? 1 : 0));
 const scoresCases = [
@@ -201,8 +201,8 @@ const decay = [
   decayCase('d64-b500000', { dim: 64, base: 500000, deltas: [0, 1, 10, 100, 1000, 10000, 100000] }),
 ];
 
-write('ladder.json', 'θ_i, attention factor and wavelengths for several dims/bases and every HF scaling variant (DESIGN §2, §3)', ladder);
-write('sinusoidal.json', 'sinusoidal PE rows in both layouts (DESIGN §3 tables), shift matrix M(k) and PE dot by distance', sinusoidal);
+write('ladder.json', 'θ_i, attention factor and wavelengths for several dims/bases and every HF scaling variant', ladder);
+write('sinusoidal.json', 'sinusoidal PE rows in both layouts (the worked tables), shift matrix M(k) and PE dot by distance', sinusoidal);
 write('rope.json', 'RoPE apply / inverse / shift in both layouts, partial rotary, strides, large and negative positions, scaled ladders with attention factor', rope);
-write('scores.json', 'attention logits under none / additive (four terms) / rotary, the DESIGN §3 hand check, and the relative kernel split', scoresCases);
-write('decay.json', 'RoFormer long-term-decay bound (1/(d/2))·Σ_j |S_j| against relative distance δ (DESIGN §2)', decay);
+write('scores.json', 'attention logits under none / additive (four terms) / rotary, the hand check, and the relative kernel split', scoresCases);
+write('decay.json', 'RoFormer long-term-decay bound (1/(d/2))·Σ_j |S_j| against relative distance δ', decay);

@@ -1,9 +1,9 @@
-// The demo page under 1 000 random URL hashes (issue 6): valid values drawn from the page's
+// The demo page under 1 000 random URL hashes: valid values drawn from the page's
 // own schema (each section's `params`, parsed from web/src with the spec helpers of
 // web/src/state/hash.js), values out of range, malformed numbers, bad %-escapes, unknown and
 // repeated keys, markup and very long strings. Every hash must parse to valid values, and every
 // rendered hash must draw all sections with no uncaught error, no console error and no CSP violation (securitypolicyviolation events and
-// console messages), and the page must still show the DESIGN §3 facts afterwards.
+// console messages), and the page must still show the worked facts (core/README.md) afterwards.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -146,7 +146,7 @@ test(`${RENDERED} random URL hashes: every one renders every section, no error, 
     assert.deepEqual(problems.console, [], 'console errors');
     assert.deepEqual(problems.csp, [], 'CSP violations');
     assert.deepEqual(problems.foreign, [], 'requests to other hosts');
-    // Still right afterwards: back to the defaults, the PE table shows DESIGN §3 row p = 1.
+    // Still right afterwards: back to the defaults, the PE table shows the worked-fact row p = 1.
     // (s3.d=8 is a default: the page rewrites the hash to '#lang=en', but this one differs
     // from any canonical hash, so the hashchange always fires.)
     await page.evaluate(() => new Promise((resolve, reject) => {

@@ -1,8 +1,8 @@
 // posenc in a Web Worker and as two instances in one page, in Chromium under the strict CSP
-// of scripts/serve.mjs (issue 6). The page (hardening-fixture/) runs the shared workload
+// of scripts/serve.mjs. The page (hardening-fixture/) runs the shared workload
 // (hardening-fixture/workload.js, also run by tests/js/workers.test.mjs in Node threads) on
 // both binaries in the page and in a module Web Worker; the worker's numbers must equal the
-// page's bit for bit, with the DESIGN §3 checks passing in both, and no console error or
+// page's bit for bit, with the worked-fact checks passing in both, and no console error or
 // CSP violation. Two instances in the page: one failing and growing leaves the other as it was.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,8 +41,8 @@ test('a module Web Worker and two instances in one page: same numbers, independe
         const where = `${simd === 'true' ? 'simd' : 'scalar'} seed #${i}`;
         assert.equal(w.crash, undefined, `worker ${where}: ${w.crash}`);
         assert.equal(String(w.simd), simd, `worker ${where}: loaded the requested binary`);
-        assert.deepEqual(w.failed, [], `worker ${where}: DESIGN §3 checks`);
-        assert.deepEqual(inPage[i].failed, [], `page ${where}: DESIGN §3 checks`);
+        assert.deepEqual(w.failed, [], `worker ${where}: worked-fact checks`);
+        assert.deepEqual(inPage[i].failed, [], `page ${where}: worked-fact checks`);
         assert.equal(w.error?.name, 'RangeError', `worker ${where}: refused call ${JSON.stringify(w.error)}`);
         for (const [name, values] of Object.entries(inPage[i].results)) {
           assert.deepEqual(w.results[name], values, `${where}: ${name} differs between worker and page`);

@@ -11,7 +11,7 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'web', 'dist');
 export const SHOTS = join(ROOT, 'build', 'screenshots');
 
-/** DESIGN §3 facts, from the golden JSON when engineer "frequencies" has written it. */
+/** worked facts (core/README.md), from the golden JSON when engineer "frequencies" has written it. */
 export function golden(name) {
   const file = join(ROOT, 'tests', 'vectors', name);
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;

@@ -8,18 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launch, runPage as openPage } from '../bundlers/chromium.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 let browser;
 const servers = [];
 const temp = mkdtempSync(join(tmpdir(), 'posenc-web-'));
 test.before(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: FLAGS });
+  browser = await launch();
 });
 test.after(async () => {
   await browser?.close();
@@ -27,27 +24,7 @@ test.after(async () => {
   rmSync(temp, { recursive: true, force: true });
 });
 
-// Opens url, waits for #results, returns { report, problems } where problems are console
-// errors, CSP violations, page errors and failed requests (any request leaving the server).
-async function runPage(url, origin) {
-  const context = await browser.newContext({ offline: false });
-  const page = await context.newPage();
-  const problems = [];
-  // The browser's own favicon probe is the one request the page does not make.
-  const ours = (u) => !u.endsWith('/favicon.ico');
-  page.on('console', (m) => {
-    if (m.type() === 'error' && ours(m.location().url)) problems.push(`console: ${m.text()} (${m.location().url})`);
-  });
-  page.on('response', (r) => { if (r.status() >= 400 && ours(r.url())) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()}`));
-  page.on('request', (r) => { if (!r.url().startsWith(origin)) problems.push(`foreign request: ${r.url()}`); });
-  await page.goto(url);
-  await page.waitForSelector('#results[data-done="true"]', { timeout: 60000 });
-  const report = JSON.parse(await page.textContent('#results'));
-  await context.close();
-  return { report, problems };
-}
+const runPage = (url, origin) => openPage(browser, url, origin);
 
 function assertReport({ report, problems }) {
   assert.deepEqual(problems, []);
@@ -57,7 +34,7 @@ function assertReport({ report, problems }) {
   assert.ok(report.results.length >= 20, `${report.results.length} checks ran`);
 }
 
-test('plain HTML page, no bundler, strict CSP: DESIGN §3 checks pass on both binaries', async () => {
+test('plain HTML page, no bundler, strict CSP: the reference facts hold on both binaries', async () => {
   const server = await serve(repo);
   servers.push(server);
   assertReport(await runPage(`${server.url}tests/web/package-fixture/index.html`, server.url));

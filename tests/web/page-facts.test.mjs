@@ -1,5 +1,5 @@
 // The demo page at its defaults: it loads cleanly under the strict CSP, talks to no other host,
-// and shows the numbers of DESIGN §3 where the sections say so. Screenshots at phone and desktop
+// and shows the numbers of the worked facts where the sections say so. Screenshots at phone and desktop
 // widths go to build/screenshots/ (look at them).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

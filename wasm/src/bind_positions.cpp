@@ -18,7 +18,7 @@ namespace {
 val position_angles(int dim, double base, std::uintptr_t positions, std::size_t n) {
   return guarded([&] {
     const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n);
-    return copy_to_js(posenc::position_angles(dim, base, p));
+    return hand_over(posenc::position_angles(dim, base, p));
   });
 }
 
@@ -28,7 +28,7 @@ val add_sinusoidal(std::uintptr_t e, std::size_t e_len, int dim, double base,
   return guarded([&] {
     const std::span<const float> x(from_address<const float>(e), e_len);
     const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n);
-    return copy_to_js(posenc::add_sinusoidal(x, dim, base, p, scale, parse_pe_layout(layout)));
+    return hand_over(posenc::add_sinusoidal(x, dim, base, p, scale, parse_pe_layout(layout)));
   });
 }
 

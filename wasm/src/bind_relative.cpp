@@ -13,13 +13,13 @@ namespace {
 
 // → Float64Array(heads)
 val alibi_slopes(double heads) {
-  return guarded([&] { return copy_to_js(posenc::alibi_slopes(i64(heads))); });
+  return guarded([&] { return hand_over(posenc::alibi_slopes(i64(heads))); });
 }
 
 // → Float32Array [heads][queries][keys]
 val alibi_bias(double heads, double queries, double keys, bool causal) {
   return guarded([&] {
-    return copy_to_js(posenc::alibi_bias(i64(heads), i64(queries), i64(keys), causal));
+    return hand_over(posenc::alibi_bias(i64(heads), i64(queries), i64(keys), causal));
   });
 }
 
@@ -27,7 +27,7 @@ val alibi_bias(double heads, double queries, double keys, bool causal) {
 val t5_buckets(double queries, double keys, bool bidirectional, double num_buckets,
                double max_distance) {
   return guarded([&] {
-    return copy_to_js(posenc::t5_buckets(i64(queries), i64(keys), bidirectional, i64(num_buckets),
+    return hand_over(posenc::t5_buckets(i64(queries), i64(keys), bidirectional, i64(num_buckets),
                                          i64(max_distance)));
   });
 }
@@ -35,7 +35,7 @@ val t5_buckets(double queries, double keys, bool bidirectional, double num_bucke
 // → Int32Array [queries][keys]
 val clipped_distances(double queries, double keys, double max_distance) {
   return guarded([&] {
-    return copy_to_js(posenc::clipped_distances(i64(queries), i64(keys), i64(max_distance)));
+    return hand_over(posenc::clipped_distances(i64(queries), i64(keys), i64(max_distance)));
   });
 }
 
@@ -43,7 +43,7 @@ val clipped_distances(double queries, double keys, double max_distance) {
 val learned_table(double positions, double dim, std::uint32_t seed_lo, std::uint32_t seed_hi) {
   return guarded([&] {
     const posenc::learned_table t(i64(positions), i64(dim), seed_of(seed_lo, seed_hi));
-    return copy_to_js(t.data().data(), t.data().size());
+    return hand_over(std::vector<float>(t.data().begin(), t.data().end()));
   });
 }
 

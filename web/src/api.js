@@ -96,7 +96,7 @@ export function maxAbsOf(values) {
 }
 
 let float32Support;
-/** Whether the package offers the float32-angle comparison (DESIGN §4's "common implementation"). */
+/** Whether the package offers the float32-angle comparison (the "common implementation"). */
 export function supportsFloat32Angles(pe) {
   if (float32Support !== undefined) return float32Support;
   try {

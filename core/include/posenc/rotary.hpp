@@ -162,8 +162,8 @@ private:
 //    inverse: R(−p·θ_i)·pair / f, which undoes forward to float rounding (≤ 1e−6 rel).
 //  - Max error per rotated element vs float64 rotation of the same input by the exact angle:
 //    ≤ 4e−7·f·(|a| + |b|) for |p| ≤ 2^24 (cos/sin error 3e−7 plus 2 float roundings). Past
-//    2^24 each cos/sin is still within 0.5 ulp(float) + 1e−9 of the exact angle's, but the
-//    pairs of one position are no longer all within that bound (see core/README.md).
+//    2^24 the bound is not promised, but the angle p·θ_i is still formed and reduced in
+//    double (never in float32), so cos/sin stay those of the correctly rounded product.
 // Invalid arguments throw posenc::invalid_argument / length_error naming the argument
 // (x, in, out, q, k, positions, start, x.dim, …) before anything is written.
 void rope_apply(const rotary_cache& cache, tensor_view x,

@@ -72,8 +72,7 @@ inline std::size_t offset_stride(std::size_t n) noexcept {
 }
 
 // K for a ladder of n: 32 (an anchor costs about five combined values, so 32 rows make it
-// ~1/6 of a value each; measured 1.1× faster tables than 16) while the offsets stay
-// ≤ 128 KiB, then fewer. The scalar build
+// ~1/6 of a value each) while the offsets stay ≤ 128 KiB (L2), then fewer. The scalar build
 // evaluates every value directly and keeps no offsets.
 inline std::size_t offset_block(std::size_t n) noexcept {
 #if POSENC_SCALAR_ONLY

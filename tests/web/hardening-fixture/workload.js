@@ -2,11 +2,11 @@
 // Node (tests/js/workers.test.mjs) and Chromium (tests/web/hardening-isolation.test.mjs).
 // Plain ESM with no host APIs, so a page, a Web Worker and a Node worker_thread run the same
 // code. It returns what the instance computed (compared bit for bit, by the caller, with
-// another instance of the same binary) and the DESIGN §3 checks that failed.
+// another instance of the same binary) and the worked-fact checks that failed.
 
 const near = (a, b, tol) => Math.abs(a - b) <= tol;
 
-/** The DESIGN §3 facts on `pe`; returns the names of those that do not hold. */
+/** The worked facts (core/README.md) on `pe`; returns the names of those that do not hold. */
 export function designFailures(pe) {
   const failed = [];
   const theta = pe.inverseFrequencies({ dim: 8 }).invFreq;

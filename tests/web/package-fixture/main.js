@@ -1,5 +1,5 @@
 // The browser half of tests/web/package-browser.test.mjs: loads the package in a plain page
-// (or the same page built by Vite), runs DESIGN §3 checks on both binaries, and publishes
+// (or the same page built by Vite), runs worked-fact checks on both binaries, and publishes
 // { simdSupported, results: [{ name, ok, detail }] } as JSON in #results.
 import { createPosenc, simdSupported } from '../../../wasm/index.js';
 
