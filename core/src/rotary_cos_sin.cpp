@@ -68,7 +68,7 @@ void rope_cos_sin(const rotary_cache& cache, std::span<const std::int64_t> posit
 void rope_cos_sin(const rotary_cache& cache, std::int64_t start, std::size_t tokens,
                   std::span<float> cos_out, std::span<float> sin_out) {
   detail::check_range("start", start, -max_position, max_position);
-  if (tokens > static_cast<std::size_t>(2 * max_position))
+  if (static_cast<std::uint64_t>(tokens) > std::uint64_t{1} << 54)  // size_t may be 32-bit
     detail::fail_argument("tokens must be at most 2^54, got ", tokens);
   if (tokens != 0)
     detail::check_range("start", start + static_cast<std::int64_t>(tokens - 1), -max_position,
