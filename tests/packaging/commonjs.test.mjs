@@ -49,7 +49,7 @@ test('the CommonJS build uses nothing newer than the engines floor: ES2020 synta
   assert.doesNotMatch(cjs, /\brequire\(/, 'requires nothing (no ESM, no Node module)');
   assert.doesNotMatch(cjs, /import\.meta|\bimport\(/);
   // Node 18 parses ES2022; the build targets ES2020 (acorn: Debian's, a dependency of emscripten).
-  const acorn = createRequire('/usr/share/nodejs/')('acorn');
+  const acorn = createRequire(import.meta.url)('/usr/share/nodejs/acorn');
   acorn.parse(cjs, { ecmaVersion: 2020, sourceType: 'script' });
 });
 
