@@ -3,11 +3,41 @@
 // Conventions: options objects with camelCase keys; typed arrays in and out; unknown option
 // names, wrong types and non-integers throw TypeError/RangeError naming the argument; values
 // outside their allowed range throw RangeError from the C++ core, whose message names the
-// argument and the range. After any error the module keeps working. Errors raised from the
-// core carry `kind`: 'invalid_argument' | 'length_error' | 'bad_alloc' (too large for
-// WebAssembly memory).
+// argument and the range. After any error the module keeps working and nothing was written.
+// Errors raised from the core carry `kind`: 'invalid_argument' | 'length_error' |
+// 'bad_alloc' (too large for WebAssembly memory).
+//
+// How arguments are read (every function, every options object, nested ones like `scaling`
+// and `weights` too):
+// - Each option is read exactly once, from the object's own string-keyed properties only,
+//   enumerable or not. A data property gives its value; an accessor property is allowed: its
+//   getter is called once (with the options object as `this`) and that value is used (a
+//   setter-only accessor reads as undefined). Inherited properties — anything on
+//   Object.prototype — are never read; symbol keys are ignored; any other own key is a
+//   TypeError. A Proxy sees one `ownKeys` and one `getOwnPropertyDescriptor` per key.
+// - Values are checked, never converted: no valueOf / toString / Symbol.toPrimitive runs.
+//   A number option must be a number; lists (positions, factor lists) are copied element by
+//   element from own elements (a hole is a TypeError), at most 2^28 of them, checked before
+//   anything is allocated.
+// - Typed arrays are recognised by their internal type (a Float64Array re-labelled as a
+//   Float32Array is refused, a Float32Array subclass is accepted) and measured by the
+//   built-in %TypedArray% getters captured when the package loads: own or patched
+//   `length`, `byteLength`, `byteOffset`, `buffer` or `constructor` change nothing.
+// - Only after every option is read and checked does a call look at its handles (the rope,
+//   tensors, `out`), each checked live through private state: a handle disposed by a getter
+//   gives a TypeError naming it, and nothing is written. A posenc call made from inside a
+//   getter, Proxy trap or list element runs on its own before the outer call touches
+//   memory, so both give their own correct results.
+// - Arguments that share memory are refused alike for tensors and plain arrays: `out`
+//   partly overlapping `x` (the very same floats means in place), `q` overlapping `k`.
+//   Lists that view WebAssembly memory are copied before anything can grow it.
 
-/** Context-extension scaling of the ladder: HF transformers' `rope_scaling`, camelCase keys. */
+/**
+ * Context-extension scaling of the ladder: HF transformers' `rope_scaling`, camelCase keys.
+ * The resulting attention factor (given as `attentionFactor`, or yarn's ratio of `mscale`
+ * and `mscaleAllDim`) must lie in [1e−4, 1e4], so that it and its inverse (invert) are
+ * modest finite floats; outside → RangeError naming scaling.attentionFactor.
+ */
 export type Scaling =
   | { type: 'default' }
   | { type: 'linear'; factor: number }
@@ -55,8 +85,17 @@ export type ScoreMode = 'none' | 'additive' | 'rotary';
  * offered to show that drift side by side).
  */
 export type AnglePrecision = 'exact' | 'float32';
-/** A list of int32 positions. */
-export type Positions = Int32Array | readonly number[];
+/**
+ * A list of positions, one per token: an Int32Array, a BigInt64Array (transformers.js /
+ * onnxruntime int64 `position_ids`), or an array of integers or BigInts. Each value must be
+ * within ±2^53 and, as a list, within int32 [−2^31, 2^31 − 1] (contiguous positions beyond
+ * int32 go through `start`, up to 2^53); otherwise RangeError naming the list and index.
+ *
+ * Batches: a batch is just more tokens. Lay [batch][seq] out as tokens = batch·seq and give
+ * one position per token — left padding (each sequence's first real token at 0) and packed
+ * sequences (positions restarting at 0 inside one row) are position lists like any other.
+ */
+export type Positions = Int32Array | BigInt64Array | readonly (number | bigint)[];
 /** 64-bit seed: a safe integer ≥ 0 or a BigInt in [0, 2^64). */
 export type Seed = number | bigint;
 
@@ -82,7 +121,12 @@ export interface Tensor {
   dispose(): void;
 }
 
-/** Something an in-place kernel can work on: copied through scratch memory, or zero-copy. */
+/**
+ * Something an in-place kernel can work on: a tensor of this instance (zero-copy), or any
+ * Float32Array (copied into WebAssembly memory and back around one call; big arrays in
+ * chunks of whole tokens). The package reads a tensor's address, length and liveness from
+ * private state only, never from its public properties.
+ */
 export type FloatTarget = Float32Array | Tensor;
 
 export interface RopeOptions {
@@ -156,7 +200,10 @@ export interface Rope {
   /** θ_i, rotaryDim/2 values. */
   readonly invFreq: Float64Array;
   readonly disposed: boolean;
-  /** Rotates x [tokens][heads][headDim] in place; returns x. */
+  /**
+   * Rotates x [tokens][heads][headDim] in place; returns x. For a batch, tokens =
+   * batch·seq with one position per token (see Positions).
+   */
   apply<T extends FloatTarget>(x: T, options: RopeApplyOptions & { out?: undefined }): T;
   /** Rotates x into out (x unchanged); returns out. */
   apply<O extends FloatTarget>(x: FloatTarget, options: RopeApplyOptions & { out: O }): O;

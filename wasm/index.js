@@ -4,7 +4,7 @@
 // its arguments (TypeError / RangeError naming the argument) and leaves the module usable
 // after any error. See index.d.ts for the full contract.
 import { loadModule, simdSupported } from './js/loader.js';
-import { Heap, Tensor } from './js/heap.js';
+import { Heap, Tensor, tensorPtr } from './js/heap.js';
 import * as check from './js/check.js';
 import { frequencyApi } from './js/frequencies.js';
 import { sinusoidalApi } from './js/sinusoidal.js';
@@ -22,17 +22,18 @@ export { simdSupported };
  */
 export async function createPosenc(opts) {
   const o = check.options(opts, 'createPosenc()', ['simd', 'wasm']);
-  if (o.simd !== undefined) check.boolean('simd', o.simd);
+  const simd = o.simd === undefined ? undefined : check.boolean('simd', o.simd);
   const w = o.wasm;
   if (w !== undefined && !(typeof w === 'string' || w instanceof URL || w instanceof ArrayBuffer ||
-      ArrayBuffer.isView(w) || w instanceof WebAssembly.Module)) {
-    throw new TypeError('posenc: wasm must be a URL, a string, bytes or a WebAssembly.Module');
+      check.tagOf(w) !== undefined || w instanceof WebAssembly.Module)) {
+    throw new TypeError(`posenc: wasm must be a URL, a string, bytes or a WebAssembly.Module, got ${check.describe(w)}`);
   }
-  const { module, simd } = await loadModule(o);
+  const loaded = await loadModule({ simd, wasm: w });
+  const module = loaded.module;
   const heap = new Heap(module);
   const ctx = { module, heap };
   return Object.freeze({
-    simd,
+    simd: loaded.simd,
     ...frequencyApi(ctx),
     ...sinusoidalApi(ctx),
     ...rotaryApi(ctx),
@@ -42,16 +43,19 @@ export async function createPosenc(opts) {
 
     /** A Float32Array in WebAssembly memory (zero-copy argument); length or data to copy. */
     tensor(lengthOrData) {
-      if (lengthOrData instanceof Float32Array) {
-        check.float32Array('data', lengthOrData);
-        // A view of WebAssembly memory would detach if allocating the tensor grows it.
-        const data = lengthOrData.buffer === heap.buffer ? lengthOrData.slice() : lengthOrData;
-        const t = new Tensor(heap, data.length);
-        t.array.set(data);
+      if (check.tagOf(lengthOrData) !== undefined) {
+        // Copied first when it views WebAssembly memory: allocating the tensor may grow it.
+        const data = check.floatInput('data', lengthOrData, heap.buffer);
+        const t = new Tensor(heap, check.lengthOf(data));
+        heap.put(tensorPtr(t), data, 'Float32Array');
         return t;
       }
-      const t = new Tensor(heap, check.size('length', lengthOrData));
-      t.array.fill(0); // malloc'd memory may hold a freed tensor's floats
+      if (typeof lengthOrData !== 'number') {
+        throw new TypeError(`posenc: tensor() takes a length or a Float32Array, got ${check.describe(lengthOrData)}`);
+      }
+      const n = check.size('length', lengthOrData);
+      const t = new Tensor(heap, n);
+      module.HEAPF32.fill(0, tensorPtr(t) >>> 2, (tensorPtr(t) >>> 2) + n); // malloc'd memory may hold old floats
       return t;
     },
 

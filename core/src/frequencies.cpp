@@ -308,8 +308,9 @@ void check_result(const frequencies& f) {
     if (!(theta > 0.0 && theta <= max_inv_freq))
       fail_argument("scaling parameters give a frequency theta = ", theta,
                     " outside (0, ", max_inv_freq, "]: check scaling.factor / short_factor / long_factor");
-  if (!(f.attention_factor > 0.0 && f.attention_factor <= max_attention_factor))
-    fail_argument("scaling.attention_factor must be in (0, ", max_attention_factor, "], got ",
+  if (!(f.attention_factor >= min_attention_factor && f.attention_factor <= max_attention_factor))
+    fail_argument("scaling.attention_factor (given, or the ratio of scaling.mscale and "
+                  "scaling.mscale_all_dim) must be in [", min_attention_factor, ", ", max_attention_factor, "], got ",
                   f.attention_factor);
 }
 

@@ -40,6 +40,13 @@ void check_span(const char* first_name, std::int64_t first, const char* count_na
                 -max_table_position, max_table_position);
 }
 
+// An enum value outside pe_layout (a cast integer) is refused like everywhere else.
+void check_layout(pe_layout layout) {
+  if (layout != pe_layout::interleaved && layout != pe_layout::concat)
+    detail::fail_argument("layout must be pe_layout interleaved or concat, got ",
+                          static_cast<int>(layout));
+}
+
 // Fills rows [first, first+count) of an already validated table.
 void fill_rows(const std::vector<double>& inv, std::int64_t first, std::int64_t count,
                pe_layout layout, float* out) {
@@ -96,6 +103,7 @@ std::string_view to_string(pe_layout layout) noexcept {
 void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
                       std::int64_t first, std::int64_t count, pe_layout layout) {
   const std::vector<double> inv = ladder(dim, base);
+  check_layout(layout);
   check_span("first", first, "count", count, max_table_position);
   // count may exceed a 32-bit size_t (WASM): refuse it before the cast can truncate.
   if (static_cast<std::uint64_t>(count) > std::numeric_limits<std::size_t>::max())
@@ -110,6 +118,7 @@ void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
 void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
                       std::span<const std::int32_t> positions, pe_layout layout) {
   const std::vector<double> inv = ladder(dim, base);
+  check_layout(layout);
   const std::size_t need = detail::checked_mul("positions.size() * dim", positions.size(),
                                                half_of(dim) * 2);
   detail::check_buffer("out", out_size, need);
@@ -122,6 +131,7 @@ void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
 std::vector<float> sinusoidal_row(int dim, double base, std::int64_t position,
                                   pe_layout layout) {
   const std::vector<double> inv = ladder(dim, base);
+  check_layout(layout);
   check_position("position", position);
   std::vector<float> row(half_of(dim) * 2);
   detail::pe_row_scalar(static_cast<double>(position), inv.data(), inv.size(), layout,
@@ -131,6 +141,7 @@ std::vector<float> sinusoidal_row(int dim, double base, std::int64_t position,
 
 std::vector<double> shift_matrix(int dim, double base, std::int64_t k, pe_layout layout) {
   const std::vector<double> inv = ladder(dim, base);
+  check_layout(layout);
   detail::check_even("dim", dim, 2, max_shift_matrix_dim);
   check_position("k", k);
   const std::size_t d = half_of(dim) * 2;
@@ -150,6 +161,7 @@ std::vector<double> shift_matrix(int dim, double base, std::int64_t k, pe_layout
 std::vector<double> apply_shift(int dim, double base, std::int64_t k,
                                 std::span<const float> row, pe_layout layout) {
   const std::vector<double> inv = ladder(dim, base);
+  check_layout(layout);
   check_position("k", k);
   if (row.size() != half_of(dim) * 2)
     detail::fail_length("row holds ", row.size(), " elements but dim = ", dim,

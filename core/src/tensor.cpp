@@ -48,6 +48,14 @@ void check_no_overlap(const char* name, const const_tensor_view& v) {
 
 } // namespace
 
+std::int64_t dense_token_stride(std::int64_t heads, std::int64_t dim) {
+  check_non_negative("dense view", "heads", heads);
+  check_non_negative("dense view", "dim", dim);
+  if (dim != 0 && heads > kMaxIndex / dim)
+    detail::fail_length("dense view: heads x dim overflows int64 (", heads, " x ", dim, ")");
+  return heads * dim;
+}
+
 void check_view(const char* name, const const_tensor_view& v) {
   check_non_negative(name, "tokens", v.tokens);
   check_non_negative(name, "heads", v.heads);

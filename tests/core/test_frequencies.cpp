@@ -400,6 +400,27 @@ TEST_CASE("extreme parameters give a usable ladder or a named error, never NaN",
     lr.long_factor = {1, 1, 1, 1};
     require_invalid([&] { theta(8, 10000, lr); }, "scaling.short_factor[3]");
   }
+  SECTION("an attention factor (given or from the mscale ratio) below 1e-4 is refused") {
+    for (const double tiny : {5e-324, 1e-300, 9.9e-5}) {
+      scaling y = make(scaling_type::yarn, 4.0);
+      y.original_max_position_embeddings = 4096;
+      y.attention_factor = tiny;
+      require_invalid([&] { posenc::inverse_frequencies(8, 10000, y); }, "scaling.attention_factor");
+      scaling lr = make(scaling_type::longrope, 2.0);
+      lr.original_max_position_embeddings = 4096;
+      lr.short_factor = lr.long_factor = {1, 1, 1, 1};
+      lr.attention_factor = tiny;
+      require_invalid([&] { posenc::inverse_frequencies(8, 10000, lr); }, "scaling.attention_factor");
+    }
+    // mscale 1e-9 over mscale_all_dim 1e9: a ratio ~1e-8, finite but too small to invert.
+    scaling y = make(scaling_type::yarn, 1e6);
+    y.original_max_position_embeddings = 4096;
+    y.mscale = 1e-9;
+    y.mscale_all_dim = 1e9;
+    require_invalid([&] { posenc::inverse_frequencies(8, 10000, y); }, "mscale");
+    y.attention_factor = posenc::min_attention_factor;  // the bound itself is accepted
+    REQUIRE(posenc::inverse_frequencies(8, 10000, y).attention_factor == posenc::min_attention_factor);
+  }
   SECTION("huge linear factors underflow θ to 0, which is still a valid ladder") {
     const auto t = theta(8, 10000, make(scaling_type::linear, 1e308));
     for (const double v : t) REQUIRE((std::isfinite(v) && v >= 0.0));

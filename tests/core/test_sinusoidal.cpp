@@ -316,3 +316,21 @@ TEST_CASE("sinusoidal: bad input throws naming the argument", "[sinusoidal]") {
   // Nothing was written by any failed call.
   for (float v : buf) CHECK(v == 0.0f);
 }
+
+TEST_CASE("sinusoidal: an out-of-range pe_layout is refused by every entry point", "[sinusoidal]") {
+  using posenc::invalid_argument;
+  std::vector<float> buf(64, 0.0f);
+  const std::int32_t ps[] = {1, 2};
+  const std::vector<float> row(8, 0.5f);
+  for (int bad : {2, -1, 7}) {
+    const auto l = static_cast<posenc::pe_layout>(bad);
+    require_throws<invalid_argument>(
+        [&] { posenc::sinusoidal_table(buf.data(), buf.size(), 8, 10000, 0, 2, l); }, "layout");
+    require_throws<invalid_argument>(
+        [&] { posenc::sinusoidal_table(buf.data(), buf.size(), 8, 10000, ps, l); }, "layout");
+    require_throws<invalid_argument>([&] { posenc::sinusoidal_row(8, 10000, 3, l); }, "layout");
+    require_throws<invalid_argument>([&] { posenc::shift_matrix(8, 10000, 3, l); }, "layout");
+    require_throws<invalid_argument>([&] { posenc::apply_shift(8, 10000, 3, row, l); }, "layout");
+  }
+  for (float v : buf) CHECK(v == 0.0f);
+}

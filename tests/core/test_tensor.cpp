@@ -90,3 +90,27 @@ TEST_CASE("check_view refuses negative sizes and a null buffer", "[tensor]") {
                     Catch::Contains("x.head_stride"));
   CHECK_THROWS_AS(check_view("x", view(nullptr, 64, 1, 1, 8, 8, 8)), posenc::invalid_argument);
 }
+
+TEST_CASE("dense() checks heads x dim before forming the token stride", "[tensor]") {
+  std::vector<float> buf(8);
+  using posenc::length_error;
+  using posenc::invalid_argument;
+  constexpr std::int64_t big = std::int64_t{1} << 61;
+  CHECK_THROWS_AS(tensor_view::dense(buf.data(), buf.size(), 1, big, 8), length_error);
+  CHECK_THROWS_AS(const_tensor_view::dense(buf.data(), buf.size(), 1, big, 8), length_error);
+  CHECK_THROWS_AS(tensor_view::dense(buf.data(), buf.size(), 1, 8, big), length_error);
+  CHECK_THROWS_AS(
+      tensor_view::dense(buf.data(), buf.size(), 1, std::numeric_limits<std::int64_t>::max(), 2),
+      length_error);
+  CHECK_THROWS_AS(tensor_view::dense(buf.data(), buf.size(), 1, -1, 8), invalid_argument);
+  CHECK_THROWS_AS(tensor_view::dense(buf.data(), buf.size(), 1, 2, -8), invalid_argument);
+  try {
+    (void)tensor_view::dense(buf.data(), buf.size(), 1, big, 8);
+  } catch (const length_error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("heads x dim"));
+  }
+  // The largest products that fit are formed exactly.
+  CHECK(tensor_view::dense(buf.data(), buf.size(), 1, big - 1, 4).token_stride == (big - 1) * 4);
+  CHECK(tensor_view::dense(buf.data(), buf.size(), 1, 0, big).token_stride == 0);
+  CHECK(const_tensor_view::dense(buf.data(), buf.size(), 1, 2, 4).token_stride == 8);
+}

@@ -160,7 +160,8 @@ test('a stride that wraps 32-bit size_t is refused and writes nothing outside x'
   const victim = pe.tensor(ramp(64));
   const x = pe.tensor(ramp(8));
   const rope = pe.rope({ headDim: 8 });
-  const back = (x.ptr - victim.ptr) / 4; // Tensor.ptr: the float address the wrapped stride reaches
+  const back = (x.array.byteOffset - victim.array.byteOffset) / 4; // the float distance the wrapped stride reaches
+  assert.ok(Number.isInteger(back) && back > 0, `x after victim (${back})`);
   const before = Array.from(victim.array);
   totals.bad++;
   assert.throws(() => rope.apply(x, { tokens: 2, heads: 2, tokenStride: 2 ** 32 - back, headStride: back, start: 1000 }),

@@ -1,49 +1,173 @@
-// wasm/js/check.js — type checks made before anything crosses into WebAssembly.
+// wasm/js/check.js — the package boundary: every user value is read here, once.
 //
-// Only types and shapes are checked here (a wrong type → TypeError; a number that is NaN,
-// infinite, fractional or outside the C++ parameter type → RangeError). Whether a value is
-// in its allowed range (dim even and ≤ 65536, base > 1, …) is decided by the core, whose
-// RangeError names the argument and the range. Every message names the argument.
+// The rule every public function follows (index.d.ts states it for users):
+//   1. `options(value, fn, keys)` reads the options object into a record whose prototype
+//      chain holds no keys: its own string keys only (enumerable or not), each read once
+//      through its property
+//      descriptor — a data property gives its value, an accessor's getter is called exactly
+//      once (with the object as `this`) and that value is used, a setter-only accessor reads
+//      as undefined. Inherited keys are never looked at, symbol keys are ignored, and an own
+//      key that is not an option is a TypeError. A Proxy sees one ownKeys and one
+//      getOwnPropertyDescriptor trap per key.
+//   2. The record's values are type-checked, never coerced (no valueOf / toString runs):
+//      numbers must be numbers, lists are copied element by element (own elements only,
+//      each read once; a hole is a TypeError), typed arrays are identified by their internal
+//      type and measured with the %TypedArray% getters captured below, which no property of
+//      the array can shadow. Sizes are checked before anything is allocated.
+//   3. Only then does the caller resolve handles (rope, tensors: private state, checked
+//      live), allocate and copy. No user code can run from there to the return, so a
+//      handle disposed or an option changed by a getter is seen, and a posenc call made
+//      from inside a getter runs to completion before the outer call touches memory.
+// A wrong type is a TypeError, a value outside its range a RangeError; every message names
+// the JS argument. Ranges that depend on other arguments are the core's (its messages name
+// the argument as well).
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
+/** The longest list any option takes (positions: one int32 per token, 1 GiB). */
+export const MAX_LIST = 2 ** 28;
 
-function describe(v) {
+// ---- intrinsics, captured when the package loads ---------------------------------------
+
+// uncurry(f)(self, ...args) = f.call(self, ...args), immune to later patching of call/bind.
+const uncurry = Function.prototype.bind.bind(Function.prototype.call);
+const { apply: reflectApply, getOwnPropertyDescriptor } = Reflect;
+// Own string keys, enumerable or not (a Proxy's ownKeys trap, once); symbols are left out.
+// (Reflect.ownKeys says the same with symbols, at ~20× the cost on V8.)
+const ownNames = Object.getOwnPropertyNames;
+// The prototype of every options record: no keys, frozen, so a record answers only its own.
+const NO_KEYS = Object.freeze(Object.create(null));
+const objectCreate = Object.create;
+const NO_ARGS = Object.freeze([]);
+const getterOf = (proto, key) => uncurry(Object.getOwnPropertyDescriptor(proto, key).get);
+const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+const typedArrayTag = getterOf(TypedArrayPrototype, Symbol.toStringTag);
+const typedArrayLength = getterOf(TypedArrayPrototype, 'length');
+const typedArrayByteOffset = getterOf(TypedArrayPrototype, 'byteOffset');
+const typedArrayBuffer = getterOf(TypedArrayPrototype, 'buffer');
+const typedArraySet = uncurry(TypedArrayPrototype.set);
+const arrayBufferByteLength = getterOf(ArrayBuffer.prototype, 'byteLength');
+const arrayBufferDetached = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'detached')
+  ? getterOf(ArrayBuffer.prototype, 'detached') : null;
+const isArray = Array.isArray;
+const hasOwn = Object.hasOwn;
+const NumberIsInteger = Number.isInteger;
+const NumberIsFinite = Number.isFinite;
+const NumberCtor = Number;
+const StringCtor = String;
+const Uint8 = Uint8Array;
+export const Float32 = Float32Array;
+export const Float64 = Float64Array;
+export const Int32 = Int32Array;
+
+/** The internal type of a typed array ('Float32Array', …), or undefined for anything else. */
+export const tagOf = (v) => typedArrayTag(v);
+export const lengthOf = (a) => typedArrayLength(a);
+export const byteOffsetOf = (a) => typedArrayByteOffset(a);
+export const bufferOf = (a) => typedArrayBuffer(a);
+/** target.set(source, offset) for typed arrays, by the intrinsic (no species, no getters). */
+export const copyInto = (target, source, offset) => typedArraySet(target, source, offset);
+
+/** A new typed array of the same internal type and contents (intrinsic constructor). */
+export function copyOf(a, tag = typedArrayTag(a)) {
+  const n = typedArrayLength(a);
+  const out = tag === 'Int32Array' ? new Int32(n) : tag === 'Float64Array' ? new Float64(n) : new Float32(n);
+  typedArraySet(out, a, 0);
+  return out;
+}
+
+// ---- messages --------------------------------------------------------------------------
+
+let tensorBrand = () => false;
+/** heap.js registers how a posenc tensor is recognised (for messages only). */
+export function setTensorBrand(isTensor) {
+  tensorBrand = isTensor;
+}
+
+/** What v is, for a message: runs no user code (no toString, no constructor lookup). */
+export function describe(v) {
+  switch (typeof v) {
+    case 'undefined': return 'undefined';
+    case 'number': return `${v}`;
+    case 'bigint': return `the BigInt ${v}n`;
+    case 'boolean': return `${v}`;
+    case 'symbol': return 'a Symbol';
+    case 'function': return 'a function';
+    case 'string': return v.length > 40 ? `a string of length ${v.length}` : `the string '${v}'`;
+    default: break;
+  }
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an Array';
-  if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
-  if (typeof v === 'object') return `a ${v.constructor?.name ?? 'object'}`;
-  if (typeof v === 'string') return `the string '${v}'`;
-  return `${typeof v} ${String(v)}`;
+  const tag = typedArrayTag(v);
+  if (tag !== undefined) return `a ${tag} of length ${typedArrayLength(v)}`;
+  if (tensorBrand(v)) return 'a posenc tensor';
+  try {
+    if (isArray(v)) return 'an Array';
+    arrayBufferByteLength(v);
+    return 'an ArrayBuffer (pass a typed array viewing it)';
+  } catch {
+    return 'an object'; // a revoked Proxy lands here too
+  }
 }
 
-/** The options object of `fn`, with only `allowed` keys; undefined → {}. */
+// ---- the options record ----------------------------------------------------------------
+
+/**
+ * The record of `value`'s own options (see the rule at the top), with only `allowed`
+ * keys; undefined → an empty record. `fn` names the function in messages.
+ */
 export function options(value, fn, allowed) {
-  if (value === undefined) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new TypeError(`posenc: ${fn} options must be an object, got ${describe(value)}`);
+  const record = objectCreate(NO_KEYS);
+  if (value === undefined) return record;
+  if (value !== null && typeof value === 'object' && isRevoked(value)) {
+    throw new TypeError(`posenc: the options of ${fn} are a revoked Proxy`);
   }
-  // for…in + hasOwn, not Object.keys: no array per call (rope.apply runs once per token).
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && !allowed.includes(key)) {
-      throw new TypeError(
-        `posenc: unknown option '${key}' of ${fn}; allowed: ${allowed.join(', ')}`);
+  if (value === null || typeof value !== 'object' || isArray(value)) {
+    throw new TypeError(`posenc: the options of ${fn} must be an object, got ${describe(value)}`);
+  }
+  const keys = ownNames(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (!includes(allowed, key)) {
+      throw new TypeError(`posenc: unknown option '${key}' of ${fn}; allowed: ${allowed.join(', ')}`);
     }
+    const d = getOwnPropertyDescriptor(value, key);
+    if (d === undefined) continue; // a Proxy listed a key it does not have
+    record[key] = valueOf(d, value);
   }
-  return value;
+  return record;
 }
+
+/** The own `key` of an object, read by the same rule (weights.wq, an array's length). */
+export function field(object, key) {
+  const d = getOwnPropertyDescriptor(object, key);
+  if (d === undefined) return undefined;
+  return valueOf(d, object);
+}
+
+// The value a property descriptor stands for: its value, or its getter's result (called once).
+function valueOf(d, self) {
+  if (hasOwn(d, 'value')) return d.value;
+  return d.get === undefined ? undefined : reflectApply(d.get, self, NO_ARGS);
+}
+
+function includes(list, v) {
+  for (let i = 0; i < list.length; i++) if (list[i] === v) return true;
+  return false;
+}
+
+// ---- scalars ---------------------------------------------------------------------------
 
 /** A finite number. */
 export function number(name, v) {
   if (typeof v !== 'number') throw new TypeError(`posenc: ${name} must be a number, got ${describe(v)}`);
-  if (!Number.isFinite(v)) throw new RangeError(`posenc: ${name} must be a finite number, got ${v}`);
+  if (!NumberIsFinite(v)) throw new RangeError(`posenc: ${name} must be a finite number, got ${v}`);
   return v;
 }
 
 /** An integer in [lo, hi] (the C++ parameter type's range, not the allowed range). */
 export function integer(name, v, lo = INT32_MIN, hi = INT32_MAX) {
   if (typeof v !== 'number') throw new TypeError(`posenc: ${name} must be an integer, got ${describe(v)}`);
-  if (!Number.isInteger(v) || v < lo || v > hi) {
+  if (!NumberIsInteger(v) || v < lo || v > hi) {
     throw new RangeError(`posenc: ${name} must be an integer in [${lo}, ${hi}], got ${v}`);
   }
   return v;
@@ -62,7 +186,7 @@ export function safeInteger(name, v) {
  */
 export function int64(name, v) {
   if (typeof v !== 'number') throw new TypeError(`posenc: ${name} must be an integer, got ${describe(v)}`);
-  if (!Number.isInteger(v)) throw new RangeError(`posenc: ${name} must be an integer, got ${v}`);
+  if (!NumberIsInteger(v)) throw new RangeError(`posenc: ${name} must be an integer, got ${v}`);
   return Math.min(2 ** 53, Math.max(-(2 ** 53), v));
 }
 
@@ -81,82 +205,188 @@ export function string(name, v) {
   return v;
 }
 
-/**
- * True for a typed array whose buffer was transferred away, or an old view of WebAssembly
- * memory after it grew. Such a view reads as empty but throws on use; a genuinely empty
- * array does not (ArrayBuffer.prototype.detached is missing before Node 22 / Chrome 114).
- */
-function isDetached(v) {
-  if (v.buffer.detached !== undefined) return v.buffer.detached;
-  if (v.byteLength !== 0) return false;
-  try {
-    v.subarray(0, 0); // constructing a view on a detached buffer throws
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-/** A typed array of `type` whose buffer is still attached. */
-export function typedArray(name, v, type) {
-  if (!(v instanceof type)) throw new TypeError(`posenc: ${name} must be a ${type.name}, got ${describe(v)}`);
-  if (isDetached(v)) {
-    throw new TypeError(`posenc: ${name} is a detached ${type.name} (its buffer was transferred, or ` +
-      'it is an old view of WebAssembly memory that has since grown: re-read tensor.array)');
-  }
-  return v;
-}
-
-export function float32Array(name, v) {
-  return typedArray(name, v, Float32Array);
-}
-
 /** One of the strings in `allowed` (layout and mode names, as in index.d.ts). */
 export function oneOf(name, v, allowed) {
   string(name, v);
-  if (!allowed.includes(v)) {
-    throw new RangeError(`posenc: ${name} must be ${allowed.map((a) => `'${a}'`).join(' or ')}, got '${v}'`);
+  if (!includes(allowed, v)) {
+    throw new RangeError(`posenc: ${name} must be ${allowed.map((a) => `'${a}'`).join(' or ')}, got ${describe(v)}`);
   }
   return v;
-}
-
-/** A row of an even number ≥ 2 of floats (dim = its length). */
-export function evenRow(name, v) {
-  float32Array(name, v);
-  if (v.length < 2 || v.length % 2 !== 0) {
-    throw new RangeError(`posenc: ${name} must hold an even number ≥ 2 of values (its length is the dim), got ${v.length}`);
-  }
-  return v;
-}
-
-/** Int32Array or an array of int32 numbers → Int32Array (no copy for an Int32Array). */
-export function int32Array(name, v) {
-  if (v instanceof Int32Array) return typedArray(name, v, Int32Array);
-  if (!Array.isArray(v)) {
-    throw new TypeError(`posenc: ${name} must be an Int32Array or an array of integers, got ${describe(v)}`);
-  }
-  const out = new Int32Array(v.length);
-  for (let i = 0; i < v.length; i++) out[i] = integer(`${name}[${i}]`, v[i]);
-  return out;
-}
-
-/** Float64Array / Float32Array or an array of finite numbers → Float64Array. */
-export function float64Array(name, v) {
-  if (ArrayBuffer.isView(v) && isDetached(v)) typedArray(name, v, v.constructor);
-  if (v instanceof Float64Array || v instanceof Float32Array || Array.isArray(v)) {
-    const out = new Float64Array(v.length);
-    for (let i = 0; i < v.length; i++) out[i] = number(`${name}[${i}]`, v[i]);
-    return out;
-  }
-  throw new TypeError(`posenc: ${name} must be an array of numbers, got ${describe(v)}`);
 }
 
 /** A seed: a safe integer ≥ 0 or a BigInt in [0, 2^64) → [lo32, hi32]. */
 export function seed(name, v) {
   if (typeof v === 'bigint') {
     if (v < 0n || v >= 1n << 64n) throw new RangeError(`posenc: ${name} must be in [0, 2^64), got ${v}`);
-    return [Number(v & 0xffffffffn), Number(v >> 32n)];
+    return [NumberCtor(v & 0xffffffffn), NumberCtor(v >> 32n)];
   }
   integer(name, v, 0, Number.MAX_SAFE_INTEGER);
   return [v % 2 ** 32, Math.floor(v / 2 ** 32)];
+}
+
+// ---- typed arrays ----------------------------------------------------------------------
+
+/**
+ * True for a typed array whose buffer was transferred away, or an old view of WebAssembly
+ * memory after it grew. Such a view measures 0 elements; a genuinely empty array is not
+ * detached (ArrayBuffer.prototype.detached is missing before Node 22 / Chrome 114: making
+ * a view of a detached buffer throws).
+ */
+function isDetached(a) {
+  if (typedArrayLength(a) !== 0) return false;
+  const buffer = typedArrayBuffer(a);
+  if (arrayBufferDetached !== null) {
+    try {
+      return arrayBufferDetached(buffer);
+    } catch {
+      return false; // a SharedArrayBuffer cannot be detached
+    }
+  }
+  try {
+    new Uint8(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function detachedError(name, tag) {
+  return new TypeError(`posenc: ${name} is a detached ${tag} (its buffer was transferred, or ` +
+    'it is an old view of WebAssembly memory that has since grown: re-read tensor.array)');
+}
+
+/** A typed array whose internal type is `tag` and whose buffer is still attached. */
+export function typedArray(name, v, tag) {
+  if (typedArrayTag(v) !== tag) throw new TypeError(`posenc: ${name} must be a ${tag}, got ${describe(v)}`);
+  if (isDetached(v)) throw detachedError(name, tag);
+  return v;
+}
+
+export function float32Array(name, v) {
+  return typedArray(name, v, 'Float32Array');
+}
+
+/**
+ * A Float32Array input that is only read (q, k, x, rows): returned as is, or copied when
+ * it views WebAssembly memory (`heapBuffer`), whose growth would detach it.
+ */
+export function floatInput(name, v, heapBuffer) {
+  float32Array(name, v);
+  return typedArrayBuffer(v) === heapBuffer ? copyOf(v, 'Float32Array') : v;
+}
+
+/** A Float32Array of an even number ≥ 2 of floats (dim = its length). */
+export function evenRow(name, v, heapBuffer) {
+  const row = floatInput(name, v, heapBuffer);
+  const n = typedArrayLength(row);
+  if (n < 2 || n % 2 !== 0) {
+    throw new RangeError(`posenc: ${name} must hold an even number ≥ 2 of values (its length is the dim), got ${n}`);
+  }
+  return row;
+}
+
+// ---- lists -----------------------------------------------------------------------------
+
+// The length of a plain array (own `length`, checked ≤ max before anything is allocated).
+function listLength(name, v, max) {
+  const n = field(v, 'length');
+  if (typeof n !== 'number' || !NumberIsInteger(n) || n < 0) {
+    throw new TypeError(`posenc: ${name} must be an array with a length, got ${describe(v)}`);
+  }
+  if (n > max) throw new RangeError(`posenc: ${name} holds ${n} values, more than the ${max} allowed`);
+  return n;
+}
+
+// Element i of a plain array: an own element, read once; a hole is an error.
+function element(name, v, i) {
+  const d = getOwnPropertyDescriptor(v, StringCtor(i));
+  if (d === undefined) throw new TypeError(`posenc: ${name}[${i}] is missing (a hole in the array)`);
+  return valueOf(d, v);
+}
+
+// One position: an int32 number, or a BigInt (int64 position ids) within ±2^53 and int32.
+function position(name, i, p) {
+  if (typeof p === 'bigint') {
+    if (p < -(2n ** 53n) || p > 2n ** 53n) {
+      throw new RangeError(`posenc: ${name}[${i}] must be within ±2^53, got ${p}n`);
+    }
+    if (p < -(2n ** 31n) || p >= 2n ** 31n) {
+      throw new RangeError(`posenc: ${name}[${i}] = ${p}n is outside [${INT32_MIN}, ${INT32_MAX}], the range of ` +
+        'a position list (contiguous positions up to 2^53: use start)');
+    }
+    return NumberCtor(p);
+  }
+  if (typeof p !== 'number') {
+    throw new TypeError(`posenc: ${name}[${i}] must be an integer or a BigInt, got ${describe(p)}`);
+  }
+  if (!NumberIsInteger(p) || p < INT32_MIN || p > INT32_MAX) {
+    throw new RangeError(`posenc: ${name}[${i}] must be an integer in [${INT32_MIN}, ${INT32_MAX}] (a position ` +
+      `list; contiguous positions up to 2^53: use start), got ${p}`);
+  }
+  return p;
+}
+
+/**
+ * Positions → an Int32Array: an Int32Array as is (copied when it views WebAssembly
+ * memory), a BigInt64Array (transformers.js / onnxruntime position ids) or an array of
+ * numbers / BigInts converted. Values outside ±2^53 or int32 → RangeError naming `name`.
+ */
+export function positions(name, v, heapBuffer) {
+  const tag = typedArrayTag(v);
+  if (tag === 'Int32Array') {
+    if (isDetached(v)) throw detachedError(name, tag);
+    return typedArrayBuffer(v) === heapBuffer ? copyOf(v, tag) : v;
+  }
+  if (tag === 'BigInt64Array') {
+    if (isDetached(v)) throw detachedError(name, tag);
+    const n = typedArrayLength(v);
+    const out = new Int32(n);
+    for (let i = 0; i < n; i++) out[i] = position(name, i, v[i]);
+    return out;
+  }
+  if (tag !== undefined || !isArrayish(v)) {
+    throw new TypeError(`posenc: ${name} must be an Int32Array, a BigInt64Array or an array of integers, got ${describe(v)}`);
+  }
+  const n = listLength(name, v, MAX_LIST);
+  const out = new Int32(n);
+  for (let i = 0; i < n; i++) out[i] = position(name, i, element(name, v, i));
+  return out;
+}
+
+/** Float64Array / Float32Array or an array of finite numbers, at most `max` → Float64Array. */
+export function numberList(name, v, max) {
+  const tag = typedArrayTag(v);
+  if (tag === 'Float64Array' || tag === 'Float32Array') {
+    if (isDetached(v)) throw detachedError(name, tag);
+    const n = typedArrayLength(v);
+    if (n > max) throw new RangeError(`posenc: ${name} holds ${n} values, more than the ${max} allowed`);
+    const out = new Float64(n);
+    for (let i = 0; i < n; i++) out[i] = number(`${name}[${i}]`, v[i]);
+    return out;
+  }
+  if (tag !== undefined || !isArrayish(v)) {
+    throw new TypeError(`posenc: ${name} must be an array of numbers, got ${describe(v)}`);
+  }
+  const n = listLength(name, v, max);
+  const out = new Float64(n);
+  for (let i = 0; i < n; i++) out[i] = number(`${name}[${i}]`, element(name, v, i));
+  return out;
+}
+
+// True for a revoked Proxy (Array.isArray is the one intrinsic that tells, by throwing).
+function isRevoked(v) {
+  try {
+    isArray(v);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+function isArrayish(v) {
+  try {
+    return isArray(v);
+  } catch {
+    return false; // a revoked Proxy
+  }
 }

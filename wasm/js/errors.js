@@ -1,13 +1,11 @@
 // wasm/js/errors.js — the JS half of the error transport (C++ half: wasm/src/guard.hpp).
 //
-// A bound function returns either its result or an error value
-// `{ posencError: kind, message }`; `unwrap` throws the latter as a RangeError, because
-// every error the core reports is an argument or size outside its allowed range (kind
-// 'internal', any other C++ exception, would be a posenc bug: a plain Error).
-
-export function isErrorValue(r) {
-  return r !== null && typeof r === 'object' && typeof r.posencError === 'string';
-}
+// A failing embind function returns null (a raw export returns status 1) and leaves its
+// error in the module; `lastError()` hands it over as one string "kind:message", kind
+// 'invalid_argument' | 'length_error' | 'bad_alloc' | 'internal'. Only primitives cross:
+// no object whose keys could be inherited from a polluted Object.prototype. Every error the
+// core reports is an argument or size outside its allowed range → RangeError ('internal',
+// any other C++ exception, would be a posenc bug: a plain Error).
 
 // The core names arguments in C++ snake_case (head_dim, scaling.attention_factor); a JS
 // caller passed headDim and scaling.attentionFactor, so the message names those.
@@ -17,17 +15,28 @@ export function jsNames(message) {
     word === 'size_t' ? word : word.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()));
 }
 
-export function unwrap(r) {
-  if (isErrorValue(r)) {
-    const message = jsNames(r.message);
-    const e = r.posencError === 'internal' ? new Error(message) : new RangeError(message);
-    e.kind = r.posencError; // 'invalid_argument' | 'length_error' | 'bad_alloc' | 'internal'
-    throw e;
-  }
+/** e with an own `kind` (defined, not assigned: an Object.prototype setter cannot take it). */
+export function withKind(e, kind) {
+  return Object.defineProperty(e, 'kind', { value: kind, writable: true, configurable: true, enumerable: true });
+}
+
+/** Throws the module's recorded error; `rename` maps core words to the JS argument names. */
+export function throwLast(module, rename) {
+  const text = module.lastError();
+  const colon = text.indexOf(':');
+  const kind = text.slice(0, colon);
+  let message = jsNames(text.slice(colon + 1));
+  if (rename !== undefined) message = rename(message);
+  throw withKind(kind === 'internal' ? new Error(message) : new RangeError(message), kind);
+}
+
+/** An embind result: null → the recorded error is thrown. */
+export function unwrap(module, r, rename) {
+  if (r === null) throwLast(module, rename);
   return r;
 }
 
 /** For the raw exports (wasm/src/guard.hpp): status 1 → throws the recorded error. */
-export function fromStatus(module, status) {
-  if (status !== 0) unwrap(module.lastError());
+export function fromStatus(module, status, rename) {
+  if (status !== 0) throwLast(module, rename);
 }

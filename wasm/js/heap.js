@@ -2,42 +2,52 @@
 //
 // Memory may grow during any call that allocates, which detaches every typed-array view of
 // the old buffer; so views are always made from the module's current HEAP* arrays, right
-// before use, never kept across a call.
+// before use, never kept across a call. Copies go through the intrinsic %TypedArray% set
+// (check.js copyInto): nothing a caller can override runs while memory is written.
 //
 // The copying path stages arguments in one reusable scratch block: calls whose arguments
 // fit in SCRATCH_KEEP bytes do no malloc at all; bigger ones get a block of their own that
-// is freed when the call returns (so one huge call does not pin its size forever).
+// is freed when the call returns (so one huge call does not pin its size forever). The
+// block is taken only after every argument was read (check.js), so no user code can run
+// while it is in use; `busy` still refuses a nested taker, should one ever appear.
+import { Float32, Float64, Int32, bufferOf, copyInto, lengthOf, setTensorBrand } from './check.js';
+import { withKind } from './errors.js';
 
 const SCRATCH_KEEP = 1 << 20;
 const ALIGN = 16;
 
-const align = (n) => Math.ceil(n / ALIGN) * ALIGN;
+export const align = (n) => Math.ceil(n / ALIGN) * ALIGN;
 
 export class Heap {
+  // Fields, not assignments: a setter on Object.prototype cannot intercept them.
+  module;
+  scratchPtr = 0;
+  scratchBytes = 0;
+  busy = false;
+  // Live tensors: address → float count (never the handles themselves, which stay
+  // collectable); used to recognise a Float32Array that views a tensor's memory.
+  tensors = new Map();
+  registry;
+
   constructor(module) {
     this.module = module;
-    this.scratchPtr = 0;
-    this.scratchBytes = 0;
-    // Live tensors by address, held weakly so that the FinalizationRegistry can collect
-    // them; used to recognise a Float32Array that views a tensor's memory.
-    this.tensors = new Map();
     this.registry = new FinalizationRegistry((ptr) => {
       this.tensors.delete(ptr);
       module._free(ptr);
     });
   }
 
+  /** The module's current memory (intrinsic getter: a patched prototype cannot change it). */
   get buffer() {
-    return this.module.HEAPU8.buffer;
+    return bufferOf(this.module.HEAPU8);
   }
 
   /** malloc or RangeError (the module stays usable: malloc returns 0 instead of aborting). */
   malloc(bytes, what) {
     const ptr = bytes > 2 ** 31 ? 0 : this.module._malloc(Math.max(bytes, 1));
     if (!ptr) {
-      throw Object.assign(
-        new RangeError(`posenc: ${what} needs ${bytes} bytes, more than WebAssembly memory can provide (2 GiB)`),
-        { kind: 'bad_alloc' });
+      throw withKind(new RangeError(`posenc: ${what} needs ${bytes} bytes, more than WebAssembly memory can provide (2 GiB)`),
+        'bad_alloc');
     }
     return ptr;
   }
@@ -46,71 +56,78 @@ export class Heap {
     this.module._free(ptr);
   }
 
-  f32(ptr, length) {
-    return new Float32Array(this.module.HEAPF32.buffer, ptr, length);
-  }
-
-  i32(ptr, length) {
-    return new Int32Array(this.module.HEAP32.buffer, ptr, length);
-  }
-
   /**
-   * Runs `body(ptrs)` with one heap block per entry of `sizes` (in bytes), inside the
-   * scratch block when they fit, and frees any temporary block afterwards.
+   * The address of `bytes` bytes of scratch memory for one call; release(ptr) afterwards
+   * (in a finally). Resident up to SCRATCH_KEEP, a temporary block beyond.
    */
-  withScratch(sizes, what, body) {
-    const offsets = [];
-    let total = 0;
-    for (const s of sizes) {
-      offsets.push(total);
-      total += align(s);
-    }
-    let base;
-    let temporary = false;
-    if (total <= SCRATCH_KEEP) {
-      if (total > this.scratchBytes) {
-        const grown = Math.max(total, Math.min(SCRATCH_KEEP, Math.max(4096, 2 * this.scratchBytes)));
-        const ptr = this.malloc(grown, what);
+  acquire(bytes, what) {
+    if (this.busy) throw new TypeError(`posenc: ${what} was called from inside another posenc call that is using its memory`);
+    let ptr;
+    if (bytes <= SCRATCH_KEEP) {
+      if (bytes > this.scratchBytes) {
+        const grown = Math.max(bytes, Math.min(SCRATCH_KEEP, Math.max(4096, 2 * this.scratchBytes)));
+        ptr = this.malloc(grown, what);
         if (this.scratchPtr) this.free(this.scratchPtr);
         this.scratchPtr = ptr;
         this.scratchBytes = grown;
       }
-      base = this.scratchPtr;
+      ptr = this.scratchPtr;
     } else {
-      base = this.malloc(total, what);
-      temporary = true;
+      ptr = this.malloc(bytes, what);
     }
-    try {
-      return body(offsets.map((o) => base + o));
-    } finally {
-      if (temporary) this.free(base);
-    }
+    this.busy = true;
+    return ptr;
   }
 
-  /**
-   * Copies typed arrays (Float32Array / Int32Array / Float64Array) into scratch memory
-   * and runs `body(ptrs)`. Arrays that view WebAssembly memory themselves (tensor views)
-   * are snapshot first, because allocating the scratch block may grow memory and detach them.
-   */
-  stage(arrays, what, body) {
-    const sources = arrays.map((a) => (a.buffer === this.buffer ? a.slice() : a));
-    return this.withScratch(sources.map((a) => a.byteLength), what, (ptrs) => {
-      sources.forEach((a, i) => {
-        new a.constructor(this.buffer, ptrs[i], a.length).set(a);
-      });
-      return body(ptrs);
-    });
+  release(ptr) {
+    this.busy = false;
+    if (ptr !== this.scratchPtr) this.free(ptr);
   }
 
-  /** The live tensor whose memory holds all of `view` (a Float32Array on our buffer), or null. */
-  tensorOf(view) {
-    for (const ref of this.tensors.values()) {
-      const t = ref.deref();
-      if (t && view.byteOffset >= t.ptr && view.byteOffset + view.byteLength <= t.ptr + 4 * t.length) return t;
+  f32(ptr, length) {
+    return new Float32(bufferOf(this.module.HEAPF32), ptr, length);
+  }
+
+  /** Copies a Float32Array / Int32Array / Float64Array (by `tag`) to `ptr`. */
+  put(ptr, a, tag) {
+    const m = this.module;
+    if (tag === 'Float32Array') copyInto(m.HEAPF32, a, ptr >>> 2);
+    else if (tag === 'Int32Array') copyInto(m.HEAP32, a, ptr >>> 2);
+    else copyInto(m.HEAPF64, a, ptr >>> 3);
+  }
+
+  /** Copies `length` floats at `ptr` into the Float32Array `into` (from its start). */
+  getF32(into, ptr, length) {
+    copyInto(into, new Float32(bufferOf(this.module.HEAPF32), ptr, length), 0);
+  }
+
+  /** A fresh copy (outside WebAssembly memory) of a typed-array view the binding returned. */
+  take(view, tag) {
+    const n = lengthOf(view);
+    const out = tag === 'Float64Array' ? new Float64(n) : tag === 'Int32Array' ? new Int32(n) : new Float32(n);
+    copyInto(out, view, 0);
+    this.module._posenc_release_result();
+    return out;
+  }
+
+  /** The float count of the live tensor whose memory holds all of [byteOffset, +bytes), or -1. */
+  tensorHolding(byteOffset, bytes) {
+    for (const [ptr, length] of this.tensors) {
+      if (byteOffset >= ptr && byteOffset + bytes <= ptr + 4 * length) return length;
     }
-    return null;
+    return -1;
   }
 }
+
+// Private state of tensors, reached only through these functions (set by the class's static
+// block). The brand check `#ptr in t` cannot be faked by an object made with
+// Object.create(Tensor.prototype) or a Proxy, nor fooled by an own `ptr` / `length`.
+/** The heap of a real posenc tensor (live or disposed), or null for anything else. */
+export let tensorHeap;
+/** A tensor's address: 0 once disposed. Only for values tensorHeap accepted. */
+export let tensorPtr;
+/** A tensor's float count. Only for values tensorHeap accepted. */
+export let tensorLength;
 
 /**
  * A Float32Array that lives in WebAssembly memory, for zero-copy calls (rope.apply on a
@@ -125,11 +142,17 @@ export class Tensor {
   #length;
   #view = null;
 
+  static {
+    tensorHeap = (t) => (typeof t === 'object' && t !== null && #ptr in t ? t.#heap : null);
+    tensorPtr = (t) => t.#ptr;
+    tensorLength = (t) => t.#length;
+  }
+
   constructor(heap, length) {
     this.#heap = heap;
     this.#length = length;
     this.#ptr = heap.malloc(4 * length, `tensor(${length})`);
-    heap.tensors.set(this.#ptr, new WeakRef(this));
+    heap.tensors.set(this.#ptr, length);
     heap.registry.register(this, this.#ptr, this);
   }
 
@@ -138,31 +161,17 @@ export class Tensor {
     return this.#length;
   }
 
-  /** Heap address of the first float (0 once disposed); for the package's own calls. */
-  get ptr() {
-    return this.#ptr;
-  }
-
   get disposed() {
     return this.#ptr === 0;
   }
 
-  /** True when this tensor lives in `heap` (not in another createPosenc() instance). */
-  ownedBy(heap) {
-    return this.#heap === heap;
-  }
-
   /** The tensor's memory as a Float32Array (valid until the next call that may grow memory). */
   get array() {
-    this.assertLive('tensor');
-    if (this.#view === null || this.#view.buffer !== this.#heap.buffer) {
+    if (this.#ptr === 0) throw new TypeError('posenc: tensor.array of a disposed tensor');
+    if (this.#view === null || bufferOf(this.#view) !== this.#heap.buffer) {
       this.#view = this.#heap.f32(this.#ptr, this.#length);
     }
     return this.#view;
-  }
-
-  assertLive(name) {
-    if (this.#ptr === 0) throw new TypeError(`posenc: ${name} is a disposed tensor`);
   }
 
   dispose() {
@@ -174,3 +183,5 @@ export class Tensor {
     this.#view = null;
   }
 }
+
+setTensorBrand((v) => tensorHeap(v) !== null);

@@ -1,58 +1,107 @@
 // wasm/js/target.js — where an in-place kernel finds the floats it works on.
 //
 // Three kinds of argument, one contract ("x is changed in place and returned"):
-//   - a posenc Tensor handle, or a Float32Array view of a live tensor's memory: the kernel
-//     runs on that memory directly, zero copies;
+//   - a posenc tensor of this instance, or a Float32Array view of a live tensor's memory:
+//     the kernel runs on that memory directly, zero copies;
 //   - any other Float32Array, or a tensor of another createPosenc() instance (its address
-//     means nothing in this module's memory): copied into the scratch block, processed,
-//     copied back.
+//     means nothing in this module's memory): copied into scratch memory, processed in one
+//     WebAssembly call, copied back only when the call succeeded.
+// Resolving runs no user code (private tensor state, intrinsic typed-array getters), so a
+// caller resolves its targets after reading its options, and a handle disposed by a getter
+// is seen here. Targets are reusable records: nothing is allocated per call.
 import * as check from './check.js';
-import { Tensor } from './heap.js';
+import { tensorHeap, tensorLength, tensorPtr } from './heap.js';
 
-// { ptr, length } of a zero-copy target, or { copy: Float32Array } for the copying path.
-export function resolve(heap, name, x) {
-  if (x instanceof Tensor) {
-    x.assertLive(name);
-    return x.ownedBy(heap) ? { ptr: x.ptr, length: x.length } : { copy: x.array };
-  }
-  check.float32Array(name, x);
-  if (x.buffer !== heap.buffer) return { copy: x };
-  if (!heap.tensorOf(x)) throw new TypeError(`posenc: ${name} views WebAssembly memory that no live posenc tensor owns`);
-  return { ptr: x.byteOffset, length: x.length };
+/** A resolved in-place argument. */
+export class Target {
+  /** Its address in WebAssembly memory (for a copy: set by the caller once staged). */
+  ptr = 0;
+  /** Float count. */
+  length = 0;
+  /** The Float32Array to stage and copy back (copying path), or null (zero-copy). */
+  copy = null;
 }
 
 /**
- * Calls `body(ptrs, lengths, extra)` with each of `targets` ([name, x, readOnly?,
- * writeOnly?]) in WebAssembly memory and `extra` scratch blocks of `extraBytes` (for
- * positions). Zero-copy targets are resolved before anything allocates (growth would detach
- * their views); the others share one scratch allocation with the extra blocks, copied in
- * unless writeOnly (the kernel sets every float) and back afterwards unless readOnly.
- * Returns nothing: the callers return their own arguments.
+ * Resolves `x` (argument `name`) into `t`: throws TypeError for anything that is not a
+ * Float32Array or a live posenc tensor, and for a view of WebAssembly memory no live
+ * tensor owns. Returns t.
  */
-export function inPlaceAll(heap, targets, extraBytes, body) {
-  const resolved = targets.map(([name, x, readOnly, writeOnly]) => ({ ...resolve(heap, name, x), readOnly, writeOnly }));
-  const copies = resolved.filter((r) => r.copy);
-  const what = targets.map(([name]) => name).join(', ');
-  heap.withScratch([...copies.map((r) => r.copy.byteLength), ...extraBytes], what, (blocks) => {
-    copies.forEach((r, i) => {
-      r.ptr = blocks[i];
-      r.length = r.copy.length;
-      if (!r.writeOnly) heap.f32(r.ptr, r.length).set(r.copy);
-    });
-    body(resolved.map((r) => r.ptr), resolved.map((r) => r.length), blocks.slice(copies.length));
-    for (const r of copies) if (!r.readOnly) r.copy.set(heap.f32(r.ptr, r.length));
-  });
+export function resolveTarget(heap, name, x, t) {
+  const owner = tensorHeap(x);
+  if (owner !== null) {
+    const ptr = tensorPtr(x);
+    if (ptr === 0) throw new TypeError(`posenc: ${name} is a disposed tensor`);
+    t.length = tensorLength(x);
+    if (owner === heap) {
+      t.ptr = ptr;
+      t.copy = null;
+    } else {
+      t.ptr = 0;
+      t.copy = owner.f32(ptr, t.length);
+    }
+    return t;
+  }
+  if (check.tagOf(x) !== 'Float32Array') {
+    throw new TypeError(`posenc: ${name} must be a Float32Array or a posenc tensor, got ${check.describe(x)}`);
+  }
+  check.float32Array(name, x); // detached?
+  const n = check.lengthOf(x);
+  t.length = n;
+  if (check.bufferOf(x) !== heap.buffer) {
+    t.ptr = 0;
+    t.copy = x;
+    return t;
+  }
+  const offset = check.byteOffsetOf(x);
+  if (heap.tensorHolding(offset, 4 * n) < 0) {
+    throw new TypeError(`posenc: ${name} views WebAssembly memory that no live posenc tensor owns`);
+  }
+  t.ptr = offset;
+  t.copy = null;
+  return t;
 }
 
-/** inPlaceAll for one target; `body(ptr, length, extra)`. Returns x. */
-export function inPlace(heap, name, x, extraBytes, body) {
-  inPlaceAll(heap, [[name, x]], extraBytes, ([ptr], [length], extra) => body(ptr, length, extra));
-  return x;
+/**
+ * How two copy targets share memory (zero-copy ones are the core's to check): 0 not at
+ * all, 1 the very same floats, 2 partly.
+ */
+export function sharing(a, b) {
+  if (a.copy === null || b.copy === null || a.length === 0 || b.length === 0) return 0;
+  if (check.bufferOf(a.copy) !== check.bufferOf(b.copy)) return 0;
+  const a0 = check.byteOffsetOf(a.copy);
+  const b0 = check.byteOffsetOf(b.copy);
+  if (a0 === b0 && a.length === b.length) return 1;
+  return a0 < b0 + 4 * b.length && b0 < a0 + 4 * a.length ? 2 : 0;
+}
+
+/** Scratch bytes a target needs (0 when zero-copy). */
+export const stagedBytes = (t) => (t.copy === null ? 0 : 4 * t.length);
+
+/** Stages a copy target at ptr (its floats copied in). */
+export function stage(heap, t, ptr) {
+  if (t.copy === null) return;
+  t.ptr = ptr;
+  heap.put(ptr, t.copy, 'Float32Array');
+}
+
+/** Copies a staged target's floats back to its array. */
+export function unstage(heap, t) {
+  if (t.copy !== null) heap.getF32(t.copy, t.ptr, t.length);
 }
 
 // Token chunks of the copying path stay this small so that the copy in, the kernel and the
 // copy out all hit L2 (one block as big as x would make three passes through DRAM).
 const CHUNK_BYTES = 256 << 10;
+
+/**
+ * Whether x (n floats) [tokens][…] is worth chunking and can be: bigger than one chunk, token
+ * rows of rowFloats ≤ tokenStride that do not overlap and lie inside x, whole tokens per chunk.
+ */
+export function chunkable(n, tokens, tokenStride, rowFloats, extraBytesPerToken) {
+  return 4 * n > CHUNK_BYTES && tokens >= 2 && rowFloats >= 1 && rowFloats <= tokenStride &&
+    4 * tokenStride + extraBytesPerToken <= CHUNK_BYTES && (tokens - 1) * tokenStride + rowFloats <= n;
+}
 
 /**
  * The copying path for a big x [tokens][…] (a Float32Array outside WebAssembly memory)
@@ -61,25 +110,27 @@ const CHUNK_BYTES = 256 << 10;
  * extra)` on chunks of whole tokens staged one after another in the resident scratch
  * block, with `extraBytesPerToken`·count bytes at `extra` (positions), and copies each
  * chunk back. Token rows being disjoint, chunk by chunk gives the same floats as one call
- * over all of x. Returns false, having done nothing, when x fits the scratch block anyway
- * or the layout does not allow chunks; the caller then takes inPlaceAll. The caller must
- * have checked the whole call first: a chunk already copied back is not undone.
+ * over all of x. Only for a layout `chunkable` accepted; the caller must have checked the
+ * whole call first: a chunk already copied back is not undone. Returns true.
  */
 export function inChunks(heap, what, x, tokens, tokenStride, rowFloats, extraBytesPerToken, body) {
-  const tokenBytes = 4 * tokenStride + extraBytesPerToken;
-  const per = Math.floor(CHUNK_BYTES / tokenBytes);
-  if (x.byteLength <= CHUNK_BYTES || per < 1 || tokens < 2 || rowFloats < 1 || rowFloats > tokenStride ||
-      (tokens - 1) * tokenStride + rowFloats > x.length) return false;
+  const per = Math.floor(CHUNK_BYTES / (4 * tokenStride + extraBytesPerToken));
   const spanOf = (count) => (count - 1) * tokenStride + rowFloats;
-  heap.withScratch([4 * spanOf(Math.min(per, tokens)), extraBytesPerToken * per], what, ([ptr, extra]) => {
+  const floatBytes = 4 * spanOf(Math.min(per, tokens));
+  const base = heap.acquire(floatBytes + extraBytesPerToken * per + 16, what);
+  const extra = base + Math.ceil(floatBytes / 16) * 16;
+  try {
     for (let t0 = 0; t0 < tokens; t0 += per) {
       const count = Math.min(per, tokens - t0);
       const first = t0 * tokenStride;
       const floats = spanOf(count);
-      heap.f32(ptr, floats).set(x.subarray(first, first + floats));
-      body(ptr, floats, t0, count, extra);
-      x.set(heap.f32(ptr, floats), first);
+      const chunk = new check.Float32(check.bufferOf(x), check.byteOffsetOf(x) + 4 * first, floats);
+      heap.put(base, chunk, 'Float32Array');
+      body(base, floats, t0, count, extra);
+      check.copyInto(x, heap.f32(base, floats), first);
     }
-  });
+  } finally {
+    heap.release(base);
+  }
   return true;
 }

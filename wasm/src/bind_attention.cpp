@@ -1,6 +1,6 @@
 // wasm/src/bind_attention.cpp — the small multi-head self-attention (core:
 // posenc/attention.hpp). x, the four weight matrices and positions arrive staged in the
-// heap; the option object was normalized by wasm/js/attention.js.
+// heap; the options as primitives read and checked by wasm/js/attention.js.
 #include "guard.hpp"
 #include "marshal.hpp"
 
@@ -13,16 +13,19 @@
 namespace posenc::wasm {
 namespace {
 
-attention_options options_from_js(const val& js) {
+// The options wasm/js/attention.js read and checked, as primitives.
+attention_options options_of(int tokens, int model_dim, int heads, const std::string& mode,
+                             bool causal, double base, const std::string& layout,
+                             const std::string& pe_layout) {
   attention_options o;
-  o.tokens = js["tokens"].as<int>();
-  o.model_dim = js["modelDim"].as<int>();
-  o.heads = js["heads"].as<int>();
-  o.positions = parse_score_mode(js["mode"].as<std::string>());
-  o.causal = js["causal"].as<bool>();
-  o.base = js["base"].as<double>();
-  o.layout = parse_rope_layout(js["layout"].as<std::string>());
-  o.pe_layout = parse_pe_layout(js["peLayout"].as<std::string>());
+  o.tokens = tokens;
+  o.model_dim = model_dim;
+  o.heads = heads;
+  o.positions = parse_score_mode(mode);
+  o.causal = causal;
+  o.base = base;
+  o.layout = parse_rope_layout(layout);
+  o.pe_layout = parse_pe_layout(pe_layout);
   return o;
 }
 
@@ -37,39 +40,42 @@ attention_weights weights_at(int model_dim, std::uintptr_t w, std::size_t n) {
           floats_at(w + 12 * n, n)};
 }
 
-// → { wq, wk, wv, wo: Float32Array(modelDim²) }
+// → Float32Array view [wq | wk | wv | wo], modelDim² floats each
 val make_attention_weights(int model_dim, std::uint32_t seed_lo, std::uint32_t seed_hi) {
   return guarded([&] {
     const attention_weights w =
         posenc::make_attention_weights(model_dim, seed_of(seed_lo, seed_hi));
-    val out = val::object();
-    out.set("wq", copy_to_js(w.wq));
-    out.set("wk", copy_to_js(w.wk));
-    out.set("wv", copy_to_js(w.wv));
-    out.set("wo", copy_to_js(w.wo));
-    return out;
+    std::vector<float> all;
+    all.reserve(4 * w.wq.size());
+    for (const std::vector<float>* m : {&w.wq, &w.wk, &w.wv, &w.wo})
+      all.insert(all.end(), m->begin(), m->end());
+    return hand_over(std::move(all));
   });
 }
 
-// → { output: Float32Array(T·D), weights: Float32Array(H·T·T) }
+// → Float32Array view [output (T·D) | weights (H·T·T)]
 val self_attention(std::uintptr_t x, std::size_t x_len, std::uintptr_t w, std::size_t w_len,
-                   std::uintptr_t positions, std::size_t n_positions, val options) {
+                   std::uintptr_t positions, std::size_t n_positions, int tokens, int model_dim,
+                   int heads, std::string mode, bool causal, double base, std::string layout,
+                   std::string pe_layout) {
   return guarded([&] {
-    const attention_options o = options_from_js(options);
-    const attention_result r = posenc::self_attention(
+    const attention_options o =
+        options_of(tokens, model_dim, heads, mode, causal, base, layout, pe_layout);
+    attention_result r = posenc::self_attention(
         {from_address<const float>(x), x_len}, weights_at(o.model_dim, w, w_len), o,
         {from_address<const std::int32_t>(positions), n_positions});
-    val out = val::object();
-    out.set("output", copy_to_js(r.output));
-    out.set("weights", copy_to_js(r.weights));
-    return out;
+    r.output.insert(r.output.end(), r.weights.begin(), r.weights.end());
+    return hand_over(std::move(r.output));
   });
 }
 
 val permutation_test(std::uintptr_t x, std::size_t x_len, std::uintptr_t w, std::size_t w_len,
-                     val options, std::uint32_t seed_lo, std::uint32_t seed_hi) {
+                     int tokens, int model_dim, int heads, std::string mode, bool causal,
+                     double base, std::string layout, std::string pe_layout,
+                     std::uint32_t seed_lo, std::uint32_t seed_hi) {
   return guarded([&] {
-    const attention_options o = options_from_js(options);
+    const attention_options o =
+        options_of(tokens, model_dim, heads, mode, causal, base, layout, pe_layout);
     return val(posenc::permutation_test({from_address<const float>(x), x_len},
                                         weights_at(o.model_dim, w, w_len), o,
                                         seed_of(seed_lo, seed_hi)));

@@ -6,24 +6,25 @@
 
 #include <emscripten/bind.h>
 
+#include <string>
+
 namespace posenc::wasm {
 namespace {
 
-// → { invFreq: Float64Array(dim/2), attentionFactor: number }
-val inverse_frequencies(int dim, double base, val scaling) {
+// → Float64Array view [attentionFactor, invFreq(dim/2)…]
+val inverse_frequencies(int dim, double base, std::string scaling_type, std::uintptr_t scaling) {
   return guarded([&] {
-    const posenc::frequencies f = posenc::inverse_frequencies(dim, base, scaling_from_js(scaling));
-    val out = val::object();
-    out.set("invFreq", copy_to_js(f.inv_freq));
-    out.set("attentionFactor", f.attention_factor);
-    return out;
+    posenc::frequencies f =
+        posenc::inverse_frequencies(dim, base, scaling_at(scaling_type, scaling));
+    f.inv_freq.insert(f.inv_freq.begin(), f.attention_factor);
+    return hand_over(std::move(f.inv_freq));
   });
 }
 
-// → Float64Array(dim/2) of λ_i = 2π/θ_i
-val wavelengths(int dim, double base, val scaling) {
+// → Float64Array view (dim/2) of λ_i = 2π/θ_i
+val wavelengths(int dim, double base, std::string scaling_type, std::uintptr_t scaling) {
   return guarded([&] {
-    return copy_to_js(posenc::wavelengths(dim, base, scaling_from_js(scaling)));
+    return hand_over(posenc::wavelengths(dim, base, scaling_at(scaling_type, scaling)));
   });
 }
 

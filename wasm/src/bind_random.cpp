@@ -12,9 +12,10 @@ namespace {
 
 // Fills the n floats at `out` (scratch or a tensor) in place.
 val fill_uniform(std::uintptr_t out, std::size_t n, std::uint32_t seed_lo, std::uint32_t seed_hi,
-                 float lo, float hi) {
+                 double lo, double hi) {
   return guarded([&] {
-    posenc::fill_uniform({from_address<float>(out), n}, seed_of(seed_lo, seed_hi), lo, hi);
+    posenc::fill_uniform({from_address<float>(out), n}, seed_of(seed_lo, seed_hi),
+                         static_cast<float>(lo), static_cast<float>(hi));
     return val::undefined();
   });
 }
@@ -22,7 +23,7 @@ val fill_uniform(std::uintptr_t out, std::size_t n, std::uint32_t seed_lo, std::
 // → Int32Array(n)
 val permutation(double n, std::uint32_t seed_lo, std::uint32_t seed_hi) {
   return guarded([&] {
-    return copy_to_js(posenc::permutation(i64(n), seed_of(seed_lo, seed_hi)));
+    return hand_over(posenc::permutation(i64(n), seed_of(seed_lo, seed_hi)));
   });
 }
 

@@ -1,7 +1,8 @@
 // wasm/src/bind_rotary.cpp — RoPE rotators (core: posenc/rotary.hpp).
 //
 // A rotator is a heap-allocated posenc::rotary_cache whose address JS keeps as an opaque
-// handle (wasm/js/rotary.js frees it with ropeDestroy on dispose() or finalization).
+// handle in private state (wasm/js/rotary.js frees it with ropeDestroy on dispose() or
+// finalization, and checks it live before every call).
 // Tensors arrive as heap address + element count + shape/strides; sizes and positions as
 // doubles holding safe integers (exact as int64). The core checks every range and that the
 // view lies inside the `size` elements given.
@@ -33,25 +34,29 @@ tensor_view view_at(const rotary_cache& cache, std::uintptr_t x, std::size_t siz
 
 direction dir_of(bool inverse) { return inverse ? direction::inverse : direction::forward; }
 
-// → { handle, attentionFactor, invFreq, rotaryDim }
-val rope_create(int head_dim, int rotary_dim, double base, std::string layout, val scaling,
-                std::string angles, double cache_first, double cache_count) {
+// → the handle (a number), or null on error. The rotator's facts come from rope_info.
+val rope_create(int head_dim, int rotary_dim, double base, std::string layout,
+                std::string scaling_type, std::uintptr_t scaling_block, std::string angles,
+                double cache_first, double cache_count) {
   return guarded([&] {
     rope_config config;
     config.head_dim = head_dim;
     config.rotary_dim = rotary_dim;
     config.base = base;
     config.layout = parse_rope_layout(layout);
-    config.scaling = scaling_from_js(scaling);
+    config.scaling = scaling_at(scaling_type, scaling_block);
     config.angles = parse_angle_precision(angles);
     auto cache = std::make_unique<rotary_cache>(config, i64(cache_first), i64(cache_count));
-    val out = val::object();
-    out.set("attentionFactor", cache->attention_factor());
-    out.set("invFreq", copy_to_js(cache->inv_freq().data(), cache->inv_freq().size()));
-    out.set("rotaryDim", cache->rotary_dim());
-    out.set("handle", reinterpret_cast<std::uintptr_t>(cache.release()));
-    return out;
+    return val(static_cast<double>(reinterpret_cast<std::uintptr_t>(cache.release())));
   });
+}
+
+// → Float64Array view [attentionFactor, rotaryDim, invFreq…] of a live rotator.
+val rope_info(std::uintptr_t handle) {
+  const rotary_cache& cache = cache_at(handle);
+  std::vector<double> info{cache.attention_factor(), static_cast<double>(cache.rotary_dim())};
+  info.insert(info.end(), cache.inv_freq().begin(), cache.inv_freq().end());
+  return hand_over(std::move(info));
 }
 
 void rope_destroy(std::uintptr_t handle) {
@@ -93,46 +98,38 @@ void rope_check_at(std::uintptr_t handle, std::size_t size, double tokens, doubl
   posenc::rope_apply(cache, view_at(cache, 0, 0, tokens, 0, token_stride, head_stride), i64(start));
 }
 
-val rope_shift(std::uintptr_t handle, std::uintptr_t x, std::size_t size, double tokens,
-               double heads, double token_stride, double head_stride, double delta) {
-  return guarded([&] {
-    const rotary_cache& cache = cache_at(handle);
-    posenc::rope_shift(cache, view_at(cache, x, size, tokens, heads, token_stride, head_stride),
-                       i64(delta));
-    return val::undefined();
-  });
+void rope_shift_at(std::uintptr_t handle, std::uintptr_t x, std::size_t size, double tokens,
+                   double heads, double token_stride, double head_stride, double delta) {
+  const rotary_cache& cache = cache_at(handle);
+  posenc::rope_shift(cache, view_at(cache, x, size, tokens, heads, token_stride, head_stride),
+                     i64(delta));
 }
 
 // q and k (same tokens, own heads and strides) rotated forward in place, sharing one cos/sin
-// row per token. A position list when n_positions ≥ 0, else start.
-val rope_apply_qk(std::uintptr_t handle, std::uintptr_t q, std::size_t q_size, double q_heads,
-                  double q_token_stride, double q_head_stride, std::uintptr_t k,
-                  std::size_t k_size, double k_heads, double k_token_stride,
-                  double k_head_stride, double tokens, std::uintptr_t positions,
-                  std::size_t n_positions, double start, bool use_positions) {
-  return guarded([&] {
-    const rotary_cache& cache = cache_at(handle);
-    const tensor_view qv = view_at(cache, q, q_size, tokens, q_heads, q_token_stride, q_head_stride);
-    const tensor_view kv = view_at(cache, k, k_size, tokens, k_heads, k_token_stride, k_head_stride);
-    if (use_positions)
-      posenc::rope_apply_qk(cache, qv, kv, {from_address<const std::int32_t>(positions), n_positions});
-    else
-      posenc::rope_apply_qk(cache, qv, kv, i64(start));
-    return val::undefined();
-  });
+// row per token: token t at positions[t] when use_positions, else at start + t.
+void rope_apply_qk_at(std::uintptr_t handle, std::uintptr_t q, std::size_t q_size,
+                      double q_heads, double q_token_stride, double q_head_stride,
+                      std::uintptr_t k, std::size_t k_size, double k_heads,
+                      double k_token_stride, double k_head_stride, double tokens,
+                      std::uintptr_t positions, std::size_t n_positions, double start,
+                      bool use_positions) {
+  const rotary_cache& cache = cache_at(handle);
+  const tensor_view qv = view_at(cache, q, q_size, tokens, q_heads, q_token_stride, q_head_stride);
+  const tensor_view kv = view_at(cache, k, k_size, tokens, k_heads, k_token_stride, k_head_stride);
+  if (use_positions)
+    posenc::rope_apply_qk(cache, qv, kv, {from_address<const std::int32_t>(positions), n_positions});
+  else
+    posenc::rope_apply_qk(cache, qv, kv, i64(start));
 }
 
-// → { cos: Float32Array(rotaryDim/2), sin: Float32Array(rotaryDim/2) }, raw (no factor).
+// → Float32Array view [cos(rotaryDim/2) | sin(rotaryDim/2)], raw (no factor).
 val rope_row(std::uintptr_t handle, double position) {
   return guarded([&] {
     const rotary_cache& cache = cache_at(handle);
     const auto half = static_cast<std::size_t>(cache.rotary_dim() / 2);
-    std::vector<float> cos(half), sin(half);
-    cache.row(i64(position), cos.data(), sin.data());
-    val out = val::object();
-    out.set("cos", copy_to_js(cos));
-    out.set("sin", copy_to_js(sin));
-    return out;
+    std::vector<float> row(2 * half);
+    cache.row(i64(position), row.data(), row.data() + half);
+    return hand_over(std::move(row));
   });
 }
 
@@ -156,6 +153,31 @@ EMSCRIPTEN_KEEPALIVE int posenc_rope_apply(std::uintptr_t handle, std::uintptr_t
   });
 }
 
+EMSCRIPTEN_KEEPALIVE int posenc_rope_apply_qk(std::uintptr_t handle, std::uintptr_t q,
+                                              std::size_t q_size, double q_heads,
+                                              double q_token_stride, double q_head_stride,
+                                              std::uintptr_t k, std::size_t k_size,
+                                              double k_heads, double k_token_stride,
+                                              double k_head_stride, double tokens,
+                                              std::uintptr_t positions,
+                                              std::size_t n_positions, double start,
+                                              int use_positions) {
+  return posenc::wasm::status_of([&] {
+    posenc::wasm::rope_apply_qk_at(handle, q, q_size, q_heads, q_token_stride, q_head_stride, k,
+                                   k_size, k_heads, k_token_stride, k_head_stride, tokens,
+                                   positions, n_positions, start, use_positions != 0);
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE int posenc_rope_shift(std::uintptr_t handle, std::uintptr_t x,
+                                           std::size_t size, double tokens, double heads,
+                                           double token_stride, double head_stride,
+                                           double delta) {
+  return posenc::wasm::status_of([&] {
+    posenc::wasm::rope_shift_at(handle, x, size, tokens, heads, token_stride, head_stride, delta);
+  });
+}
+
 EMSCRIPTEN_KEEPALIVE int posenc_rope_check(std::uintptr_t handle, std::size_t size, double tokens,
                                            double heads, double token_stride,
                                            double head_stride, double start) {
@@ -170,7 +192,6 @@ EMSCRIPTEN_BINDINGS(posenc_rotary) {
   using namespace posenc::wasm;
   emscripten::function("ropeCreate", &rope_create);
   emscripten::function("ropeDestroy", &rope_destroy);
-  emscripten::function("ropeApplyQK", &rope_apply_qk);
-  emscripten::function("ropeShift", &rope_shift);
+  emscripten::function("ropeInfo", &rope_info);
   emscripten::function("ropeRow", &rope_row);
 }

@@ -89,13 +89,13 @@ val sinusoidal_table_at(int dim, double base, std::uintptr_t positions, std::siz
 
 val sinusoidal_row(int dim, double base, double position, std::string layout) {
   return guarded([&] {
-    return copy_to_js(posenc::sinusoidal_row(dim, base, i64(position), parse_pe_layout(layout)));
+    return hand_over(posenc::sinusoidal_row(dim, base, i64(position), parse_pe_layout(layout)));
   });
 }
 
 val shift_matrix(int dim, double base, double k, std::string layout) {
   return guarded([&] {
-    return copy_to_js(posenc::shift_matrix(dim, base, i64(k), parse_pe_layout(layout)));
+    return hand_over(posenc::shift_matrix(dim, base, i64(k), parse_pe_layout(layout)));
   });
 }
 
@@ -104,35 +104,32 @@ val apply_shift(int dim, double base, double k, std::uintptr_t row, std::size_t 
                 std::string layout) {
   return guarded([&] {
     const std::span<const float> r(from_address<const float>(row), n);
-    return copy_to_js(posenc::apply_shift(dim, base, i64(k), r, parse_pe_layout(layout)));
+    return hand_over(posenc::apply_shift(dim, base, i64(k), r, parse_pe_layout(layout)));
   });
 }
 
 val pe_dot_by_distance(int dim, double base, double p, double k_first, double k_count) {
   return guarded([&] {
-    return copy_to_js(posenc::pe_dot_by_distance(dim, base, i64(p), i64(k_first), i64(k_count)));
+    return hand_over(posenc::pe_dot_by_distance(dim, base, i64(p), i64(k_first), i64(k_count)));
   });
 }
 
 val pe_dot_closed_form(int dim, double base, double k_first, double k_count) {
   return guarded([&] {
-    return copy_to_js(posenc::pe_dot_closed_form(dim, base, i64(k_first), i64(k_count)));
+    return hand_over(posenc::pe_dot_closed_form(dim, base, i64(k_first), i64(k_count)));
   });
 }
 
 val pe_norms(int dim, double base, double first, double count) {
-  return guarded([&] { return copy_to_js(posenc::pe_norms(dim, base, i64(first), i64(count))); });
+  return guarded([&] { return hand_over(posenc::pe_norms(dim, base, i64(first), i64(count))); });
 }
 
-// → { distance, p, q }
+// → Float64Array view [distance, p, q]
 val pe_min_distance(int dim, double base, double first, double count) {
   return guarded([&] {
     const min_distance m = posenc::pe_min_distance(dim, base, i64(first), i64(count));
-    val out = val::object();
-    out.set("distance", m.distance);
-    out.set("p", static_cast<double>(m.p));
-    out.set("q", static_cast<double>(m.q));
-    return out;
+    return hand_over(std::vector<double>{m.distance, static_cast<double>(m.p),
+                                         static_cast<double>(m.q)});
   });
 }
 

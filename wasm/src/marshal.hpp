@@ -1,9 +1,13 @@
 // wasm/src/marshal.hpp — translation between JS values and core types (no maths here).
 //
-// Conventions shared with wasm/js/: big arrays travel as heap pointers (numbers) that the
-// JS side malloc'd; results the core returns as std::vector are copied once into a fresh
-// JS typed array. JS has already checked types (integers are int32, numbers finite, option
-// names known), so these helpers only map shapes; ranges are the core's business.
+// Conventions shared with wasm/js/: only primitives cross. Big arrays travel as heap
+// pointers (numbers) that the JS side malloc'd; the scaling dictionary as a block of doubles
+// staged the same way (wasm/js/scaling.js writes it); results the core returns as
+// std::vector are kept here and handed to JS as a typed-array view of WebAssembly memory,
+// which JS copies at once (wasm/js/heap.js `take`) and then releases. No JS object is read
+// or built here, so no key can be looked up through a polluted Object.prototype. JS has
+// already checked types (integers are int32, numbers finite, option names known), so these
+// helpers only map shapes; ranges are the core's business.
 #pragma once
 
 #include "posenc/frequencies.hpp"
@@ -13,7 +17,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace posenc::wasm {
@@ -26,26 +29,19 @@ T* from_address(std::uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
-// The JS typed array type holding T.
+// The result kept for JS until posenc_release_result() (one per element type).
 template <class T>
-constexpr const char* js_array_type() {
-  if constexpr (std::is_same_v<T, double>) return "Float64Array";
-  else if constexpr (std::is_same_v<T, float>) return "Float32Array";
-  else {
-    static_assert(std::is_same_v<T, std::int32_t>);
-    return "Int32Array";
-  }
+std::vector<T>& held_result() {
+  static std::vector<T> held;
+  return held;
 }
 
-// A JS typed array holding a copy of [data, data + n): `new Float64Array(heapView)`.
+// A view of `v`, kept in held_result<T>() until JS has copied it.
 template <class T>
-val copy_to_js(const T* data, std::size_t n) {
-  return val::global(js_array_type<T>()).new_(val(emscripten::typed_memory_view(n, data)));
-}
-
-template <class T>
-val copy_to_js(const std::vector<T>& v) {
-  return copy_to_js(v.data(), v.size());
+val hand_over(std::vector<T>&& v) {
+  std::vector<T>& held = held_result<T>();
+  held = std::move(v);
+  return val(emscripten::typed_memory_view(held.size(), held.data()));
 }
 
 // A position, count or shift JS sent as a double holding a safe integer (checked in
@@ -59,12 +55,8 @@ inline std::uint64_t seed_of(std::uint32_t lo, std::uint32_t hi) {
   return (std::uint64_t{hi} << 32) | lo;
 }
 
-inline bool has(const val& object, const char* key) {
-  return !object[key].isUndefined();
-}
-
-// HF's rope_scaling dictionary from the normalized JS object (wasm/js/scaling.js);
-// `undefined` means no scaling.
-posenc::scaling scaling_from_js(const val& js);
+// HF's rope_scaling dictionary: `type` and the block of doubles at `block` that
+// wasm/js/scaling.js staged (layout described there and in marshal.cpp); block 0: none.
+posenc::scaling scaling_at(const std::string& type, std::uintptr_t block);
 
 } // namespace posenc::wasm

@@ -21,8 +21,10 @@ inline constexpr int max_dim = 65536;
 
 // Bounds on what scaling may produce (checked after the variant is applied): θ_i ≤ 2^20 keeps
 // p·θ finite and meaningful for every accepted position; the attention factor multiplies
-// float32 values, so it must stay a modest finite float.
+// float32 values (and its inverse undoes it), so it must stay in [1e−4, 1e4]: both it and
+// 1/it are modest finite floats.
 inline constexpr double max_inv_freq = 1048576.0;
+inline constexpr double min_attention_factor = 1e-4;
 inline constexpr double max_attention_factor = 1e4;
 
 enum class scaling_type { none, linear, dynamic, yarn, llama3, longrope };
@@ -88,7 +90,7 @@ struct frequencies {
 // independent float64 reference, agree to 3e−16 relative. Throws
 // posenc::invalid_argument naming the argument (dim, base, scaling.<field>) when out of range,
 // and when the parameters together give a θ_i outside (0, max_inv_freq] or an attention
-// factor outside (0, max_attention_factor].
+// factor outside [min_attention_factor, max_attention_factor].
 frequencies inverse_frequencies(int dim, double base = 10000.0, const scaling& s = {});
 
 // λ_i = 2π/θ_i for the same arguments and ranges. Max error: one more ulp than θ_i.

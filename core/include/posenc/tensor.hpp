@@ -5,12 +5,18 @@
 // [heads][tokens][dim] (token_stride = dim, head_stride = tokens·dim) storage are views.
 // `size` is the number of floats the caller owns at `data`; every function that takes a
 // view checks that the furthest element lies inside it and that rows do not overlap.
+// dense() checks its own product: heads·dim past int64 throws posenc::length_error, and a
+// negative count posenc::invalid_argument (check_view's rules, applied before the product).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 namespace posenc {
+
+// heads·dim, the token stride of a dense [tokens][heads][dim] view, or length_error when it
+// overflows int64; negative arguments → invalid_argument (core/src/tensor.cpp).
+std::int64_t dense_token_stride(std::int64_t heads, std::int64_t dim);
 
 struct tensor_view {
   float* data = nullptr;
@@ -24,7 +30,7 @@ struct tensor_view {
   // Dense [tokens][heads][dim].
   static tensor_view dense(float* data, std::size_t size, std::int64_t tokens,
                            std::int64_t heads, std::int64_t dim) {
-    return {data, size, tokens, heads, dim, heads * dim, dim};
+    return {data, size, tokens, heads, dim, dense_token_stride(heads, dim), dim};
   }
 };
 
@@ -47,7 +53,7 @@ struct const_tensor_view {
 
   static const_tensor_view dense(const float* data, std::size_t size, std::int64_t tokens,
                                  std::int64_t heads, std::int64_t dim) {
-    return {data, size, tokens, heads, dim, heads * dim, dim};
+    return {data, size, tokens, heads, dim, dense_token_stride(heads, dim), dim};
   }
 };
 

@@ -12,6 +12,9 @@ const lambda: Float64Array = pe.wavelengths({ dim: 8, base: 10000 });
 const table: Float32Array = pe.sinusoidal({ dim: 8, base: 10000, positions: 4 });
 const far: Float32Array = pe.sinusoidal({ dim: 128, positions: 1, start: 1000000 });
 const listed: Float32Array = pe.sinusoidal({ dim: 8, positions: [3, 7, 900], layout: 'concat' });
+// int64 position ids as transformers.js / onnxruntime hand them out, or bigint[]
+const ids: Float32Array = pe.sinusoidal({ dim: 8, positions: new BigInt64Array([3n, 7n]) });
+const mixed: Float32Array = pe.sinusoidal({ dim: 8, positions: [3n, 7] });
 const shifted: Float64Array = pe.applyShift(pe.sinusoidalRow({ dim: 8, position: 5 }), { k: 3 });
 const reused: Float32Array = pe.sinusoidal({ dim: 8, positions: 4, out: new Float32Array(32) });
 const tableTensor: Tensor = pe.sinusoidal({ dim: 8, positions: [1, 2], out: pe.tensor(16) });
@@ -48,6 +51,8 @@ pe.inverseFrequencies({ dim: 8, scaling: { type: 'ntk', factor: 2 } });
 rope.apply([1, 2, 3], { tokens: 1 });
 // @ts-expect-error: positions and start together
 rope.apply(x, { tokens: 4, positions: [0, 1, 2, 3], start: 5 });
+// @ts-expect-error: unsigned 64-bit ids are not positions
+pe.sinusoidal({ dim: 8, positions: new BigUint64Array([1n]) });
 // @ts-expect-error: a list of positions takes no start
 pe.sinusoidal({ dim: 8, positions: [1, 2], start: 3 });
 // @ts-expect-error: a table goes into a Float32Array or a tensor
@@ -55,7 +60,7 @@ pe.sinusoidal({ dim: 8, positions: 4, out: new Float64Array(32) });
 // @ts-expect-error: mode names are fixed
 pe.scores({ q: new Float32Array(2), k: new Float32Array(2), dim: 2, mode: 'alibi' });
 
-export const used = [simd, invFreq, attentionFactor, lambda, table, far, listed, shifted, reused, same, sameTensor,
+export const used = [simd, invFreq, attentionFactor, lambda, table, far, listed, ids, mixed, shifted, reused, same, sameTensor,
   q2, k2, view, scores, pp, output, gap, decay];
 // @ts-expect-error: angle precisions are fixed
 pe.rope({ headDim: 64, angles: 'bf16' });
