@@ -4,6 +4,7 @@
 #include "posenc/rotary.hpp"
 
 #include "detail/angles.hpp"
+#include "detail/axis_rows.hpp"
 #include "detail/dispatch.hpp"
 #include "detail/rotary_kernels.hpp"
 #include "posenc/detail/check.hpp"
@@ -40,11 +41,24 @@ void compute_row(std::span<const double> inv_freq, angle_precision angles, std::
                                   cos_out);
 }
 
-// Where token t sits: positions[t], or start + t when no span is given.
+// Where token t sits: positions[t], or start + t when no span is given. A multi-axis
+// cache's span is [axes][tokens]: axis a of token t at ids[a·tokens + t].
 struct position_source {
   const std::int32_t* ids = nullptr;
   std::int64_t start = 0;
+  int axes = 1;
+  std::int64_t tokens = 0;
   std::int64_t at(std::int64_t t) const noexcept { return ids ? ids[t] : start + t; }
+  // Token t's positions into p[0 … axes); true when they differ from token t − 1's.
+  bool axes_at(std::int64_t t, std::int64_t* p) const noexcept {
+    bool changed = t == 0;
+    for (int a = 0; a < axes; ++a) {
+      const std::int32_t* axis = ids + a * tokens;
+      p[a] = axis[t];
+      changed = changed || axis[t] != axis[t - 1];
+    }
+    return changed;
+  }
 };
 
 // One tensor the driver rotates: in → out (the same memory for in-place calls).
@@ -105,6 +119,12 @@ public:
     return j;
   }
 
+  // The row formed elsewhere (a multi-axis token's, detail/axis_rows.hpp).
+  void use(const float* cos, const float* sin) noexcept {
+    cos_ = cos;
+    sin_ = sin;
+  }
+
   // Once per token, before rotate: the interleaved kernels read the expanded row.
   void expand(float sign) noexcept {
 #if !POSENC_SCALAR_ONLY
@@ -158,11 +178,18 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
                   [](const rope_target& target) { return is_empty(target.in); }))
     return;
   row_buffer row(cache);
+  detail::axis_rows axis_rows(cache);  // holds nothing unless the cache has several axes
+  std::int64_t p_axes[3];
   bool streamed = false;
   for (std::int64_t t = 0; t < tokens; ++t) {
-    const std::int64_t p = pos.at(t);
-    if (t == 0 || p != pos.at(t - 1)) {  // a run of one position (packed padding) loads once
-      row.load(cache, p);
+    if (pos.axes > 1) {  // a multi-axis token's row (from a span; start is one position)
+      if (pos.axes_at(t, p_axes)) {
+        axis_rows.load(cache, p_axes);
+        row.use(axis_rows.cos(), axis_rows.sin());
+        row.expand(sign);
+      }
+    } else if (const std::int64_t p = pos.at(t); t == 0 || p != pos.at(t - 1)) {
+      row.load(cache, p);  // a run of one position (packed padding) loads once
       row.expand(sign);
     }
     for (const rope_target& target : targets) {
@@ -206,13 +233,24 @@ void check_head_view(const rotary_cache& cache, const char* name, const char* di
                           ", got ", v.dim);
 }
 
-void check_positions(std::span<const std::int32_t> positions, std::int64_t tokens) {
-  if (static_cast<std::int64_t>(positions.size()) != tokens)
+// The position source of a span: tokens values, or axes·tokens ([axes][tokens]).
+position_source span_positions(const rotary_cache& cache, std::span<const std::int32_t> positions,
+                               std::int64_t tokens) {
+  const int axes = cache.axes();
+  if (axes == 1 && static_cast<std::int64_t>(positions.size()) != tokens)
     detail::fail_length("positions holds ", positions.size(), " values but tokens is ",
                         tokens);
+  if (axes > 1 && static_cast<std::int64_t>(positions.size()) != axes * tokens)
+    detail::fail_length("positions holds ", positions.size(), " values but a ", axes,
+                        "-axis rotator (", to_string(cache.axes_kind()), ") takes ", axes,
+                        " x tokens = ", axes * tokens, " ([", axes, "][tokens])");
+  return {positions.data(), 0, axes, tokens};
 }
 
-void check_start(std::int64_t start, std::int64_t tokens) {
+void check_start(const rotary_cache& cache, std::int64_t start, std::int64_t tokens) {
+  if (cache.axes() == 2)
+    detail::fail_argument("a 2-D rotary (", to_string(cache.axes_kind()),
+                          ") takes positions [2][tokens] (row, col), not start");
   check_position("start", start);
   if (tokens > 0 && start > max_position - (tokens - 1))
     detail::fail_argument("start + tokens - 1 must be <= ", max_position, ", got start ",
@@ -351,9 +389,12 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   const auto half = static_cast<std::size_t>(half64);
   const std::size_t floats = static_cast<std::size_t>(count) * half;
 
-  frequencies freq = inverse_frequencies(rotary_dim_, config.base, config.scaling);
-  inv_freq_ = std::move(freq.inv_freq);
-  attention_factor_ = freq.attention_factor;
+  detail::axis_ladder ladder =
+      detail::make_axis_ladder(config.axes, rotary_dim_, config.base, config.scaling);
+  axes_kind_ = config.axes.kind;
+  inv_freq_ = std::move(ladder.inv_freq);
+  pair_axis_ = std::move(ladder.pair_axis);
+  attention_factor_ = ladder.attention_factor;
 
   cos_.resize(floats);
   sin_.resize(floats);
@@ -380,44 +421,58 @@ void rotary_cache::row(std::int64_t position, float* cos_out, float* sin_out) co
   }
 }
 
+void rotary_cache::row(std::span<const std::int64_t> positions, float* cos_out,
+                       float* sin_out) const {
+  if (static_cast<int>(positions.size()) != axes())
+    detail::fail_length("positions holds ", positions.size(), " values but the rotator has ",
+                        axes(), " axes");
+  for (const std::int64_t p : positions) check_position("positions", p);
+  if (axes() == 1) {
+    row(positions[0], cos_out, sin_out);
+    return;
+  }
+  detail::axis_rows rows(*this);
+  rows.load(*this, positions.data());
+  const auto half = static_cast<std::size_t>(rotary_dim_ / 2);
+  std::copy_n(rows.cos(), half, cos_out);
+  std::copy_n(rows.sin(), half, sin_out);
+}
+
 void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int32_t> positions, direction dir) {
   check_head_view(cache, "x", "x.dim", x);
-  check_positions(positions, x.tokens);
-  apply_one(cache, x, x, {positions.data(), 0}, dir);
+  apply_one(cache, x, x, span_positions(cache, positions, x.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start, direction dir) {
   check_head_view(cache, "x", "x.dim", x);
-  check_start(start, x.tokens);
+  check_start(cache, start, x.tokens);
   apply_one(cache, x, x, {nullptr, start}, dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::span<const std::int32_t> positions, direction dir) {
   check_in_out(cache, in, out);
-  check_positions(positions, in.tokens);
-  apply_one(cache, in, out, {positions.data(), 0}, dir);
+  apply_one(cache, in, out, span_positions(cache, positions, in.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::int64_t start, direction dir) {
   check_in_out(cache, in, out);
-  check_start(start, in.tokens);
+  check_start(cache, start, in.tokens);
   apply_one(cache, in, out, {nullptr, start}, dir);
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::span<const std::int32_t> positions) {
   check_qk(cache, q, k);
-  check_positions(positions, q.tokens);
-  apply_qk(cache, q, k, {positions.data(), 0});
+  apply_qk(cache, q, k, span_positions(cache, positions, q.tokens));
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::int64_t start) {
   check_qk(cache, q, k);
-  check_start(start, q.tokens);
+  check_start(cache, start, q.tokens);
   apply_qk(cache, q, k, {nullptr, start});
 }
 
