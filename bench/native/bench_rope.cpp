@@ -1,4 +1,4 @@
-// bench/native/bench_rope.cpp — RoPE application (issue 5): 2048 tokens × 32 heads × 128
+// bench/native/bench_rope.cpp — RoPE application: 2048 tokens × 32 heads × 128
 // (32 MiB) in both layouts, in and out of place; decode (1 token × 32 heads at position
 // 4000, inside and outside the cache); GQA (32 query + 8 key heads, one shared row per token).
 #include "harness.hpp"
@@ -54,13 +54,7 @@ void register_apply(rope_layout layout, bool in_place) {
            user_rope(*uc, u->x.data(), in_place ? u->x.data() : u->y.data(), kTokens, kHeads,
                      kHeadDim, interleaved);
          }},
-        memcpy_member(bytes_of(n))};
-#if defined(__x86_64__) && !POSENC_SCALAR_ONLY
-    if (in_place && !interleaved) {  // the WASM comparison's shape
-      auto w = std::make_shared<buffers>(n, 1);
-      members.push_back({"wasm_like", [=] { rope_wasm_like(*cache, w->x.data(), kTokens, kHeads); }});
-    }
-#endif
+        memcpy_member(bytes_of(n)), bare_member(static_cast<std::size_t>(n), in_place)};
     return members;
   });
 }
@@ -110,7 +104,8 @@ void register_decode(bool cached, std::size_t offset) {
                if (!cached) uc->fill(kHeadDim, kDecodePosition, 1);
                user_rope(*uc, u->x, u->x, 1, kHeads, kHeadDim, false);
              }},
-            memcpy_member(bytes_of(n))};
+            memcpy_member(bytes_of(n)),
+            bare_member(static_cast<std::size_t>(n), true, static_cast<int>(offset))};
       },
       200);
 }
@@ -140,7 +135,7 @@ void register_gqa() {
            user_rope(*uc, uq->x.data(), uq->x.data(), kTokens, kHeads, kHeadDim, false);
            user_rope(*uc, uk->x.data(), uk->x.data(), kTokens, kKvHeads, kHeadDim, false);
          }},
-        memcpy_member(bytes_of(nq + nk))};
+        memcpy_member(bytes_of(nq + nk)), bare_member(static_cast<std::size_t>(nq + nk), true)};
   });
 }
 

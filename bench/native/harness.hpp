@@ -3,7 +3,8 @@
 //
 // Each operation is ONE Google Benchmark, "op/<shape>", whose members run side by side:
 // "posenc", "scalar" (the library's scalar reference), "user" (plain float32-angle code,
-// std::sin/std::cos) and "memcpy" (the same bytes copied: the bandwidth ceiling). Every
+// std::sin/std::cos), "bare" (one load and one store of the same bytes, no arithmetic) and
+// "memcpy" (the same bytes copied by the C library). Every
 // iteration runs every member once, in rotating order, and times each with the thread's CPU
 // clock, so all members see the same machine state (this machine is shared: separate
 // benchmarks minutes apart saw memcpy vary by 2×). Counters "<member>_ns" hold each median;
@@ -28,7 +29,7 @@
 
 namespace posenc::bench {
 
-// RoPE shapes of issue 5: a 7B-class model's head geometry.
+// RoPE shapes: a 7B-class model's head geometry.
 inline constexpr std::int64_t kTokens = 2048, kHeads = 32, kKvHeads = 8, kHeadDim = 128;
 inline constexpr std::int64_t kDecodePosition = 4000;
 
@@ -96,57 +97,59 @@ inline member memcpy_member(std::size_t bytes) {
           }};
 }
 
-// rope_apply for dense [tokens][heads][dim] tensors driven token by token over the cache
-// rows (cache.row, expanded for the interleaved layout) with one token kernel of
-// rotary_kernels.hpp: the members below that run a kernel other than the library's choice.
-template <class TokenKernel>
-void rope_driven(const rotary_cache& cache, const float* in, float* out, std::int64_t tokens,
-                 std::int64_t heads, std::int64_t start, TokenKernel kernel) {
+// The "bare" member: one pass over the same bytes with no arithmetic — each float loaded
+// and stored once (in place: x → x; out of place: x → y). `+ 0.0f` is not an identity
+// (−0 + 0 = +0), so the compiler keeps every load and store and cannot turn the loop into
+// memcpy. Cloned per ISA (GCC ifunc) so it uses vectors as wide as posenc's dispatch does.
+[[gnu::target_clones("avx512f", "avx2", "default"), gnu::noinline]] inline void bare_pass(
+    const float* in, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = in[i] + 0.0f;
+}
+
+// Its buffers as malloc aligns them, or (line_offset ≥ 0) that many bytes past a 64-byte line.
+inline member bare_member(std::size_t floats, bool in_place, int line_offset = -1) {
+  auto x = std::make_shared<std::vector<float>>(random_floats(floats + 32, 5));
+  auto y = std::make_shared<std::vector<float>>(in_place ? 0 : floats + 32);
+  const auto place = [line_offset](std::vector<float>& v) {
+    if (line_offset < 0) return v.data();
+    const std::size_t to_line = (64 - reinterpret_cast<std::uintptr_t>(v.data()) % 64) % 64;
+    return v.data() + (to_line + static_cast<std::size_t>(line_offset)) / sizeof(float);
+  };
+  return {"bare", [=] {
+            float* src = place(*x);
+            bare_pass(src, in_place ? src : place(*y), floats);
+            benchmark::DoNotOptimize(src);
+          }};
+}
+
+// The scalar reference of rope_apply for dense [tokens][heads][dim] tensors: one cache.row
+// per token and the kernels' scalar twin (what a POSENC_SCALAR build runs).
+inline void rope_scalar(const rotary_cache& cache, const float* in, float* out,
+                        std::int64_t tokens, std::int64_t heads, std::int64_t start) {
   const auto half = static_cast<std::size_t>(cache.rotary_dim() / 2);
-  // Reused across calls: the members time the kernel, not an allocation (posenc's driver
+  // Reused across calls: the member times the kernel, not an allocation (posenc's driver
   // keeps its row inline too).
-  thread_local std::vector<float> c, s, c2, s2;
+  thread_local std::vector<float> c, s;
   c.resize(half);
   s.resize(half);
-  c2.resize(2 * half);
-  s2.resize(2 * half);
-  detail::token_rows job;
+  detail::token_rows<float> job;
   job.cos = c.data();
   job.sin = s.data();
-  job.cos2 = c2.data();
-  job.sin2 = s2.data();
   job.half = half;
-  job.interleaved = cache.layout() == rope_layout::interleaved;
   job.g = static_cast<float>(cache.attention_factor());
   job.in_head_stride = job.out_head_stride = job.dim = cache.head_dim();
   job.heads = heads;
+  const bool interleaved = cache.layout() == rope_layout::interleaved;
   for (std::int64_t t = 0; t < tokens; ++t) {
     cache.row(start + t, c.data(), s.data());
-    if (job.interleaved) detail::expand_interleaved_row(c.data(), s.data(), half, 1.0f, c2.data(), s2.data());
     job.in = in + t * heads * cache.head_dim();
     job.out = out + t * heads * cache.head_dim();
-    kernel(job);
+    if (interleaved)
+      detail::rotate_token_scalar<float, true>(job);
+    else
+      detail::rotate_token_scalar<float, false>(job);
   }
 }
-
-// The scalar reference of rope_apply: the kernels' scalar twins (what a POSENC_SCALAR
-// build runs).
-inline void rope_scalar(const rotary_cache& cache, const float* in, float* out,
-                        std::int64_t tokens, std::int64_t heads, std::int64_t start) {
-  rope_driven(cache, in, out, tokens, heads, start, detail::rotate_token_scalar);
-}
-
-#if defined(__x86_64__) && !POSENC_SCALAR_ONLY
-// posenc's kernel as the WASM SIMD binary runs it, but natively: xsimd's sse2 arch (the
-// width of WebAssembly SIMD128, which Emscripten builds from the same sse2 code) and no
-// read-ahead (WebAssembly has no prefetch instruction), in place. Beside memcpy it shows
-// how fast memory lets such a kernel go on this machine: the context of the WASM in-place
-// ratios (issue 5).
-inline void rope_wasm_like(const rotary_cache& cache, float* x, std::int64_t tokens,
-                           std::int64_t heads) {
-  rope_driven(cache, x, x, tokens, heads, 0, detail::rotate_token<xsimd::sse2>);
-}
-#endif
 
 // What a user writes: θ and the angle p·θ in float32, std::cos/std::sin per value
 // (HF's `inv_freq.float() @ positions.float()` then .cos()/.sin()). Rows [first, first+n).

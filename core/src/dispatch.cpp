@@ -50,7 +50,13 @@ namespace posenc::detail::dispatched {
 
 const char* arch_name() noexcept { return "scalar"; }
 
-void rotate_token(const token_rows& job) noexcept { rotate_token_scalar(job); }
+const rope_kernel_table& rope_kernels() noexcept {
+  static constexpr rope_kernel_table table{
+      {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
+       {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
+      {&rotate_token_scalar<double, false>, &rotate_token_scalar<double, true>}};
+  return table;
+}
 
 void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
                  float* sin_out, float* cos_out) noexcept {
@@ -84,8 +90,21 @@ const char* arch_name() noexcept {
   return name;
 }
 
-void rotate_token(const token_rows& job) noexcept {
-  at_best_arch([&](auto arch) { detail::rotate_token<decltype(arch)>(job); });
+#if POSENC_DISPATCH
+rope_kernel_table rope_kernels_for(xsimd::sse2) noexcept { return rope_kernels_of<xsimd::sse2>(); }
+#endif
+
+const rope_kernel_table& rope_kernels() noexcept {
+  static const rope_kernel_table table = [] {
+#if POSENC_DISPATCH
+    rope_kernel_table best{};
+    at_best_arch([&](auto arch) { best = rope_kernels_for(arch); });
+    return best;
+#else
+    return rope_kernels_of<xsimd::default_arch>();
+#endif
+  }();
+  return table;
 }
 
 void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,

@@ -11,14 +11,12 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
+#include <type_traits>
 #include <string>
 
 namespace posenc {
 namespace {
-
-#if !POSENC_SCALAR_ONLY
-using arch = xsimd::default_arch;
-#endif
 
 // Each cos/sin table holds at most this many floats (1 GiB), so a huge `count` fails with
 // a posenc::length_error instead of an allocation failure (or, in WASM, an abort).
@@ -41,21 +39,27 @@ void compute_row(std::span<const double> inv_freq, angle_precision angles, std::
                                   cos_out);
 }
 
-// Where token t sits: positions[t], or start + t when no span is given. A multi-axis
-// cache's span is [axes][tokens]: axis a of token t at ids[a·tokens + t].
+// Where token t sits: ids32[t] or ids64[t] when given, else start + step·t (step 0:
+// every token at `start`, rope_shift's Δ). A multi-axis cache's ids are [axes][tokens]:
+// axis a of token t at ids[a·tokens + t].
 struct position_source {
-  const std::int32_t* ids = nullptr;
+  const std::int32_t* ids32 = nullptr;
+  const std::int64_t* ids64 = nullptr;
   std::int64_t start = 0;
+  std::int64_t step = 1;
   int axes = 1;
   std::int64_t tokens = 0;
-  std::int64_t at(std::int64_t t) const noexcept { return ids ? ids[t] : start + t; }
+  std::int64_t at(std::int64_t t) const noexcept {
+    if (ids64) return ids64[t];
+    if (ids32) return ids32[t];
+    return start + step * t;
+  }
   // Token t's positions into p[0 … axes); true when they differ from token t − 1's.
   bool axes_at(std::int64_t t, std::int64_t* p) const noexcept {
     bool changed = t == 0;
     for (int a = 0; a < axes; ++a) {
-      const std::int32_t* axis = ids + a * tokens;
-      p[a] = axis[t];
-      changed = changed || axis[t] != axis[t - 1];
+      p[a] = at(a * tokens + t);
+      changed = changed || p[a] != at(a * tokens + t - 1);
     }
     return changed;
   }
@@ -67,28 +71,41 @@ struct rope_target {
   tensor_view out;
 };
 
-// The per-call scratch: one on-the-fly row and, for the interleaved layout, the row
-// expanded to (c, c, …)/(−s, s, …). Rows up to kInlineHalf pairs (rotary_dim ≤ 256, every
-// common head) live in the object itself, so a decode call allocates nothing; larger ones
-// take one heap block, the only allocation of a rope call.
+// The rotation of one call: rope_apply's R(sign·p·θ) scaled by g from float rows, or
+// rope_shift's R(Δ·θ) from double rows (g = 1).
+struct rotation {
+  bool shift = false;
+  float sign = 1.0f;
+  float g = 1.0f;
+};
+
+// The per-call row of T (float: rope_apply, double: rope_shift) and the SIMD kernel's lanes
+// of it (rotary_kernels.hpp, expand_lanes). Rows up to kInlineHalf pairs (rotary_dim ≤ 256,
+// every common head) live in the object itself, so a decode call allocates nothing; larger
+// ones take one heap block, the only allocation of a rope call.
+template <class T>
 class row_buffer {
 public:
-  row_buffer(const row_buffer&) = delete;  // data_/cos2_/sin2_ point into the buffers
+  row_buffer(const row_buffer&) = delete;  // the pointers point into the buffers
   row_buffer& operator=(const row_buffer&) = delete;
 
-  explicit row_buffer(const rotary_cache& cache)
+  row_buffer(const rotary_cache& cache, float sign)
       : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)),
-        interleaved_(cache.layout() == rope_layout::interleaved) {
-    const std::size_t floats = half_ * (interleaved_ ? 6 : 2);
+        interleaved_(cache.layout() == rope_layout::interleaved), sign_(sign),
+        lanes_(!POSENC_SCALAR_ONLY && (interleaved_ || sign != 1.0f)) {
+    const std::size_t floats = half_ * (2 + (lanes_ ? (interleaved_ ? 4 : 2) : 0));
     if (floats > inline_.size()) heap_.resize(floats);
     data_ = heap_.empty() ? inline_.data() : heap_.data();
-    cos2_ = interleaved_ ? data_ + 2 * half_ : nullptr;
-    sin2_ = interleaved_ ? data_ + 4 * half_ : nullptr;
   }
 
   // The row of position p: pointers into the cache when it holds p, else computed here.
   void load(const rotary_cache& cache, std::int64_t p) {
-    if (cache.cached(p)) {
+    if constexpr (std::is_same_v<T, double>) {
+      detail::sincos_row_scalar(static_cast<double>(p), cache.inv_freq().data(), half_,
+                                data_ + half_, data_);
+      cos_ = data_;
+      sin_ = data_ + half_;
+    } else if (cache.cached(p)) {
       const auto offset = static_cast<std::size_t>(p - cache.first()) * half_;
       cos_ = cache.cos_table().data() + offset;
       sin_ = cache.sin_table().data() + offset;
@@ -97,41 +114,45 @@ public:
       cos_ = data_;
       sin_ = data_ + half_;
     }
+    expand();
   }
 
-  // The kernel job for one token of one target (after load and expand): every head row
-  // rotated by this row, pass-through dims copied out of place.
-  detail::token_rows job(float sign, float g, const const_tensor_view& in,
-                         const tensor_view& out) const noexcept {
-    detail::token_rows j;
-    j.cos = cos_;
-    j.sin = sin_;
-    j.cos2 = cos2_;
-    j.sin2 = sin2_;
-    j.half = half_;
-    j.interleaved = interleaved_;
-    j.sign = sign;
-    j.g = g;
-    j.in_head_stride = in.head_stride;
-    j.out_head_stride = out.head_stride;
-    j.heads = in.heads;
-    j.dim = in.dim;
-    return j;
-  }
-
-  // The row formed elsewhere (a multi-axis token's, detail/axis_rows.hpp).
-  void use(const float* cos, const float* sin) noexcept {
+  // A row formed elsewhere (a multi-axis token's, detail/axis_rows.hpp).
+  void use(const T* cos, const T* sin) noexcept {
     cos_ = cos;
     sin_ = sin;
+    expand();
   }
 
-  // Once per token, before rotate: the interleaved kernels read the expanded row.
-  void expand(float sign) noexcept {
-#if !POSENC_SCALAR_ONLY
-    if (interleaved_) detail::expand_interleaved_row(cos_, sin_, half_, sign, cos2_, sin2_);
-#else
-    (void)sign;
-#endif
+  // The SIMD kernel's lanes of the row just set.
+  void expand() noexcept {
+    lane_cos_ = cos_;
+    lane_sin_ = sin_;
+    if (!lanes_) return;
+    T* lanes = data_ + 2 * half_;
+    const std::size_t n = interleaved_ ? 2 * half_ : half_;
+    detail::expand_lanes(cos_, sin_, half_, sign_, interleaved_, lanes, lanes + n);
+    lane_cos_ = lanes;
+    lane_sin_ = lanes + n;
+  }
+
+  // The kernel job for token t of one target (after load).
+  detail::token_rows<T> job(const rope_target& target, std::int64_t t, float g) const noexcept {
+    detail::token_rows<T> j;
+    j.cos = cos_;
+    j.sin = sin_;
+    j.lane_cos = lane_cos_;
+    j.lane_sin = lane_sin_;
+    j.half = half_;
+    j.sign = sign_;
+    j.g = g;
+    j.in = target.in.data + t * target.in.token_stride;
+    j.out = target.out.data + t * target.out.token_stride;
+    j.in_head_stride = target.in.head_stride;
+    j.out_head_stride = target.out.head_stride;
+    j.heads = target.in.heads;
+    j.dim = target.in.dim;
+    return j;
   }
 
 private:
@@ -139,30 +160,16 @@ private:
 
   std::size_t half_;
   bool interleaved_;
-  std::array<float, 6 * kInlineHalf> inline_;  // uninitialised: every use writes first
-  std::vector<float> heap_;
-  float* data_ = nullptr;  // [cos | sin | cos2 | sin2], in inline_ or heap_
-  float* cos2_ = nullptr;  // expanded interleaved row, inside data_
-  float* sin2_ = nullptr;
-  const float* cos_ = nullptr;
-  const float* sin_ = nullptr;
+  float sign_;
+  bool lanes_;  // the kernel reads lanes other than cos/sin themselves
+  std::array<T, 6 * kInlineHalf> inline_;  // uninitialised: every use writes first
+  std::vector<T> heap_;
+  T* data_ = nullptr;  // [cos | sin | lane_cos | lane_sin], in inline_ or heap_
+  const T* cos_ = nullptr;
+  const T* sin_ = nullptr;
+  const T* lane_cos_ = nullptr;
+  const T* lane_sin_ = nullptr;
 };
-
-// Tensors of at least this many floats (16 MiB, well past any L2) come from memory or L3,
-// not from the caches, so the kernels spend extra work on moving them:
-//  - out-of-place outputs are written with non-temporal stores (rotary_kernels.hpp,
-//    rotate_token_streaming), skipping the read-for-ownership of every destination line.
-//    Measured on 32 MiB: 1.6–1.9× faster than plain stores. (Copying each token block with
-//    memcpy, whose rep movsb also skips it, then rotating in place was tried and measured no
-//    faster.)
-//  - in place, WebAssembly stages each token through an L1 block (rotate_token_staged);
-//    native code reads ahead with prefetch instead.
-// The kernels pick by token_rows::large and whether in = out (in and out have one shape).
-constexpr std::int64_t kLargeFloats = std::int64_t{1} << 22;
-
-bool is_large(const const_tensor_view& v) noexcept {
-  return v.tokens * v.heads * v.dim >= kLargeFloats;
-}
 
 // check_view accepts an empty view (0 tokens, heads or dim) without checking its data or
 // strides, since no element is touched; the drivers must then not even form its addresses.
@@ -170,40 +177,49 @@ bool is_empty(const const_tensor_view& v) noexcept {
   return v.tokens == 0 || v.heads == 0 || v.dim == 0;
 }
 
-// Rotates every (token, head) row of every target; token t sits at pos.at(t). One cos/sin
-// row per token, applied to all heads of all targets (GQA: q and k share it).
+// Rotates every (token, head) row of every target by `kernel`; token t sits at pos.at(t).
+// One row per token, applied to all heads of all targets (GQA: q and k share it).
+template <class T>
 void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targets,
-                   std::int64_t tokens, position_source pos, float sign, float g) {
+                   std::int64_t tokens, position_source pos, float sign, float g,
+                   void (*kernel)(const detail::token_rows<T>&) noexcept) {
+  row_buffer<T> row(cache, sign);
+  detail::axis_rows axis_rows(cache);  // holds nothing unless the cache has several axes
+  std::int64_t p_axes[3];
+  for (std::int64_t t = 0; t < tokens; ++t) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (pos.axes > 1) {  // a multi-axis token (a span; start is one position for all)
+        if (pos.axes_at(t, p_axes)) {
+          axis_rows.load(cache, p_axes);
+          row.use(axis_rows.cos(), axis_rows.sin());
+        }
+        for (const rope_target& target : targets)
+          if (!is_empty(target.in)) kernel(row.job(target, t, g));
+        continue;
+      }
+    }
+    const std::int64_t p = pos.at(t);
+    if (t == 0 || p != pos.at(t - 1)) row.load(cache, p);  // a run of one position loads once
+    for (const rope_target& target : targets)
+      if (!is_empty(target.in)) kernel(row.job(target, t, g));
+  }
+}
+
+// The one entry point under every public rope_apply / rope_apply_qk / rope_shift (their
+// arguments already checked): the kernel is chosen here, once per call, from the layout,
+// the precision and whether g = 1 (detail/dispatch.hpp).
+void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
+            std::int64_t tokens, position_source pos, rotation how) {
   if (std::all_of(targets.begin(), targets.end(),
                   [](const rope_target& target) { return is_empty(target.in); }))
     return;
-  row_buffer row(cache);
-  detail::axis_rows axis_rows(cache);  // holds nothing unless the cache has several axes
-  std::int64_t p_axes[3];
-  bool streamed = false;
-  for (std::int64_t t = 0; t < tokens; ++t) {
-    if (pos.axes > 1) {  // a multi-axis token's row (from a span; start is one position)
-      if (pos.axes_at(t, p_axes)) {
-        axis_rows.load(cache, p_axes);
-        row.use(axis_rows.cos(), axis_rows.sin());
-        row.expand(sign);
-      }
-    } else if (const std::int64_t p = pos.at(t); t == 0 || p != pos.at(t - 1)) {
-      row.load(cache, p);  // a run of one position (packed padding) loads once
-      row.expand(sign);
-    }
-    for (const rope_target& target : targets) {
-      if (is_empty(target.in)) continue;
-      detail::token_rows job = row.job(sign, g, target.in, target.out);
-      job.in = target.in.data + t * target.in.token_stride;
-      job.out = target.out.data + t * target.out.token_stride;
-      job.large = is_large(target.in);
-      if (t + 1 < tokens) job.prefetch = job.in + target.in.token_stride;
-      detail::dispatched::rotate_token(job);
-      streamed = streamed || (job.large && job.in != job.out);
-    }
-  }
-  if (streamed) detail::stream_fence();  // once per call, not per token
+  const auto& kernels = detail::dispatched::rope_kernels();
+  const bool interleaved = cache.layout() == rope_layout::interleaved;
+  if (how.shift)
+    return rotate_tokens<double>(cache, targets, tokens, pos, 1.0f, 1.0f,
+                                 kernels.shift[interleaved]);
+  rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
+                       kernels.apply[interleaved][how.g != 1.0f]);
 }
 
 // [lowest, highest] float addresses a validated, non-empty view touches.
@@ -233,21 +249,36 @@ void check_head_view(const rotary_cache& cache, const char* name, const char* di
                           ", got ", v.dim);
 }
 
-// The position source of a span: tokens values, or axes·tokens ([axes][tokens]).
-position_source span_positions(const rotary_cache& cache, std::span<const std::int32_t> positions,
-                               std::int64_t tokens) {
+// The position sources of the public overloads, validated: a span's length must equal
+// tokens (int64 ids also within ±max_position each), a start keeps every position there.
+// A multi-axis cache takes axes·tokens values ([axes][tokens]).
+void check_span_length(const rotary_cache& cache, std::size_t size, std::int64_t tokens) {
   const int axes = cache.axes();
-  if (axes == 1 && static_cast<std::int64_t>(positions.size()) != tokens)
-    detail::fail_length("positions holds ", positions.size(), " values but tokens is ",
-                        tokens);
-  if (axes > 1 && static_cast<std::int64_t>(positions.size()) != axes * tokens)
-    detail::fail_length("positions holds ", positions.size(), " values but a ", axes,
-                        "-axis rotator (", to_string(cache.axes_kind()), ") takes ", axes,
-                        " x tokens = ", axes * tokens, " ([", axes, "][tokens])");
-  return {positions.data(), 0, axes, tokens};
+  if (axes == 1 && static_cast<std::int64_t>(size) != tokens)
+    detail::fail_length("positions holds ", size, " values but tokens is ", tokens);
+  if (axes > 1 && static_cast<std::int64_t>(size) != axes * tokens)
+    detail::fail_length("positions holds ", size, " values but a ", axes, "-axis rotator (",
+                        to_string(cache.axes_kind()), ") takes ", axes, " x tokens = ",
+                        axes * tokens, " ([", axes, "][tokens])");
 }
 
-void check_start(const rotary_cache& cache, std::int64_t start, std::int64_t tokens) {
+position_source positions_of(const rotary_cache& cache, std::span<const std::int32_t> positions,
+                             std::int64_t tokens) {
+  check_span_length(cache, positions.size(), tokens);
+  return {positions.data(), nullptr, 0, 1, cache.axes(), tokens};
+}
+
+position_source positions_of(const rotary_cache& cache, std::span<const std::int64_t> positions,
+                             std::int64_t tokens) {
+  check_span_length(cache, positions.size(), tokens);
+  for (std::size_t t = 0; t < positions.size(); ++t)
+    if (positions[t] < -max_position || positions[t] > max_position)
+      detail::fail_argument("positions[", t, "] must be in [", -max_position, ", ",
+                            max_position, "], got ", positions[t]);
+  return {nullptr, positions.data(), 0, 1, cache.axes(), tokens};
+}
+
+position_source positions_of(const rotary_cache& cache, std::int64_t start, std::int64_t tokens) {
   if (cache.axes() == 2)
     detail::fail_argument("a 2-D rotary (", to_string(cache.axes_kind()),
                           ") takes positions [2][tokens] (row, col), not start");
@@ -255,6 +286,7 @@ void check_start(const rotary_cache& cache, std::int64_t start, std::int64_t tok
   if (tokens > 0 && start > max_position - (tokens - 1))
     detail::fail_argument("start + tokens - 1 must be <= ", max_position, ", got start ",
                           start, " with ", tokens, " tokens");
+  return {nullptr, nullptr, start};
 }
 
 // Validates an out-of-place pair; `out` may also be `in` itself.
@@ -269,26 +301,24 @@ void check_in_out(const rotary_cache& cache, const const_tensor_view& in,
     detail::fail_argument("out must be the same view as in or not share memory with it");
 }
 
-float forward_sign(direction dir) noexcept { return dir == direction::forward ? 1.0f : -1.0f; }
-
-// f forward, 1/f inverse (HF multiplies cos and sin by attention_scaling).
-float factor_for(const rotary_cache& cache, direction dir) noexcept {
+// forward: R(p·θ) scaled by f; inverse: R(−p·θ) scaled by 1/f (HF multiplies cos and sin
+// by attention_scaling).
+rotation apply_rotation(const rotary_cache& cache, direction dir) noexcept {
   const double f = cache.attention_factor();
-  return static_cast<float>(dir == direction::forward ? f : 1.0 / f);
+  const bool forward = dir == direction::forward;
+  return {false, forward ? 1.0f : -1.0f, static_cast<float>(forward ? f : 1.0 / f)};
 }
 
 void apply_one(const rotary_cache& cache, const const_tensor_view& in, const tensor_view& out,
                position_source pos, direction dir) {
   const rope_target target{in, out};
-  rotate_tokens(cache, std::span<const rope_target>(&target, 1), in.tokens, pos,
-                forward_sign(dir), factor_for(cache, dir));
+  rotate(cache, {&target, 1}, in.tokens, pos, apply_rotation(cache, dir));
 }
 
 void apply_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view& k,
               position_source pos) {
   const rope_target targets[2] = {{q, q}, {k, k}};
-  rotate_tokens(cache, std::span<const rope_target>(targets), q.tokens, pos, 1.0f,
-                factor_for(cache, direction::forward));
+  rotate(cache, targets, q.tokens, pos, apply_rotation(cache, direction::forward));
 }
 
 void check_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view& k) {
@@ -298,50 +328,6 @@ void check_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view
     detail::fail_length("k.tokens must equal q.tokens (", q.tokens, "), got ", k.tokens);
   if (overlaps(q, k)) detail::fail_argument("q and k must not share memory");
 }
-
-// rope_shift's single row: every token moves by the same Δ, so one double row R(Δ·θ)
-// (no attention factor) serves the whole call.
-class shift_row {
-public:
-  shift_row(const rotary_cache& cache, std::int64_t delta)
-      : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)),
-        interleaved_(cache.layout() == rope_layout::interleaved),
-        data_(half_ * (interleaved_ ? 6 : 2)) {
-    detail::sincos_row_scalar(static_cast<double>(delta), cache.inv_freq().data(), half_,
-                              sin(), cos());
-    if (interleaved_) detail::expand_interleaved_row(cos(), sin(), half_, cos2(), sin2());
-  }
-
-  // Rotates the first r dims of one head row in place.
-  void rotate(float* x) const noexcept {
-#if POSENC_SCALAR_ONLY
-    if (interleaved_)
-      detail::shift_interleaved_scalar(cos(), sin(), half_, x);
-    else
-      detail::shift_half_scalar(cos(), sin(), half_, x);
-#else
-    if (interleaved_)
-      detail::shift_interleaved<arch>(cos(), sin(), cos2(), sin2(), half_, x);
-    else
-      detail::shift_half<arch>(cos(), sin(), half_, x);
-#endif
-  }
-
-private:
-  // data_ = [cos | sin | cos2 | sin2]; the expanded pair exists for interleaved only.
-  double* cos() noexcept { return data_.data(); }
-  double* sin() noexcept { return data_.data() + half_; }
-  double* cos2() noexcept { return data_.data() + 2 * half_; }
-  double* sin2() noexcept { return data_.data() + 4 * half_; }
-  const double* cos() const noexcept { return data_.data(); }
-  const double* sin() const noexcept { return data_.data() + half_; }
-  const double* cos2() const noexcept { return data_.data() + 2 * half_; }
-  const double* sin2() const noexcept { return data_.data() + 4 * half_; }
-
-  std::size_t half_;
-  bool interleaved_;
-  std::vector<double> data_;
-};
 
 } // namespace
 
@@ -441,49 +427,61 @@ void rotary_cache::row(std::span<const std::int64_t> positions, float* cos_out,
 void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int32_t> positions, direction dir) {
   check_head_view(cache, "x", "x.dim", x);
-  apply_one(cache, x, x, span_positions(cache, positions, x.tokens), dir);
+  apply_one(cache, x, x, positions_of(cache, positions, x.tokens), dir);
+}
+
+void rope_apply(const rotary_cache& cache, tensor_view x,
+                std::span<const std::int64_t> positions, direction dir) {
+  check_head_view(cache, "x", "x.dim", x);
+  apply_one(cache, x, x, positions_of(cache, positions, x.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start, direction dir) {
   check_head_view(cache, "x", "x.dim", x);
-  check_start(cache, start, x.tokens);
-  apply_one(cache, x, x, {nullptr, start}, dir);
+  apply_one(cache, x, x, positions_of(cache, start, x.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::span<const std::int32_t> positions, direction dir) {
   check_in_out(cache, in, out);
-  apply_one(cache, in, out, span_positions(cache, positions, in.tokens), dir);
+  apply_one(cache, in, out, positions_of(cache, positions, in.tokens), dir);
+}
+
+void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
+                std::span<const std::int64_t> positions, direction dir) {
+  check_in_out(cache, in, out);
+  apply_one(cache, in, out, positions_of(cache, positions, in.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::int64_t start, direction dir) {
   check_in_out(cache, in, out);
-  check_start(cache, start, in.tokens);
-  apply_one(cache, in, out, {nullptr, start}, dir);
+  apply_one(cache, in, out, positions_of(cache, start, in.tokens), dir);
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::span<const std::int32_t> positions) {
   check_qk(cache, q, k);
-  apply_qk(cache, q, k, span_positions(cache, positions, q.tokens));
+  apply_qk(cache, q, k, positions_of(cache, positions, q.tokens));
+}
+
+void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
+                   std::span<const std::int64_t> positions) {
+  check_qk(cache, q, k);
+  apply_qk(cache, q, k, positions_of(cache, positions, q.tokens));
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::int64_t start) {
   check_qk(cache, q, k);
-  check_start(cache, start, q.tokens);
-  apply_qk(cache, q, k, {nullptr, start});
+  apply_qk(cache, q, k, positions_of(cache, start, q.tokens));
 }
 
 void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {
   check_head_view(cache, "k", "k.dim", k);
   check_position("delta", delta);
-  if (is_empty(k)) return;
-  const shift_row row(cache, delta);
-  for (std::int64_t t = 0; t < k.tokens; ++t)
-    for (std::int64_t h = 0; h < k.heads; ++h)
-      row.rotate(k.data + t * k.token_stride + h * k.head_stride);
+  const rope_target target{k, k};
+  rotate(cache, {&target, 1}, k.tokens, {nullptr, nullptr, delta, 0}, {true});
 }
 
 } // namespace posenc

@@ -1,8 +1,8 @@
 // test_dispatch.cpp — the runtime-dispatched kernels (core/src/detail/dispatch.hpp) equal
 // their scalar references. The other suites call the kernels at xsimd's default arch (SSE2
 // on baseline x86-64); these go through xsimd::dispatch, i.e. AVX-512 or AVX2 + FMA where
-// the CPU has it, AND call every arch's explicit instantiation the CPU can run (so the
-// AVX2 kernels are checked on an AVX-512 machine too, not only the arch dispatch picks).
+// the CPU has it, AND call every arch's kernels the CPU can run (so the AVX2 kernels are
+// checked on an AVX-512 machine too, not only the arch dispatch picks).
 #include "detail/angles.hpp"
 #include "detail/dispatch.hpp"
 #include "detail/dot_kernels.hpp"
@@ -34,7 +34,7 @@ constexpr float kUlp = 1.0f / 8388608.0f;  // ulp(1) in float: 2^-23
 // library was compiled for and this CPU runs.
 struct arch_kernels {
   std::string name;
-  void (*rotate_token)(const posenc::detail::token_rows&) noexcept;
+  posenc::detail::dispatched::rope_kernel_table rope;
   void (*score_matrix)(const float*, std::size_t, const float*, std::size_t, std::size_t,
                        double, float*) noexcept;
   void (*sincos_rows)(double, std::int64_t, const double*, std::size_t, float*, float*) noexcept;
@@ -48,14 +48,14 @@ struct arch_kernels {
 template <class Arch>
 arch_kernels kernels_of() {
   namespace d = posenc::detail;
-  return {Arch::name(), &d::rotate_token<Arch>, &d::score_matrix<Arch>, &d::sincos_rows<Arch>,
-          &d::table_rows<Arch>, &d::table_positions<Arch>};
+  return {Arch::name(), d::dispatched::rope_kernels_for(Arch{}), &d::score_matrix<Arch>,
+          &d::sincos_rows<Arch>, &d::table_rows<Arch>, &d::table_positions<Arch>};
 }
 #endif
 
 std::vector<arch_kernels> every_arch() {
   namespace d = posenc::detail::dispatched;
-  std::vector<arch_kernels> archs{{"dispatched", &d::rotate_token, &d::score_matrix,
+  std::vector<arch_kernels> archs{{"dispatched", d::rope_kernels(), &d::score_matrix,
                                    &d::sincos_rows, &d::table_rows, &d::table_positions}};
 #if POSENC_DISPATCH
   const auto cpu = xsimd::available_architectures();
@@ -71,24 +71,56 @@ void fill(std::vector<float>& v, std::mt19937& rng) {
   for (float& x : v) x = u(rng);
 }
 
-// A one-token job: rows c/s (c2/s2 their interleaved expansion) applied to `heads` dense
-// rows of x; the caller sets out, sign, g and the options under test.
-posenc::detail::token_rows make_job(const std::vector<float>& c, const std::vector<float>& s,
-                                    const std::vector<float>& c2, const std::vector<float>& s2,
-                                    bool interleaved, const float* x, std::int64_t heads,
-                                    std::int64_t dim) {
-  posenc::detail::token_rows job;
+// One RoPE token kernel against its scalar reference: `heads` rows of `dim` floats (row
+// stride `stride`), `offset` floats past a 64-byte line, rotated in place or into a second
+// buffer at the same offset; every float outside the rows (gaps, margins) must stay as it was.
+template <class T, bool Interleaved>
+void check_rope_kernel(void (*kernel)(const posenc::detail::token_rows<T>&) noexcept,
+                       std::size_t half, std::int64_t dim, std::int64_t heads,
+                       std::int64_t stride, std::size_t offset, float sign, float g,
+                       bool in_place, std::mt19937& rng) {
+  std::vector<float> cf(half), sf(half);
+  fill(cf, rng);
+  fill(sf, rng);
+  const std::vector<T> c(cf.begin(), cf.end()), s(sf.begin(), sf.end());
+  std::vector<T> lc(2 * half), ls(2 * half);
+  posenc::detail::expand_lanes(c.data(), s.data(), half, sign, Interleaved, lc.data(), ls.data());
+  const std::size_t floats = static_cast<std::size_t>(heads * stride) + 48;
+  alignas(64) static float pool[4][1 << 14];  // 64-byte-aligned bases for the offsets
+  REQUIRE(floats <= (1u << 14));
+  float* x = pool[0] + offset;
+  std::vector<float> input(floats);
+  fill(input, rng);
+  std::copy(input.begin(), input.end(), x);
+  float* got = in_place ? x : pool[1] + offset;
+  float* want = pool[2] + offset;
+  std::fill(pool[1], pool[1] + floats + 16, 9.0f);
+  std::copy(input.begin(), input.end(), want);
+  posenc::detail::token_rows<T> job;
   job.cos = c.data();
   job.sin = s.data();
-  job.cos2 = c2.data();
-  job.sin2 = s2.data();
-  job.half = c.size();
-  job.interleaved = interleaved;
+  job.lane_cos = lc.data();
+  job.lane_sin = ls.data();
+  job.half = half;
+  job.sign = sign;
+  job.g = g;
   job.in = x;
-  job.in_head_stride = job.out_head_stride = dim;
+  job.out = got;
+  job.in_head_stride = job.out_head_stride = stride;
   job.heads = heads;
   job.dim = dim;
-  return job;
+  kernel(job);
+  job.in = job.out = want;  // the reference in place on a copy of the input
+  posenc::detail::rotate_token_scalar<T, Interleaved>(job);
+  std::size_t bad = floats;  // the first float off by more than 1 ulp of 2g (|x|,|c|,|s| ≤ 1)
+  for (std::size_t i = 0; i < floats && bad == floats; ++i) {
+    const bool in_row = static_cast<std::int64_t>(i) < heads * stride &&
+                        static_cast<std::int64_t>(i) % stride < dim;
+    const float expected = in_row ? want[i] : in_place ? input[i] : 9.0f;
+    if (!(std::fabs(got[i] - expected) <= 2 * g * kUlp)) bad = i;
+  }
+  CAPTURE(half, dim, heads, stride, offset, sign, g, in_place, bad);
+  REQUIRE(bad == floats);
 }
 
 }  // namespace
@@ -107,138 +139,30 @@ TEST_CASE("dispatch picks AVX-512, else AVX2+FMA, when the CPU has it", "[dispat
 #endif
 }
 
-TEST_CASE("dispatched rotate_token equals the scalar reference", "[dispatch]") {
+// Every entry of every arch's RoPE table: both layouts, g = 1 (unscaled entries) and not,
+// forward and inverse, rope_shift's double rows; rows of fewer than one batch, whole
+// register blocks and ragged tails, pass-through dims, head counts across head groups,
+// gapped strides, rows at every float offset from a 64-byte line, in and out of place.
+TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]") {
   const arch_kernels arch = GENERATE(from_range(every_arch()));
   CAPTURE(arch.name);
   std::mt19937 rng(17);
-  for (std::size_t half : {1u, 3u, 4u, 7u, 8u, 9u, 16u, 31u, 64u}) {
-    for (std::int64_t extra : {0, 5}) {  // pass-through dims after the rotated ones
-      const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra, heads = 5;
-      std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
-      std::vector<float> x(static_cast<std::size_t>(heads * dim));
-      fill(c, rng);
-      fill(s, rng);
-      fill(x, rng);
-      // g = 1 takes the kernels' unscaled loop; large = true (out of place here) their
-      // L1-block + non-temporal path, where the CPU has one.
-      for (auto [interleaved, g, stream] : {std::tuple{false, 1.25f, false},
-                                            std::tuple{true, 1.25f, false},
-                                            std::tuple{false, 1.0f, false},
-                                            std::tuple{true, 1.0f, false},
-                                            std::tuple{false, 1.25f, true},
-                                            std::tuple{true, 1.0f, true}}) {
-        for (float sign : {1.0f, -1.0f}) {
-          posenc::detail::expand_interleaved_row(c.data(), s.data(), half, sign, c2.data(),
-                                                 s2.data());
-          std::vector<float> y1(x.size(), 9.0f), y2(x.size(), 9.0f);
-          posenc::detail::token_rows job = make_job(c, s, c2, s2, interleaved, x.data(), heads, dim);
-          job.sign = sign;
-          job.g = g;
-          job.large = stream;
-          job.out = y1.data();
-          arch.rotate_token(job);
-          job.out = y2.data();
-          posenc::detail::rotate_token_scalar(job);
-          CAPTURE(half, extra, interleaved, g, stream, sign);
-          for (std::size_t i = 0; i < x.size(); ++i)  // |x|,|c|,|s| ≤ 1: ≤ 1 ulp of 2g
-            REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * job.g * kUlp);
-          // In place (the register-blocked kernels; out of place goes row by row).
-          std::vector<float> z = x;
-          job.in = job.out = z.data();
-          arch.rotate_token(job);
-          for (std::size_t i = 0; i < x.size(); ++i)
-            REQUIRE(std::fabs(z[i] - y2[i]) <= 2 * job.g * kUlp);
-        }
-      }
-    }
-  }
-}
-
-// The streaming path rotates groups of kScratchFloats / dim heads through its L1 block and
-// peels each destination run to a vector boundary: cover several groups, outputs at every
-// float offset from a 64-byte line, gapped head strides (row by row), and a prefetch
-// pointer (a hint, which must change nothing).
-TEST_CASE("dispatched streaming rotate_token equals the scalar reference", "[dispatch]") {
-  const arch_kernels arch = GENERATE(from_range(every_arch()));
-  CAPTURE(arch.name);
-  std::mt19937 rng(23);
-  const std::size_t half = 64;
-  const std::int64_t dim = 133, heads = 70;  // 30 heads per group: 3 groups
-  std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
-  fill(c, rng);
-  fill(s, rng);
-  std::vector<float> x(static_cast<std::size_t>(2 * heads * dim));  // two tokens
-  fill(x, rng);
-  for (bool interleaved : {false, true})
-    for (std::int64_t gap : {0, 3})
-      for (std::size_t offset = 0; offset < 16; offset += 3) {
-        posenc::detail::expand_interleaved_row(c.data(), s.data(), half, 1.0f, c2.data(),
-                                               s2.data());
-        const std::int64_t stride = dim + gap;
-        std::vector<float> y1(static_cast<std::size_t>(heads * stride) + 16, 9.0f), y2(y1);
-        posenc::detail::token_rows job = make_job(c, s, c2, s2, interleaved, x.data(), heads, dim);
-        job.g = 1.5f;
-        job.large = true;
-        job.prefetch = x.data() + heads * dim;
-        job.out_head_stride = stride;
-        job.out = y1.data() + offset;
-        arch.rotate_token(job);
-        job.out = y2.data() + offset;
-        posenc::detail::rotate_token_scalar(job);
-        CAPTURE(interleaved, gap, offset);
-        for (std::size_t i = 0; i < y1.size(); ++i)  // gaps and margins stay 9
-          REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * job.g * kUlp);
-      }
-}
-
-// Rows at every float offset from a 64-byte line: AVX-512 covers a misaligned row with
-// masked line-aligned batches (rotary_kernels.hpp, rotate_token_lines). Both layouts, in
-// place and out of place (same and different offsets), rows of one or several register
-// blocks (and 24/12 pairs, which the masked kernels leave to the blocked ones), head
-// strides that keep or break the offset, g = 1 and not. Guard floats around every row must
-// stay untouched: the masked lanes lie in the neighbouring rows.
-TEST_CASE("dispatched rotate_token equals the scalar reference at every row offset", "[dispatch]") {
-  const arch_kernels arch = GENERATE(from_range(every_arch()));
-  CAPTURE(arch.name);
-  std::mt19937 rng(31);
-  for (auto [interleaved, half] : {std::tuple{false, 16u}, std::tuple{false, 64u},
-                                   std::tuple{false, 80u}, std::tuple{false, 128u},
-                                   std::tuple{false, 24u}, std::tuple{true, 8u},
-                                   std::tuple{true, 64u}, std::tuple{true, 72u},
-                                   std::tuple{true, 12u}}) {
-    std::vector<float> c(half), s(half), c2(2 * half), s2(2 * half);
-    fill(c, rng);
-    fill(s, rng);
-    posenc::detail::expand_interleaved_row(c.data(), s.data(), half, -1.0f, c2.data(), s2.data());
-    for (std::int64_t gap : {0, 16, 3}) {
-      const std::int64_t dim = static_cast<std::int64_t>(2 * half), heads = 7,
-                         stride = dim + gap;
-      const auto floats = static_cast<std::size_t>(heads * stride) + 32;
-      std::vector<float> x(floats);
-      fill(x, rng);
-      for (std::size_t offset = 0; offset < 16; ++offset) {
-        for (std::size_t out_shift : {0u, 4u}) {
-          for (float g : {1.0f, 0.75f}) {
-            // x.data() is 16-byte aligned or better: offsets 0–15 reach every float of a line.
-            std::vector<float> y1(floats, 9.0f), y2(floats, 9.0f), z(x);
-            posenc::detail::token_rows job = make_job(c, s, c2, s2, interleaved, x.data() + offset, heads, dim);
-            job.in_head_stride = job.out_head_stride = stride;
-            job.g = g;
-            job.sign = -1.0f;
-            job.out = y1.data() + offset + out_shift;
-            arch.rotate_token(job);
-            job.out = y2.data() + offset + out_shift;
-            posenc::detail::rotate_token_scalar(job);
-            CAPTURE(interleaved, half, gap, offset, out_shift, g);
-            for (std::size_t i = 0; i < floats; ++i)  // gaps and margins stay 9
-              REQUIRE(std::fabs(y1[i] - y2[i]) <= 2 * g * kUlp);
-            if (out_shift != 0) continue;
-            job.in = job.out = z.data() + offset;  // in place
-            arch.rotate_token(job);
-            for (std::size_t i = 0; i < floats; ++i) {
-              const bool in_row = i >= offset && i < offset + static_cast<std::size_t>(heads * stride) &&
-                                  static_cast<std::int64_t>(i - offset) % stride < dim;
-              REQUIRE(std::fabs(z[i] - (in_row ? y2[i] : x[i])) <= 2 * g * kUlp);
+  for (std::size_t half : {1u, 3u, 4u, 7u, 8u, 9u, 16u, 31u, 32u, 33u, 64u, 100u}) {
+    for (std::int64_t extra : {0, 5}) {
+      const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra;
+      for (std::int64_t heads : {1, 8, 9, 20}) {
+        for (std::int64_t gap : {0, 3}) {
+          for (std::size_t offset : {0u, 1u, 4u, 13u}) {
+            for (bool in_place : {true, false}) {
+              const std::int64_t stride = dim + gap;
+              for (float sign : {1.0f, -1.0f}) {
+                check_rope_kernel<float, false>(arch.rope.apply[0][1], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
+                check_rope_kernel<float, true>(arch.rope.apply[1][1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
+              }
+              check_rope_kernel<float, false>(arch.rope.apply[0][0], half, dim, heads, stride, offset, -1.0f, 1.0f, in_place, rng);
+              check_rope_kernel<float, true>(arch.rope.apply[1][0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
+              check_rope_kernel<double, false>(arch.rope.shift[0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
+              check_rope_kernel<double, true>(arch.rope.shift[1], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
             }
           }
         }

@@ -1,7 +1,8 @@
 // test_rotary.cpp — RoPE: the cache, apply/inverse in both layouts, partial rotary, GQA,
-// shift, against (a) the scalar references of detail/rotary_kernels.hpp driven by a loop
-// written here and (b) a long-double rotation by the exact angle, plus DESIGN §3's hand
-// check, DESIGN §4's shift-invariance promise and every refused input.
+// shift, int32 and int64 positions, against (a) the scalar references of
+// detail/rotary_kernels.hpp driven by a loop written here and (b) a long-double rotation by
+// the exact angle, plus a one-pair hand check, the shift-invariance promise and every
+// refused input.
 #include "detail/rotary_kernels.hpp"
 #include "posenc/errors.hpp"
 #include "posenc/rotary.hpp"
@@ -71,10 +72,19 @@ void reference_apply(const rotary_cache& cache, tensor& x,
     cache.row(positions[static_cast<std::size_t>(t)], c.data(), s.data());
     for (std::int64_t h = 0; h < x.heads; ++h) {
       float* row = x.row(t, h);
+      posenc::detail::token_rows<float> job;
+      job.cos = c.data();
+      job.sin = s.data();
+      job.half = half;
+      job.sign = sign;
+      job.g = g;
+      job.in = job.out = row;
+      job.heads = 1;
+      job.dim = x.dim;
       if (cache.layout() == rope_layout::half)
-        posenc::detail::rotate_half_scalar(c.data(), s.data(), half, sign, g, row, row);
+        posenc::detail::rotate_token_scalar<float, false>(job);
       else
-        posenc::detail::rotate_interleaved_scalar(c.data(), s.data(), half, sign, g, row, row);
+        posenc::detail::rotate_token_scalar<float, true>(job);
     }
   }
 }
@@ -212,53 +222,6 @@ TEST_CASE("rows outside the cache equal rows inside, bit for bit", "[rotary]") {
   CHECK(std::memcmp(a.data.data(), b.data.data(), a.data.size() * sizeof(float)) == 0);
 }
 
-#if !POSENC_SCALAR_ONLY
-TEST_CASE("SIMD kernels agree with their scalar references", "[rotary]") {
-  using arch = xsimd::default_arch;
-  std::mt19937 rng(11);
-  for (std::size_t half = 1; half <= 40; ++half) {
-    std::vector<float> c(half), s(half), x(2 * half), y1(2 * half), y2(2 * half);
-    std::vector<float> c2(2 * half), s2(2 * half);
-    fill(c, rng);
-    fill(s, rng);
-    fill(x, rng);
-    for (float sign : {1.0f, -1.0f}) {
-      const float g = 1.25f;
-      posenc::detail::rotate_half_from<arch>(c.data(), s.data(), 0, half, sign, g, x.data(), y1.data());
-      posenc::detail::rotate_half_scalar(c.data(), s.data(), half, sign, g, x.data(), y2.data());
-      for (std::size_t i = 0; i < 2 * half; ++i)
-        CHECK(std::fabs(y1[i] - y2[i]) <= 2 * g * kUlp);  // |x|,|c|,|s| ≤ 1: ≤ 1 ulp of 2g
-      posenc::detail::expand_interleaved_row(c.data(), s.data(), half, sign, c2.data(),
-                                             s2.data());
-      posenc::detail::rotate_interleaved_from<arch>(c.data(), s.data(), c2.data(), s2.data(), 0,
-                                                    half, sign, g, x.data(), y1.data());
-      posenc::detail::rotate_interleaved_scalar(c.data(), s.data(), half, sign, g, x.data(),
-                                                y2.data());
-      for (std::size_t i = 0; i < 2 * half; ++i)
-        CHECK(std::fabs(y1[i] - y2[i]) <= 2 * g * kUlp);
-    }
-    // rope_shift's double kernels (in place): one rounding each, so results agree exactly.
-    std::vector<double> dc(half), ds(half), dc2(2 * half), ds2(2 * half);
-    for (std::size_t i = 0; i < half; ++i) {
-      dc[i] = std::cos(double(i) + 0.5);
-      ds[i] = std::sin(double(i) + 0.5);
-    }
-    y1 = x;
-    y2 = x;
-    posenc::detail::shift_half<arch>(dc.data(), ds.data(), half, y1.data());
-    posenc::detail::shift_half_scalar(dc.data(), ds.data(), half, y2.data());
-    CHECK(y1 == y2);
-    y1 = x;
-    y2 = x;
-    posenc::detail::expand_interleaved_row(dc.data(), ds.data(), half, dc2.data(), ds2.data());
-    posenc::detail::shift_interleaved<arch>(dc.data(), ds.data(), dc2.data(), ds2.data(), half,
-                                            y1.data());
-    posenc::detail::shift_interleaved_scalar(dc.data(), ds.data(), half, y2.data());
-    CHECK(y1 == y2);
-  }
-}
-#endif
-
 TEST_CASE("rope_apply matches the scalar reference on random shapes", "[rotary]") {
   const int head_dim = GENERATE(2, 4, 6, 10, 64, 80, 96, 128, 256);
   const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
@@ -379,6 +342,80 @@ TEST_CASE("out of place equals in place; a start equals explicit positions", "[r
       for (std::int64_t j = 0; j < 64; ++j) REQUIRE(b.at(t, h, j) == c.at(t, h, j));
 }
 
+// One token's view of x (token t alone), for applying it at a start.
+tensor_view token_view(tensor& x, std::int64_t t) {
+  tensor_view v = x.view();
+  v.data = x.row(t, 0);
+  v.size -= static_cast<std::size_t>(t * x.token_stride());
+  v.tokens = 1;
+  return v;
+}
+
+TEST_CASE("int64 positions equal int32 ones and starts, up to +-2^53", "[rotary]") {
+  const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
+  const rotary_cache cache({.head_dim = 64, .rotary_dim = 48, .layout = layout}, 0, 10);
+  std::mt19937 rng(5);
+  const std::int64_t big = std::int64_t{1} << 40;
+  const std::vector<std::int64_t> pos64 = {-4, 3, 9, big, -posenc::max_position,
+                                           posenc::max_position, 7, 7, std::int64_t{1} << 31};
+  const auto n = static_cast<std::int64_t>(pos64.size());
+  tensor x(n, 3, 64, 2, true), want(n, 3, 64, 2, true), y(n, 3, 64);
+  fill(x.data, rng);
+  want = x;
+  posenc::rope_apply(cache, x.view(), std::span<const std::int64_t>(pos64));
+  for (std::int64_t t = 0; t < n; ++t)  // each token alone at its position as a start
+    posenc::rope_apply(cache, token_view(want, t), pos64[static_cast<std::size_t>(t)]);
+  CHECK(x.data == want.data);
+
+  // Inverse, out of place, undoes it; int32-range ids equal the int32 overload bit for bit.
+  tensor back = y;
+  posenc::rope_apply(cache, posenc::const_tensor_view(x.view()), back.view(),
+                     std::span<const std::int64_t>(pos64), direction::inverse);
+  tensor x0 = want;
+  for (std::int64_t t = 0; t < n; ++t)
+    posenc::rope_apply(cache, token_view(x0, t), pos64[static_cast<std::size_t>(t)],
+                       direction::inverse);
+  for (std::int64_t t = 0; t < n; ++t)
+    for (std::int64_t h = 0; h < 3; ++h)
+      for (std::int64_t j = 0; j < 64; ++j) REQUIRE(back.at(t, h, j) == x0.at(t, h, j));
+  const std::vector<std::int64_t> small64 = {-4, 3, 9, 100000, -7};
+  const std::vector<std::int32_t> small32(small64.begin(), small64.end());
+  tensor q(5, 4, 64), k(5, 2, 64, 0, true);
+  fill(q.data, rng);
+  fill(k.data, rng);
+  tensor q2 = q, k2 = k;
+  posenc::rope_apply_qk(cache, q.view(), k.view(), std::span<const std::int64_t>(small64));
+  posenc::rope_apply_qk(cache, q2.view(), k2.view(), small32);
+  CHECK(q.data == q2.data);
+  CHECK(k.data == k2.data);
+}
+
+TEST_CASE("int64 positions outside +-2^53 throw, naming the index, and write nothing", "[rotary]") {
+  const rotary_cache cache({.head_dim = 8});
+  tensor x(3, 2, 8), out(3, 2, 8);
+  std::mt19937 rng(6);
+  fill(x.data, rng);
+  const auto before = x.data;
+  const std::vector<std::int64_t> bad = {0, 1, posenc::max_position + 1};
+  const std::vector<std::int64_t> low = {-posenc::max_position - 1, 0, 1};
+  const std::vector<std::int64_t> two = {0, 1};
+  CHECK_THROWS_WITH(posenc::rope_apply(cache, x.view(), std::span<const std::int64_t>(bad)),
+                    Catch::Contains("positions[2]"));
+  CHECK_THROWS_AS(posenc::rope_apply(cache, x.view(), std::span<const std::int64_t>(low)),
+                  posenc::invalid_argument);
+  CHECK_THROWS_WITH(posenc::rope_apply(cache, posenc::const_tensor_view(x.view()), out.view(),
+                                       std::span<const std::int64_t>(low)),
+                    Catch::Contains("positions[0]"));
+  CHECK_THROWS_AS(posenc::rope_apply(cache, x.view(), std::span<const std::int64_t>(two)),
+                  posenc::length_error);
+  tensor k(3, 1, 8);
+  CHECK_THROWS_WITH(posenc::rope_apply_qk(cache, x.view(), k.view(),
+                                          std::span<const std::int64_t>(bad)),
+                    Catch::Contains("positions[2]"));
+  CHECK(x.data == before);
+  CHECK(std::all_of(out.data.begin(), out.data.end(), [](float v) { return v == 0.0f; }));
+}
+
 TEST_CASE("rope_apply_qk equals separate q and k calls (GQA)", "[rotary]") {
   const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
   const rotary_cache cache({.head_dim = 64, .layout = layout}, 0, 8);
@@ -463,7 +500,7 @@ TEST_CASE("RoPE scores are shift-invariant when both positions move by 1e6", "[r
   CHECK(worst <= 1e-5);  // relative to ‖q‖·‖k‖, the scale of any score
 }
 
-TEST_CASE("DESIGN 3 hand check: one pair theta = 0.1, score = -sin 0.3", "[rotary]") {
+TEST_CASE("hand check: one pair theta = 0.1, score = -sin 0.3", "[rotary]") {
   // dim 4 and base 100 give θ = [1, 0.1]; the check uses the second pair only.
   const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
   const rotary_cache cache({.head_dim = 4, .base = 100.0, .layout = layout});

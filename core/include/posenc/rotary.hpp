@@ -129,24 +129,32 @@ private:
 //    pass check_view (elements inside `size`, rows not overlapping), and dim == head_dim.
 //    Out of place, `out` must have the same tokens/heads/dim as `in`, and the two views
 //    must either be the very same view or not share memory; pass-through dims are copied.
-//  - Token t sits at positions[t] (any int32: KV offsets, negatives, repeats; the span
-//    length must equal tokens) or at start + t (start and start + tokens − 1 within
-//    ±max_position). Positions outside the cache are computed on the fly, never refused.
+//  - Token t sits at positions[t] (int32, or int64 within ±max_position = 2^53: KV offsets,
+//    negatives, repeats; the span length must equal tokens) or at start + t (start and
+//    start + tokens − 1 within ±max_position). Positions outside the cache are computed on
+//    the fly, never refused; the angle p·θ_i is formed and reduced in double at any of them.
 //    A cache with axes() = A > 1 (multimodal.hpp) takes A·tokens positions in HF's
 //    position_ids order [A][tokens]: axis a of token t at positions[a·tokens + t]; start + t
 //    then means every axis at start + t (M-RoPE's text tokens), and 2-D rotary refuses it.
+//    rope_shift moves every axis by delta.
 //  - forward: each pair becomes f·R(p·θ_i)·pair (f = attention factor);
 //    inverse: R(−p·θ_i)·pair / f, which undoes forward to float rounding (≤ 1e−6 rel).
 //  - Max error per rotated element vs float64 rotation of the same input by the exact angle:
-//    ≤ 4e−7·f·(|a| + |b|) for |p| ≤ 2^24 (cos/sin error 3e−7 plus 2 float roundings).
+//    ≤ 4e−7·f·(|a| + |b|) for |p| ≤ 2^24 (cos/sin error 3e−7 plus 2 float roundings). Past
+//    2^24 each cos/sin is still within 0.5 ulp(float) + 1e−9 of the exact angle's, but the
+//    pairs of one position are no longer all within that bound (see core/README.md).
 // Invalid arguments throw posenc::invalid_argument / length_error naming the argument
 // (x, in, out, q, k, positions, start, x.dim, …) before anything is written.
 void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int32_t> positions, direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, tensor_view x,
+                std::span<const std::int64_t> positions, direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start,
                 direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::span<const std::int32_t> positions, direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
+                std::span<const std::int64_t> positions, direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::int64_t start, direction dir = direction::forward);
 
@@ -155,6 +163,8 @@ void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out
 // Same result as two separate rope_apply calls (bit-identical).
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::span<const std::int32_t> positions);
+void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
+                   std::span<const std::int64_t> positions);
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::int64_t start);
 

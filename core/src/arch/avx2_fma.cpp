@@ -5,3 +5,8 @@
 #include "../detail/dispatch.hpp"
 
 POSENC_DISPATCHED_KERNELS(template, xsimd::fma3<xsimd::avx2>)
+
+posenc::detail::dispatched::rope_kernel_table posenc::detail::dispatched::rope_kernels_for(
+    xsimd::fma3<xsimd::avx2>) noexcept {
+  return rope_kernels_of<xsimd::fma3<xsimd::avx2>>();
+}

@@ -8,3 +8,8 @@
 #include "../detail/dispatch.hpp"
 
 POSENC_DISPATCHED_KERNELS(template, xsimd::avx512bw)
+
+posenc::detail::dispatched::rope_kernel_table posenc::detail::dispatched::rope_kernels_for(
+    xsimd::avx512bw) noexcept {
+  return rope_kernels_of<xsimd::avx512bw>();
+}

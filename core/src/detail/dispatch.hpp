@@ -3,12 +3,14 @@
 // The library is built for baseline x86-64 (SSE2), so `xsimd::default_arch` is sse2. The
 // kernels below are ALSO compiled for AVX2 + FMA and for AVX-512 (F+CD+DQ+BW), each in
 // its own translation unit (core/src/arch/avx2_fma.cpp with -mavx2 -mfma,
-// core/src/arch/avx512bw.cpp with -mavx512f -mavx512cd -mavx512dq -mavx512bw) and chosen per call by
+// core/src/arch/avx512bw.cpp with -mavx512f -mavx512cd -mavx512dq -mavx512bw) and chosen by
 // xsimd::dispatch (xsimd's ifunc-like walk of an arch_list, best first). Each function here
 // computes exactly what its kernel template computes for the chosen arch; see the kernel's
 // own contract and error bound (angles.hpp, rotary_kernels.hpp, table_kernels.hpp).
 // Without POSENC_DISPATCH (Emscripten's sse2-as-SIMD128 build, non-x86 targets) they call
 // the default arch directly; under POSENC_SCALAR_ONLY the scalar references.
+// The RoPE kernels are called once per token, so they are not dispatched per call: the
+// driver takes one function pointer from rope_kernels() and calls it for every token.
 #pragma once
 
 #include "posenc/sinusoidal.hpp"
@@ -22,8 +24,36 @@ namespace posenc::detail::dispatched {
 // The arch the dispatched kernels run on here: "fma3+avx2", "sse2", … or "scalar".
 const char* arch_name() noexcept;
 
-// rotate_token<Arch>(job): every head row of one token (rotary_kernels.hpp).
-void rotate_token(const token_rows& job) noexcept;
+// One arch's RoPE token kernels (rotary_kernels.hpp, rotate_token<Arch, T, Interleaved,
+// Scaled>): apply[interleaved][scaled] for rope_apply (float rows; scaled: g ≠ 1),
+// shift[interleaved] for rope_shift (double rows, g = 1).
+struct rope_kernel_table {
+  using apply_fn = void (*)(const token_rows<float>&) noexcept;
+  using shift_fn = void (*)(const token_rows<double>&) noexcept;
+  apply_fn apply[2][2];
+  shift_fn shift[2];
+};
+
+// The table of the best arch this CPU runs, chosen on the first call.
+const rope_kernel_table& rope_kernels() noexcept;
+
+#if !POSENC_SCALAR_ONLY
+// The table of one arch: its instantiations of rotate_token.
+template <class Arch>
+rope_kernel_table rope_kernels_of() noexcept {
+  return {{{&rotate_token<Arch, float, false, false>, &rotate_token<Arch, float, false, true>},
+           {&rotate_token<Arch, float, true, false>, &rotate_token<Arch, float, true, true>}},
+          {&rotate_token<Arch, double, false, false>, &rotate_token<Arch, double, true, false>}};
+}
+#endif
+
+#if POSENC_DISPATCH
+// Each arch's table, defined in that arch's translation unit (the tests call every arch
+// the CPU runs). Only call one the CPU supports.
+rope_kernel_table rope_kernels_for(xsimd::sse2) noexcept;
+rope_kernel_table rope_kernels_for(xsimd::fma3<xsimd::avx2>) noexcept;
+rope_kernel_table rope_kernels_for(xsimd::avx512bw) noexcept;
+#endif
 
 // sincos_rows<Arch>: `count` cos/sin rows of consecutive positions from `first` (angles.hpp).
 void sincos_rows(double first, std::int64_t count, const double* inv_freq, std::size_t n,
@@ -49,7 +79,6 @@ void table_positions(const double* inv_freq, std::size_t half, const std::int32_
 // instantiation), `extern template` in dispatch.cpp (so the baseline TU never instantiates
 // them with instructions it is not compiled for). One list, so the two cannot disagree.
 #define POSENC_DISPATCHED_KERNELS(KIND, ARCH)                                          \
-  KIND void posenc::detail::rotate_token<ARCH>(const posenc::detail::token_rows&) noexcept; \
   KIND void posenc::detail::sincos_rows<ARCH>(double, std::int64_t, const double*,    \
                                               std::size_t, float*, float*) noexcept;  \
   KIND void posenc::detail::score_matrix<ARCH>(const float*, std::size_t, const float*, \
