@@ -96,6 +96,8 @@ export type AnglePrecision = 'exact' | 'float32';
  * sequences (positions restarting at 0 inside one row) are position lists like any other.
  */
 export type Positions = Int32Array | BigInt64Array | readonly (number | bigint)[];
+/** One position, start or shift: an integer or a BigInt, |value| ≤ 2^53 − 1. */
+export type Position = number | bigint;
 /** 64-bit seed: a safe integer ≥ 0 or a BigInt in [0, 2^64). */
 export type Seed = number | bigint;
 
@@ -166,7 +168,7 @@ export type RopeApplyOptions = Strides & {
   out?: FloatTarget;
 } & (
     | { positions: Positions; tokens?: number; start?: never }
-    | { tokens: number; start?: number; positions?: never }
+    | { tokens: number; start?: Position; positions?: never }
   );
 
 export type RopeApplyQKOptions = {
@@ -178,14 +180,14 @@ export type RopeApplyQKOptions = {
   kHeadStride?: number;
 } & (
   | { positions: Positions; tokens?: number; start?: never }
-  | { tokens: number; start?: number; positions?: never }
+  | { tokens: number; start?: Position; positions?: never }
 );
 
 export interface RopeShiftOptions extends Strides {
   tokens: number;
   heads?: number;
   /** Positions to move the keys by (|delta| ≤ 2^53). */
-  delta: number;
+  delta: Position;
 }
 
 /** A reusable rotator that owns its ladder and cos/sin cache in WebAssembly memory. */
@@ -215,7 +217,7 @@ export interface Rope {
   /** Keys rotated at p become keys rotated at p + delta (pure rotation, no attention factor). */
   shift<T extends FloatTarget>(k: T, options: RopeShiftOptions): T;
   /** cos/sin(position·θ_i), rotaryDim/2 values each, without the attention factor. */
-  row(position: number): { cos: Float32Array; sin: Float32Array };
+  row(position: Position): { cos: Float32Array; sin: Float32Array };
   dispose(): void;
 }
 
@@ -300,30 +302,30 @@ export interface Posenc {
    */
   sinusoidal<T extends FloatTarget>(
     options: { dim: number; base?: number; layout?: PeLayout; out: T } & (
-      | { positions: number; start?: number }
+      | { positions: number; start?: Position }
       | { positions: Positions; start?: never }
     ),
   ): T;
   sinusoidal(
     options: { dim: number; base?: number; layout?: PeLayout; out?: undefined } & (
-      | { positions: number; start?: number }
+      | { positions: number; start?: Position }
       | { positions: Positions; start?: never }
     ),
   ): Float32Array;
   /** One row PE(position), |position| ≤ 2^40. */
-  sinusoidalRow(options: { dim: number; base?: number; position: number; layout?: PeLayout }): Float32Array;
+  sinusoidalRow(options: { dim: number; base?: number; position: Position; layout?: PeLayout }): Float32Array;
   /** M(k), dim×dim row-major: PE(p+k) = M(k)·PE(p). dim ≤ 2048. */
   shiftMatrix(options: { dim: number; base?: number; k: number; layout?: PeLayout }): Float64Array;
   /** M(k)·row in double; dim = row.length. */
   applyShift(row: Float32Array, options: { k: number; base?: number; layout?: PeLayout }): Float64Array;
   /** PE(position)·PE(position + kFirst + j) for j < kCount. */
-  peDotByDistance(options: { dim: number; base?: number; position?: number; kFirst?: number; kCount: number }): Float64Array;
+  peDotByDistance(options: { dim: number; base?: number; position?: Position; kFirst?: number; kCount: number }): Float64Array;
   /** Σ_i cos((kFirst + j)·θ_i) for j < kCount. */
   peDotClosedForm(options: { dim: number; base?: number; kFirst?: number; kCount: number }): Float64Array;
   /** ‖PE(start + r)‖ for r < count. */
-  peNorms(options: { dim: number; base?: number; start?: number; count: number }): Float64Array;
+  peNorms(options: { dim: number; base?: number; start?: Position; count: number }): Float64Array;
   /** The closest pair of encodings among start … start+count−1. */
-  peMinDistance(options: { dim: number; base?: number; start?: number; count: number }): { distance: number; p: number; q: number };
+  peMinDistance(options: { dim: number; base?: number; start?: Position; count: number }): { distance: number; p: number; q: number };
 
   /** A RoPE rotator; dispose() it when done. */
   rope(options: RopeOptions): Rope;
@@ -333,7 +335,7 @@ export interface Posenc {
   /** max |S(m+shift, n+shift) − S(m, n)|. */
   shiftInvariance(options: ScoreOptions & { shift: number }): number;
   /** qᵀR(δθ)k in double for one pair of rows (dim = q.length). */
-  relativeKernel(options: { q: Float32Array; k: Float32Array; delta: number; base?: number; layout?: RopeLayout }): {
+  relativeKernel(options: { q: Float32Array; k: Float32Array; delta: Position; base?: number; layout?: RopeLayout }): {
     score: number;
     dot: number;
     area: number;

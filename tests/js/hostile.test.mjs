@@ -545,6 +545,23 @@ const CASES = [
     cls: 'int64', what: `BigInt position ${p} outside int32`, error: fails(RangeError, 'positions'), keep: ['x'],
     run: (e) => e.rope.apply(e.x, { heads: HEADS, positions: [1n, p] }),
   })),
+  { cls: 'int64', what: 'start, delta and single positions as BigInts',
+    run: (e) => {
+      const input = e.x.slice();
+      e.rope.apply(e.x, { ...START, start: 5n });
+      const y = e.x.slice();
+      e.rope.shift(y, { tokens: TOKENS, heads: HEADS, delta: -2n });
+      return [input, y, e.rope.row(7n), e.pe.sinusoidal({ dim: 8, positions: 2, start: 3n }), e.pe.sinusoidalRow({ dim: 8, position: 9n })];
+    },
+    ok: (e, [input, y, row, table, peRow]) => {
+      assertRotated(e.x, input, START);
+      assertRotated(y, input, { ...START, start: 3 });
+      assert.deepEqual(Array.from(row.cos), Array.from(e.rope.row(7).cos));
+      assert.deepEqual(Array.from(table), Array.from(e.pe.sinusoidal({ dim: 8, positions: 2, start: 3 })));
+      assert.deepEqual(Array.from(peRow), Array.from(e.pe.sinusoidalRow({ dim: 8, position: 9 })));
+    } },
+  { cls: 'int64', what: 'a BigInt start beyond 2^53', error: fails(RangeError, 'start'), keep: ['x'],
+    run: (e) => e.rope.apply(e.x, { ...START, start: 2n ** 53n }) },
   { cls: 'int64', what: 'a BigUint64Array is not a position list', error: fails(TypeError, 'positions'), keep: ['x'],
     run: (e) => e.rope.apply(e.x, { heads: HEADS, positions: new BigUint64Array([1n, 2n]) }) },
 ];

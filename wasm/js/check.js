@@ -173,8 +173,17 @@ export function integer(name, v, lo = INT32_MIN, hi = INT32_MAX) {
   return v;
 }
 
-/** An integer exactly representable as a double (positions, starts, deltas: int64 in C++). */
+/**
+ * An integer exactly representable as a double (positions, starts, deltas: int64 in C++):
+ * a number, or a BigInt (int64 position ids) in the same range → a number.
+ */
 export function safeInteger(name, v) {
+  if (typeof v === 'bigint') {
+    if (v < -(2n ** 53n - 1n) || v > 2n ** 53n - 1n) {
+      throw new RangeError(`posenc: ${name} must be an integer in [${Number.MIN_SAFE_INTEGER}, ${Number.MAX_SAFE_INTEGER}], got ${v}n`);
+    }
+    return NumberCtor(v);
+  }
   return integer(name, v, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
 }
 

@@ -14,7 +14,8 @@ const far: Float32Array = pe.sinusoidal({ dim: 128, positions: 1, start: 1000000
 const listed: Float32Array = pe.sinusoidal({ dim: 8, positions: [3, 7, 900], layout: 'concat' });
 // int64 position ids as transformers.js / onnxruntime hand them out, or bigint[]
 const ids: Float32Array = pe.sinusoidal({ dim: 8, positions: new BigInt64Array([3n, 7n]) });
-const mixed: Float32Array = pe.sinusoidal({ dim: 8, positions: [3n, 7] });
+const mixed: Float32Array = pe.sinusoidal({ dim: 8, positions: [3n, 7], layout: 'interleaved' });
+const fromBig: Float32Array = pe.sinusoidal({ dim: 8, positions: 2, start: 4000n });
 const shifted: Float64Array = pe.applyShift(pe.sinusoidalRow({ dim: 8, position: 5 }), { k: 3 });
 const reused: Float32Array = pe.sinusoidal({ dim: 8, positions: 4, out: new Float32Array(32) });
 const tableTensor: Tensor = pe.sinusoidal({ dim: 8, positions: [1, 2], out: pe.tensor(16) });
@@ -60,7 +61,7 @@ pe.sinusoidal({ dim: 8, positions: 4, out: new Float64Array(32) });
 // @ts-expect-error: mode names are fixed
 pe.scores({ q: new Float32Array(2), k: new Float32Array(2), dim: 2, mode: 'alibi' });
 
-export const used = [simd, invFreq, attentionFactor, lambda, table, far, listed, ids, mixed, shifted, reused, same, sameTensor,
+export const used = [simd, invFreq, attentionFactor, lambda, table, far, listed, ids, mixed, fromBig, shifted, reused, same, sameTensor,
   q2, k2, view, scores, pp, output, gap, decay];
 // @ts-expect-error: angle precisions are fixed
 pe.rope({ headDim: 64, angles: 'bf16' });
