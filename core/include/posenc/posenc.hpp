@@ -13,3 +13,5 @@
 #include "posenc/scores.hpp"
 #include "posenc/random.hpp"
 #include "posenc/attention.hpp"
+#include "posenc/multimodal.hpp"
+#include "posenc/half.hpp"
