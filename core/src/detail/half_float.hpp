@@ -4,25 +4,31 @@
 // the payload's top bits. Branch-free, so the loops over rows vectorize (SSE2 / SIMD128).
 #pragma once
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 
 namespace posenc::detail {
+
+// std::bit_cast (missing from the libc++ Emscripten ships), as the builtin both GCC and
+// Clang provide.
+template <class To, class From>
+constexpr To bit_as(From v) noexcept {
+  return __builtin_bit_cast(To, v);
+}
 
 inline float f16_to_f32(std::uint16_t h) noexcept {
   const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
   const std::uint32_t em = h & 0x7fffu;
   // Normal and subnormal: the bits shifted into float position are the value / 2^112
   // (a float subnormal for a half subnormal), so one exact multiply rescales both.
-  const float finite = std::bit_cast<float>(em << 13) * 0x1p112f;
+  const float finite = bit_as<float>(em << 13) * 0x1p112f;
   const std::uint32_t special = (em << 13) | 0x7f800000u;  // Inf, NaN (payload kept)
-  const std::uint32_t bits = em >= 0x7c00u ? special : std::bit_cast<std::uint32_t>(finite);
-  return std::bit_cast<float>(bits | sign);
+  const std::uint32_t bits = em >= 0x7c00u ? special : bit_as<std::uint32_t>(finite);
+  return bit_as<float>(bits | sign);
 }
 
 inline std::uint16_t f32_to_f16(float f) noexcept {
-  std::uint32_t u = std::bit_cast<std::uint32_t>(f);
+  std::uint32_t u = bit_as<std::uint32_t>(f);
   const std::uint32_t sign = (u >> 16) & 0x8000u;
   u &= 0x7fffffffu;
   // |f| < 2^−14: the result is subnormal or zero. Adding 0.5 (2^−1) puts the half's
@@ -30,7 +36,7 @@ inline std::uint16_t f32_to_f16(float f) noexcept {
   // float addition itself.
   constexpr std::uint32_t kDenormMagic = 126u << 23;
   const std::uint32_t sub =
-      std::bit_cast<std::uint32_t>(std::bit_cast<float>(u) + std::bit_cast<float>(kDenormMagic)) -
+      bit_as<std::uint32_t>(bit_as<float>(u) + bit_as<float>(kDenormMagic)) -
       kDenormMagic;
   // Normal: rebias the exponent and round the 13 dropped bits to nearest even (a carry into
   // the exponent is the correct next binade, up to Inf).
@@ -44,11 +50,11 @@ inline std::uint16_t f32_to_f16(float f) noexcept {
 }
 
 inline float bf16_to_f32(std::uint16_t h) noexcept {
-  return std::bit_cast<float>(static_cast<std::uint32_t>(h) << 16);
+  return bit_as<float>(static_cast<std::uint32_t>(h) << 16);
 }
 
 inline std::uint16_t f32_to_bf16(float f) noexcept {
-  const std::uint32_t u = std::bit_cast<std::uint32_t>(f);
+  const std::uint32_t u = bit_as<std::uint32_t>(f);
   const std::uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
   const std::uint32_t nan = (u >> 16) | 0x40u;  // quiet, sign and payload top kept
   return static_cast<std::uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
