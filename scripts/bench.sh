@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench` (issue 5): native and WASM benchmarks side by side, from one run.
+# `npm run bench`: native and WASM benchmarks side by side, from one run.
 #   1. builds the native benchmark (Release, baseline x86-64 + runtime dispatch) in
 #      build/bench-native, and brings the WASM package up to date (scripts/build-wasm.sh);
 #   2. runs Google Benchmark (one thread; each operation's members interleaved, medians;

@@ -1,4 +1,4 @@
-// bench/native/bench_scores.cpp — the rotary score matrix (issue 5): S = ⟨RoPE(q_m, m),
+// bench/native/bench_scores.cpp — the rotary score matrix: S = ⟨RoPE(q_m, m),
 // RoPE(k_n, n)⟩ for 512 queries × 512 keys × dim 128, positions 0 … 511.
 #include "detail/dot_kernels.hpp"
 #include "harness.hpp"

@@ -1,4 +1,4 @@
-// bench/native/bench_tables.cpp — table builds (issue 5): the RoPE cos/sin cache (8192
+// bench/native/bench_tables.cpp — table builds: the RoPE cos/sin cache (8192
 // positions × 128, i.e. 64 cos + 64 sin per row) and the sinusoidal table (8192 × 512).
 // Each member also reports `max_err`: its largest deviation from float64 truth (long double
 // sin/cos of p·θ_i), measured once on every 16th row after timing.

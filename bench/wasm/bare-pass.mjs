@@ -1,4 +1,4 @@
-// A bare in-place pass of WebAssembly over a tensor, the yardstick of issue 5's WASM apply:
+// A bare in-place pass of WebAssembly over a tensor, the yardstick of the WASM apply:
 // it loads every 16 bytes of a float32 tensor in WASM memory with v128.load, multiplies them
 // by a constant (f32x4.mul; 1 in the benchmark) and stores them back in place. It has no RoPE
 // arithmetic and reads no cos/sin: measured beside posenc's apply, it shows how much of the

@@ -1,4 +1,4 @@
-// bench/wasm/run.mjs — the WASM side of issue 5, through the package exactly as a user
+// bench/wasm/run.mjs — the WASM side, through the package exactly as a user
 // loads it (`createPosenc` from wasm/index.js). One Node process loads BOTH binaries, so
 // every ratio pairs medians measured side by side:
 //   simd   — posenc, SIMD128 binary          scalar — posenc, scalar binary

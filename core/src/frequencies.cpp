@@ -1,4 +1,4 @@
-// core/src/frequencies.cpp — the frequency ladder (DESIGN §2) and HF transformers' five
+// core/src/frequencies.cpp — the frequency ladder and HF transformers' five
 // context-extension variants of it.
 //
 // Every variant mirrors one function of HF's `modeling_rope_utils.py` (transformers v5, the
@@ -111,7 +111,7 @@ void validate(int dim, const scaling& s) {
 
 // ---- the variants -----------------------------------------------------------------------
 
-// DESIGN §2, HF `_compute_default_rope_parameters`: θ_i = b^(−y), y = i/(d/2).
+// the contract, HF `_compute_default_rope_parameters`: θ_i = b^(−y), y = i/(d/2).
 // Rounding y to double costs up to ln(b)·2⁻⁵⁴ relative in θ (measured: 7 ulp at b = 10⁶ for
 // pow(b, −y), 16 ulp for exp(−y·ln b)), so y is split as y_hi + y_lo (y_lo exact by fma) and
 // b^(−y) = pow(b, −y_hi)·(1 − y_lo·ln b): the correction is < 2⁻⁵³·ln b, so its own error

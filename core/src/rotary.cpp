@@ -137,7 +137,8 @@ public:
   }
 
   // The kernel job for token t of one target (after load).
-  detail::token_rows<T> job(const rope_target& target, std::int64_t t, float g) const noexcept {
+  detail::token_rows<T> job(const rope_target& target, std::int64_t t, float g,
+                            std::int64_t head_group) const noexcept {
     detail::token_rows<T> j;
     j.cos = cos_;
     j.sin = sin_;
@@ -152,6 +153,7 @@ public:
     j.out_head_stride = target.out.head_stride;
     j.heads = target.in.heads;
     j.dim = target.in.dim;
+    j.head_group = head_group;
     return j;
   }
 
@@ -177,6 +179,30 @@ bool is_empty(const const_tensor_view& v) noexcept {
   return v.tokens == 0 || v.heads == 0 || v.dim == 0;
 }
 
+// Calls touching at most this many bytes (in and, out of place, out) are L1-resident when
+// repeated, as a decode step is: the kernel then sweeps all heads of a token per row block,
+// else two at a time (detail/rotary_kernels.hpp, rotate_token). In WebAssembly (128-bit
+// vectors) the interleaved layout's lanes are twice the half layout's, and reloading them
+// per pair of heads costs more than streaming all heads: it always takes one group.
+constexpr std::int64_t kL1ResidentBytes = 64 * 1024;
+#ifdef __EMSCRIPTEN__
+constexpr bool kInterleavedOneGroup = true;
+#else
+constexpr bool kInterleavedOneGroup = false;
+#endif
+
+std::int64_t head_group(std::span<const rope_target> targets, bool interleaved) noexcept {
+  std::int64_t bytes = 0, heads = 1;
+  for (const rope_target& target : targets) {
+    if (is_empty(target.in)) continue;
+    const std::int64_t floats = target.in.tokens * target.in.heads * target.in.dim;
+    bytes += static_cast<std::int64_t>(sizeof(float)) * floats *
+             (target.in.data == target.out.data ? 1 : 2);
+    heads = std::max(heads, target.in.heads);
+  }
+  return bytes <= kL1ResidentBytes || (interleaved && kInterleavedOneGroup) ? heads : 2;
+}
+
 // Rotates every (token, head) row of every target by `kernel`; token t sits at pos.at(t).
 // One row per token, applied to all heads of all targets (GQA: q and k share it).
 template <class T>
@@ -186,22 +212,20 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
   row_buffer<T> row(cache, sign);
   detail::axis_rows axis_rows(cache);  // holds nothing unless the cache has several axes
   std::int64_t p_axes[3];
+  const std::int64_t group = head_group(targets, cache.layout() == rope_layout::interleaved);
   for (std::int64_t t = 0; t < tokens; ++t) {
-    if constexpr (std::is_same_v<T, float>) {
-      if (pos.axes > 1) {  // a multi-axis token (a span; start is one position for all)
+    if (pos.axes > 1) {  // a multi-axis token (a span; start is one position for all)
+      if constexpr (std::is_same_v<T, float>) {
         if (pos.axes_at(t, p_axes)) {
           axis_rows.load(cache, p_axes);
           row.use(axis_rows.cos(), axis_rows.sin());
         }
-        for (const rope_target& target : targets)
-          if (!is_empty(target.in)) kernel(row.job(target, t, g));
-        continue;
       }
+    } else if (const std::int64_t p = pos.at(t); t == 0 || p != pos.at(t - 1)) {
+      row.load(cache, p);  // a run of one position loads once
     }
-    const std::int64_t p = pos.at(t);
-    if (t == 0 || p != pos.at(t - 1)) row.load(cache, p);  // a run of one position loads once
     for (const rope_target& target : targets)
-      if (!is_empty(target.in)) kernel(row.job(target, t, g));
+      if (!is_empty(target.in)) kernel(row.job(target, t, g, group));
   }
 }
 

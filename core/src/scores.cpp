@@ -1,5 +1,5 @@
 // core/src/scores.cpp — attention logits under none / additive / rotary positions, the
-// additive four-term split, RoPE's relative kernel and the long-term-decay bound (DESIGN §2).
+// additive four-term split, RoPE's relative kernel and the long-term-decay bound.
 #include "posenc/scores.hpp"
 
 #include "detail/angles.hpp"
@@ -123,7 +123,7 @@ void additive_scores(std::span<const float> q, std::span<const float> k,
   const rows_view pq_rows{pq.data(), qpos.size()}, pk_rows{pk.data(), kpos.size()};
   score_matrix({qs.data(), qpos.size()}, {ks.data(), kpos.size()}, dim, scale, out);
   if (terms == nullptr) return;
-  // DESIGN §2: (q + p_m)·(k + p_n) = q·k + q·p_n + p_m·k + p_m·p_n.
+  // (q + p_m)·(k + p_n) = q·k + q·p_n + p_m·k + p_m·p_n.
   const std::size_t cells = qpos.size() * kpos.size();
   for (auto* term : {&terms->content, &terms->query_position, &terms->position_key,
                      &terms->position_position})
@@ -195,7 +195,7 @@ kernel_value relative_kernel(std::span<const float> q, std::span<const float> k,
     const std::size_t b = layout == rope_layout::half ? i + half : 2 * i + 1;
     const double q1 = q[a], q2 = q[b], k1 = k[a], k2 = k[b];
     const double angle = detail::reduce_angle(static_cast<double>(delta) * inv[i]);
-    v.dot += (q1 * k1 + q2 * k2) * std::cos(angle);   // DESIGN §2, RoFormer eq. (16)
+    v.dot += (q1 * k1 + q2 * k2) * std::cos(angle);   // the contract, RoFormer eq. (16)
     v.area += (q2 * k1 - q1 * k2) * std::sin(angle);
   }
   v.score = v.dot + v.area;

@@ -1,5 +1,5 @@
 // test_angles.cpp — detail/angles.hpp, the one place posenc turns p·θ into cos/sin:
-// accuracy against an independent high-precision reference (DESIGN §4: within 3e−7 of
+// accuracy against an independent high-precision reference (within 3e−7 of
 // float64 truth for |p| ≤ 2^24), and the SIMD row against its scalar reference.
 #include "detail/angles.hpp"
 #include "posenc/frequencies.hpp"

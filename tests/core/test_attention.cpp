@@ -1,4 +1,4 @@
-// test_attention.cpp — multi-head self-attention: the DESIGN §3 permutation fact, softmax
+// test_attention.cpp — multi-head self-attention: the permutation fact, softmax
 // and mask invariants, RoPE shift invariance, a float64 reference, and argument errors.
 #include "posenc/attention.hpp"
 
@@ -47,7 +47,7 @@ double max_abs_diff(const std::vector<float>& a, const std::vector<float>& b) {
 }
 
 // ── A straightforward float64 reference, written from the formulas in attention.hpp and
-// DESIGN §2 with its own sin/cos — it shares no code with posenc. ──────────────────────────
+// with its own sin/cos — it shares no code with posenc. ──────────────────────────
 using matrix = std::vector<double>;  // row-major
 
 double theta(int i, int dim, double base) { return std::pow(base, -2.0 * i / dim); }
@@ -151,7 +151,7 @@ TEST_CASE("attention: make_attention_weights is the documented random stream", "
   CHECK(posenc::make_attention_weights(d, 43).wq != w.wq);
 }
 
-TEST_CASE("attention: DESIGN §3 permutation fact", "[attention]") {
+TEST_CASE("attention: permutation fact", "[attention]") {
   const auto s = GENERATE(shape{8, 16, 2}, shape{13, 24, 3}, shape{5, 8, 1}, shape{32, 64, 4});
   const auto seed = GENERATE(std::uint64_t{1}, std::uint64_t{2024});
   const auto x = random_input(s, seed);

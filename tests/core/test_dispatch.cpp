@@ -79,6 +79,7 @@ void check_rope_kernel(void (*kernel)(const posenc::detail::token_rows<T>&) noex
                        std::size_t half, std::int64_t dim, std::int64_t heads,
                        std::int64_t stride, std::size_t offset, float sign, float g,
                        bool in_place, std::mt19937& rng) {
+  const std::int64_t group = heads % 3 + 1;  // groups of 1, 2 or 3 heads, ragged ends too
   std::vector<float> cf(half), sf(half);
   fill(cf, rng);
   fill(sf, rng);
@@ -109,6 +110,7 @@ void check_rope_kernel(void (*kernel)(const posenc::detail::token_rows<T>&) noex
   job.in_head_stride = job.out_head_stride = stride;
   job.heads = heads;
   job.dim = dim;
+  job.head_group = group;
   kernel(job);
   job.in = job.out = want;  // the reference in place on a copy of the input
   posenc::detail::rotate_token_scalar<T, Interleaved>(job);
@@ -119,7 +121,7 @@ void check_rope_kernel(void (*kernel)(const posenc::detail::token_rows<T>&) noex
     const float expected = in_row ? want[i] : in_place ? input[i] : 9.0f;
     if (!(std::fabs(got[i] - expected) <= 2 * g * kUlp)) bad = i;
   }
-  CAPTURE(half, dim, heads, stride, offset, sign, g, in_place, bad);
+  CAPTURE(half, dim, heads, group, stride, offset, sign, g, in_place, bad);
   REQUIRE(bad == floats);
 }
 
@@ -150,7 +152,7 @@ TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]")
   for (std::size_t half : {1u, 3u, 4u, 7u, 8u, 9u, 16u, 31u, 32u, 33u, 64u, 100u}) {
     for (std::int64_t extra : {0, 5}) {
       const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra;
-      for (std::int64_t heads : {1, 8, 9, 20}) {
+      for (std::int64_t heads : {1, 8, 9, 20, 32}) {
         for (std::int64_t gap : {0, 3}) {
           for (std::size_t offset : {0u, 1u, 4u, 13u}) {
             for (bool in_place : {true, false}) {

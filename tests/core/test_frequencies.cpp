@@ -51,11 +51,11 @@ scaling make(scaling_type type, std::optional<double> factor = std::nullopt) {
 
 } // namespace
 
-TEST_CASE("DESIGN §3 ladder facts, d = 8 and d = 4", "[frequencies]") {
+TEST_CASE("ladder facts, d = 8 and d = 4", "[frequencies]") {
   require_close(theta(8), {1.0, 0.1, 0.01, 0.001});
   require_close(theta(4), {1.0, 0.01});
   const auto l8 = posenc::wavelengths(8);
-  const double printed8[] = {6.28, 62.8, 628, 6283};  // DESIGN §3, to the printed digits
+  const double printed8[] = {6.28, 62.8, 628, 6283};  // the textbook values, to the printed digits
   for (int i = 0; i < 4; ++i) REQUIRE(l8[i] == Approx(printed8[i]).epsilon(1e-3));
   require_close(l8, {2 * kPi, 20 * kPi, 200 * kPi, 2000 * kPi});
   const auto l4 = posenc::wavelengths(4);

@@ -151,7 +151,7 @@ TEST_CASE("the cache holds theta, the factor and the rows it was asked for", "[r
   CHECK(cache.head_dim() == 10);
   CHECK(cache.rotary_dim() == 8);
   CHECK(cache.inv_freq().size() == 4);
-  CHECK(cache.inv_freq()[1] == Approx(0.1).epsilon(1e-15));  // DESIGN §3: d=8 → θ1 = 0.1
+  CHECK(cache.inv_freq()[1] == Approx(0.1).epsilon(1e-15));  // d=8 → θ1 = 0.1
   CHECK(cache.attention_factor() == 1.0);
   CHECK(cache.cos_table().size() == 20);
   CHECK(cache.sin_table().size() == 20);

@@ -1,4 +1,4 @@
-// test_scores.cpp — attention logits (posenc/scores.hpp): DESIGN §3's hand check through
+// test_scores.cpp — attention logits (posenc/scores.hpp): the hand check through
 // both rotary paths, relative vs absolute behaviour under a shift of 10⁶, the additive
 // four-term split, 1/√d scaling, the decay bound, the SIMD dot kernel against its float64
 // reference on ragged lengths, and every bad argument.
@@ -58,7 +58,7 @@ double max_abs(const std::vector<float>& v) {
 
 }  // namespace
 
-TEST_CASE("DESIGN §3 hand check: -sin 0.3 at (2,5), (5,8), (0,3), (97,100)", "[scores]") {
+TEST_CASE("hand check: -sin 0.3 at (2,5), (5,8), (0,3), (97,100)", "[scores]") {
   // d = 8 has θ = [1, 0.1, 0.01, 0.001]; q = (1, 0) and k = (0, 1) in the θ = 0.1 pair,
   // which is (x[1], x[5]) in the half layout and (x[2], x[3]) interleaved.
   const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
@@ -122,7 +122,7 @@ TEST_CASE("rotary scores are shift-invariant at s = 1e6, additive ones are not",
   o.mode = score_mode::none;
   const double none = posenc::shift_invariance(q, tq, k, tk, qp, kp, o, 1000000);
   CAPTURE(rotary, rotary_scale, additive);
-  CHECK(rotary / rotary_scale <= 1e-5);  // DESIGN §4: relative 1e−5
+  CHECK(rotary / rotary_scale <= 1e-5);  // relative 1e−5
   CHECK(additive > 0.1);                 // the cross terms q·p_n, p_m·k move with position
   CHECK(none == 0.0);
 }

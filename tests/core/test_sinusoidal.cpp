@@ -1,6 +1,6 @@
 // test_sinusoidal.cpp — sinusoidal tables and their algebra (posenc/sinusoidal.hpp):
-// every DESIGN §3 fact to its printed precision, accuracy against an independent long-double
-// reference (DESIGN §4), the SIMD recurrence against its scalar reference, both layouts, and
+// every fact to its printed precision, accuracy against an independent long-double
+// reference, the SIMD recurrence against its scalar reference, both layouts, and
 // every bad argument.
 #include "detail/table_kernels.hpp"
 #include "posenc/errors.hpp"
@@ -53,7 +53,7 @@ const int kDims[] = {2, 4, 6, 10, 64, 80, 96, 128, 256};
 
 }  // namespace
 
-TEST_CASE("DESIGN §3: d=8 rows p=0..3 to 4 decimals", "[sinusoidal]") {
+TEST_CASE("d=8 rows p=0..3 to 4 decimals", "[sinusoidal]") {
   const double expected[4][8] = {
       {0, 1, 0, 1, 0, 1, 0, 1},
       {0.8415, 0.5403, 0.0998, 0.9950, 0.0100, 1.0000, 0.0010, 1.0000},
@@ -64,12 +64,12 @@ TEST_CASE("DESIGN §3: d=8 rows p=0..3 to 4 decimals", "[sinusoidal]") {
     for (int j = 0; j < 8; ++j) {
       CAPTURE(p, j);
       // Half a unit of the 4th decimal, plus float rounding: cos 0.01 = 0.99995 is printed
-      // as 1.0000 and sits exactly on that boundary (DESIGN §3's note on d=4).
+      // as 1.0000 and sits exactly on that boundary (why d=4 is checked to 5 places).
       CHECK(pe[p * 8 + j] == Approx(expected[p][j]).margin(5e-5 + 1e-7));
     }
 }
 
-TEST_CASE("DESIGN §3: d=4 row p=1 to 5 places", "[sinusoidal]") {
+TEST_CASE("d=4 row p=1 to 5 places", "[sinusoidal]") {
   const auto row = posenc::sinusoidal_row(4, 10000, 1);
   CHECK(row[0] == Approx(0.84147).margin(5e-6));
   CHECK(row[1] == Approx(0.54030).margin(5e-6));
@@ -83,7 +83,7 @@ TEST_CASE("DESIGN §3: d=4 row p=1 to 5 places", "[sinusoidal]") {
   CHECK(table(4, 1, 1) == row);
 }
 
-TEST_CASE("DESIGN §3: M(3)·PE(5) = PE(8), and M(k)·PE(p) = PE(p+k) for many p", "[sinusoidal]") {
+TEST_CASE("M(3)·PE(5) = PE(8), and M(k)·PE(p) = PE(p+k) for many p", "[sinusoidal]") {
   const auto shifted = posenc::apply_shift(8, 10000, 3, posenc::sinusoidal_row(8, 10000, 5));
   const double expected[4] = {0.98936, -0.14550, 0.71736, 0.69671};
   for (int j = 0; j < 4; ++j) CHECK(shifted[j] == Approx(expected[j]).margin(5e-6));
@@ -127,7 +127,7 @@ TEST_CASE("shift_matrix is block diagonal with rotation blocks", "[sinusoidal]")
   CHECK(mc[0 * 4 + 1] == 0);
 }
 
-TEST_CASE("DESIGN §3: d=32 every norm is 4.0", "[sinusoidal]") {
+TEST_CASE("d=32 every norm is 4.0", "[sinusoidal]") {
   const auto norms = posenc::pe_norms(32, 10000, -300, 1000);
   REQUIRE(norms.size() == 1000);
   for (double n : norms) CHECK(n == Approx(4.0).margin(1e-6));
@@ -152,7 +152,7 @@ TEST_CASE("concat layout holds the same values as interleaved", "[sinusoidal]") 
   CHECK(posenc::to_string(pe_layout::concat) == "concat");
 }
 
-TEST_CASE("DESIGN §4: PE within 3e-7 of float64 truth for |p| <= 2^24", "[sinusoidal]") {
+TEST_CASE("PE within 3e-7 of float64 truth for |p| <= 2^24", "[sinusoidal]") {
   const int dim = GENERATE(8, 128);
   const double base = GENERATE(10000.0, 500000.0);
   double worst = 0;
@@ -185,7 +185,7 @@ TEST_CASE("DESIGN §4: PE within 3e-7 of float64 truth for |p| <= 2^24", "[sinus
 }
 
 TEST_CASE("the accuracy check rejects a float32-angle table", "[sinusoidal]") {
-  // What DESIGN §4 warns about: p·θ formed in float32. The same comparison must fail it.
+  // The classic mistake: p·θ formed in float32. The same comparison must fail it.
   const auto inv = posenc::inverse_frequencies(8, 10000).inv_freq;
   const float p = 1000003.0f;
   const auto ref = truth_row(8, 10000, p);

@@ -1,5 +1,5 @@
 // tests/core/test_vectors.cpp — the core against the golden float64 cases of tests/vectors/
-// (DESIGN §4: one set of truths for the C++, JS and page tests).
+// (one set of truths for the C++, JS and page tests).
 //
 // Each check compares a float32 (or double) output with the float64 truth within the error
 // bound the function's contract documents, and requires worst(error / bound) ≤ 1; run with
@@ -244,7 +244,7 @@ posenc::score_options score_options_from(const json& p) {
   return o;
 }
 
-// Scores are float32 dot products: ~1e−5 of the matrix's largest magnitude (DESIGN §4).
+// Scores are float32 dot products: ~1e−5 of the matrix's largest magnitude.
 void check_matrix(worst_ratio& w, const std::vector<float>& got, const json& expected,
                   const std::string& name) {
   const auto want = numbers<double>(expected);
@@ -288,7 +288,7 @@ TEST_CASE("golden scores.json: none / additive terms / rotary, relative kernel",
       check_matrix(w, terms.position_position, e["terms"]["positionPosition"],
                    name + ".positionPosition");
     }
-    if (name == "hand-check-rotary")  // DESIGN §3: every diagonal entry is −sin 0.3
+    if (name == "hand-check-rotary")  // every diagonal entry is −sin 0.3
       for (std::size_t m = 0; m < tq; ++m) REQUIRE(out[m * tk + m] == Approx(-0.295520).margin(1e-6));
   }
   require_within(w);

@@ -48,7 +48,7 @@ T value_or(const json& params, const char* key, T fallback) {
   return params.contains(key) ? params[key].get<T>() : fallback;
 }
 
-// DESIGN §6 camelCase `scaling` object of a case's params → posenc::scaling (none if absent).
+// camelCase `scaling` object of a case's params → posenc::scaling (none if absent).
 inline posenc::scaling scaling_from(const json& params) {
   posenc::scaling s;
   if (!params.contains("scaling")) return s;
@@ -78,7 +78,7 @@ inline posenc::scaling scaling_from(const json& params) {
 }
 
 // The positions of a table/rope case: the `positions` list, or `positions`/`tokens` rows
-// counted from `start` (DESIGN §6 accepts both forms).
+// counted from `start` (the contract accepts both forms).
 inline std::vector<std::int32_t> position_list(const json& params, std::int64_t count) {
   if (params.contains("positions") && params["positions"].is_array())
     return numbers<std::int32_t>(params["positions"]);

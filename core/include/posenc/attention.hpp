@@ -1,13 +1,13 @@
 // posenc/attention.hpp — a small multi-head self-attention with optional positions.
 //
-// This is the demonstration DESIGN §3 asks for: attention without positions is
+// This is the demonstration of why positions matter: attention without positions is
 // permutation-equivariant (shuffling the input rows shuffles the output rows identically),
 // and adding the sinusoidal table or rotating Q and K by RoPE breaks that. It is a
 // reference-sized layer (T ≤ 4096 tokens), not an inference engine.
 //
 // For X [T][D], H heads of width h = D/H, weights W [D][D] in nn.Linear's [out][in] order
 // (y = x·Wᵀ, no biases), and positions p_t (default t):
-//   X'  = X + PE(p)                       (additive: sinusoidal table, D wide, DESIGN §2)
+//   X'  = X + PE(p)                       (additive: sinusoidal table, D wide)
 //   Q = X'·Wqᵀ,  K = X'·Wkᵀ,  V = X'·Wvᵀ
 //   Q_h, K_h ← R(p·θ) Q_h, R(p·θ) K_h    (rotary: RoPE per head, head_dim h; never V)
 //   A_h = softmax_rows(Q_h K_hᵀ / √h)     (causal: A_h[i][j] = 0 for j > i)
@@ -78,7 +78,7 @@ attention_result self_attention(std::span<const float> x, const attention_weight
                                 const attention_options& options,
                                 std::span<const std::int32_t> positions = {});
 
-// The DESIGN §3 permutation test: with π = permutation(tokens, seed) and
+// The permutation test: with π = permutation(tokens, seed) and
 // (shuffle Y)[i] = Y[π[i]], returns max |shuffle(out(X)) − out(shuffle(X))| over all
 // elements, where both runs use the default positions 0 … T−1 (positions belong to slots,
 // not to tokens). ~1e−7 without positions (and without a causal mask, which is itself

@@ -1,6 +1,6 @@
 // posenc/frequencies.hpp — the frequency ladder θ_i and its context-extension variants.
 //
-// DESIGN §2:  θ_i = b^(−2i/d), i = 0 … d/2−1, computed in double (within 1 ulp: the exponent
+//  θ_i = b^(−2i/d), i = 0 … d/2−1, computed in double (within 1 ulp: the exponent
 //             is carried in double-double, see ladder_term in frequencies.cpp);
 //             λ_i = 2π/θ_i (wavelength, in positions).
 // Scaling variants follow HF transformers' `modeling_rope_utils.py` (`_compute_*_parameters`,

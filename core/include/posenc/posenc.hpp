@@ -1,6 +1,6 @@
 // posenc/posenc.hpp — the whole public API in one include.
 //
-// Each concept also has its own header (DESIGN §1: frequencies, sinusoidal, rotary, scores,
+// Each concept also has its own header (frequencies, sinusoidal, rotary, scores,
 // attention, plus the seeded generator and the error hierarchy); include only what you use
 // if compile times matter.
 #pragma once

@@ -1,7 +1,7 @@
 // posenc/rotary.hpp — rotary position embedding (RoPE, RoFormer): a cos/sin cache and the
 // in-place / out-of-place rotation of a float32 tensor [tokens][heads][head_dim].
 //
-// DESIGN §2: each pair (a, b) of a head row at position p is rotated by p·θ_i,
+// Each pair (a, b) of a head row at position p is rotated by p·θ_i,
 //     R(α) = [[cos α, −sin α], [sin α, cos α]],   (a', b') = f · R(p·θ_i) · (a, b),
 // where f is the attention factor of the scaling (HF transformers multiplies cos and sin
 // by `attention_scaling`; f = 1 without yarn/longrope). Two layouts of the same maths:
@@ -9,7 +9,7 @@
 //   interleaved — pairs (x[2i], x[2i + 1])   (RoFormer, GPT-J, Meta's complex form)
 // Only the first r = rotary_dim dims rotate (partial rotary); dims ≥ r are never touched.
 // Every cos/sin comes from one place (core/src/detail/angles.hpp): the angle p·θ_i is
-// formed and reduced mod 2π in double, then rounded once to float32 (DESIGN §4).
+// formed and reduced mod 2π in double, then rounded once to float32.
 #pragma once
 
 #include "posenc/frequencies.hpp"
@@ -29,7 +29,7 @@ enum class rope_layout { half, interleaved };
 rope_layout parse_rope_layout(std::string_view name);
 std::string_view to_string(rope_layout layout) noexcept;
 
-// How a rotator forms its angles. `exact` (the default, DESIGN §4) forms p·θ in double,
+// How a rotator forms its angles. `exact` (the default) forms p·θ in double,
 // reduces it mod 2π and rounds cos/sin once. `float32` reproduces what most implementations
 // do (θ rounded to float32, p·θ multiplied and evaluated in float32, as HF transformers'
 // `inv_freq.float() @ position_ids.float()` then `.cos()`); it exists only so the demo and
@@ -69,7 +69,7 @@ public:
   // head_dim, rotary_dim, base, scaling.<field>, first or count) or posenc::length_error
   // (table size above the limit or overflowing size_t), before allocating.
   // Table error: every cos/sin within 0.5 ulp(float) + 1e−9 of float64 truth (≤ 3e−7 for
-  // |p| ≤ 2^24, DESIGN §4).
+  // |p| ≤ 2^24; core/README.md).
   explicit rotary_cache(const rope_config& config, std::int64_t first = 0,
                         std::int64_t count = 0);
 
@@ -141,8 +141,8 @@ private:
 //    inverse: R(−p·θ_i)·pair / f, which undoes forward to float rounding (≤ 1e−6 rel).
 //  - Max error per rotated element vs float64 rotation of the same input by the exact angle:
 //    ≤ 4e−7·f·(|a| + |b|) for |p| ≤ 2^24 (cos/sin error 3e−7 plus 2 float roundings). Past
-//    2^24 each cos/sin is still within 0.5 ulp(float) + 1e−9 of the exact angle's, but the
-//    pairs of one position are no longer all within that bound (see core/README.md).
+//    2^24 the bound is not promised, but the angle p·θ_i is still formed and reduced in
+//    double (never in float32), so cos/sin stay those of the correctly rounded product.
 // Invalid arguments throw posenc::invalid_argument / length_error naming the argument
 // (x, in, out, q, k, positions, start, x.dim, …) before anything is written.
 void rope_apply(const rotary_cache& cache, tensor_view x,
@@ -171,7 +171,7 @@ void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
 // Re-rotates cached keys by `delta` positions, in place: keys rotated at p become keys
 // rotated at p + delta (R(a)R(b) = R(a + b)). A pure rotation (no attention factor): the
 // angle delta·θ_i is formed and reduced in double, and the rotation itself is computed in
-// double and rounded to float once per element (DESIGN §6), so cos² + sin² = 1 holds to
+// double and rounded to float once per element, so cos² + sin² = 1 holds to
 // 1e−16 and repeated shifts do not drift. k: a view as for rope_apply (dim == head_dim);
 // |delta| ≤ max_position. Max error vs rotating at p + delta directly: ≤ 2e−6 relative to
 // the pair for |p + delta| ≤ 2^24; 1000 repeated shifts keep every row norm within 1e−5.

@@ -1,5 +1,5 @@
 // posenc/scores.hpp — attention logits under the three position schemes, and the maths
-// that explains them (DESIGN §2).
+// that explains them.
 //
 // S[m][n] = ⟨q'_m, k'_n⟩ for query rows q_m at position q_positions[m] and key rows k_n at
 // k_positions[n], where the primed vectors are
@@ -42,7 +42,7 @@ struct score_options {
   angle_precision angles = angle_precision::exact;  // rotary: float32 = the common (drifting) way
 };
 
-// The four [tq][tk] matrices of the additive decomposition (DESIGN §2), each scaled like
+// The four [tq][tk] matrices of the additive decomposition, each scaled like
 // the scores: content = q·k, query_position = q·p_n, position_key = p_m·k,
 // position_position = p_m·p_n. Their sum is the additive score to float rounding.
 struct score_terms {
@@ -73,13 +73,13 @@ struct kernel_value {
   double area;   // Σ_i (q2·k1 − q1·k2)·sin δθ_i  (signed area of each pair, rotated)
 };
 
-// The relative kernel of RoPE for one vector pair, in double (DESIGN §2):
+// The relative kernel of RoPE for one vector pair, in double:
 //   ⟨R(mθ)q, R(nθ)k⟩ = qᵀR(δθ)k = Σ_i (q1k1 + q2k2)·cos δθ_i + (q2k1 − q1k2)·sin δθ_i,
 // δ = n − m, pairs (q1, q2) = (q[i], q[i + dim/2]) for half or (q[2i], q[2i+1]) interleaved.
 // Ranges: dim even in [2, max_dim], q.size() == k.size() == dim, |delta| ≤ max_position
 // (rotary.hpp). Computed in double: max error vs float64 truth (the exact product δ·θ_i)
 // dim·2⁻⁵²·Σ|q_j·k_j| + |δ|·2⁻⁵³·Σ_i |pair terms|.
-// DESIGN §3 hand check: θ = 0.1 pair, q = (1, 0), k = (0, 1), δ = 3 → −sin 0.3 = −0.295520.
+// hand check: θ = 0.1 pair, q = (1, 0), k = (0, 1), δ = 3 → −sin 0.3 = −0.295520.
 kernel_value relative_kernel(std::span<const float> q, std::span<const float> k, int dim,
                              double base, std::int64_t delta,
                              rope_layout layout = rope_layout::half);
@@ -93,7 +93,7 @@ double shift_invariance(std::span<const float> q, std::size_t tq, std::span<cons
                         std::span<const std::int32_t> k_positions, const score_options& options,
                         std::int64_t shift);
 
-// RoFormer §3.4.3 long-term-decay bound (DESIGN §2):
+// RoFormer §3.4.3 long-term-decay bound:
 //   out[δ] = (1/(d/2))·Σ_{j=1}^{d/2} |S_j|,  S_j = Σ_{l=0}^{j−1} e^{i·δ·θ_l},  δ = 0 … max_distance.
 // out[0] = (1/(d/2))·Σ j = (d/2 + 1)/2; the curve falls (not monotonically) as δ grows.
 // Ranges: dim even in [2, max_dim], base finite > 1, max_distance in [0, 2²⁴] with

@@ -1,6 +1,6 @@
 // posenc/sinusoidal.hpp — the sinusoidal position encoding of Vaswani et al. and its algebra.
 //
-// DESIGN §2, for an even dim d and base b, with θ_i = b^(−2i/d) (posenc/frequencies.hpp):
+// For an even dim d and base b, with θ_i = b^(−2i/d) (posenc/frequencies.hpp):
 //   interleaved layout (the paper):          PE(p)[2i] = sin(p·θ_i), PE(p)[2i+1] = cos(p·θ_i)
 //   concat layout (tensor2tensor and ports): PE(p)[i]  = sin(p·θ_i), PE(p)[d/2+i] = cos(p·θ_i)
 // Every angle p·θ_i is formed in double, reduced mod 2π in double and rounded to float32
@@ -12,7 +12,7 @@
 //   positions |p| ≤ max_table_position
 // Error convention: "float64 truth" is sin/cos of the exact product p·θ_i of the position and
 // the double ladder value θ_i. Forming that product in double rounds it by ≤ |p·θ_i|·2⁻⁵³
-// (≤ 1.9e−9 for |p| ≤ 2²⁴, DESIGN §4's range; 1.2e−4 at 2⁴⁰), so every table value is within
+// (≤ 1.9e−9 for |p| ≤ 2²⁴; 1.2e−4 at 2⁴⁰), so every table value is within
 //   0.5 ulp(float) + |p|·2⁻⁵³        (measured ≤ 3.1e−8 for |p| ≤ 2²⁴; the promise is 3e−7).
 #pragma once
 
@@ -63,7 +63,7 @@ void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
 std::vector<float> sinusoidal_row(int dim, double base, std::int64_t position,
                                   pe_layout layout = pe_layout::interleaved);
 
-// The shift matrix M(k) of DESIGN §2, dim×dim row-major doubles: PE(p+k) = M(k)·PE(p) for
+// The shift matrix M(k), dim×dim row-major doubles: PE(p+k) = M(k)·PE(p) for
 // every p. Block diagonal, one 2×2 block per pair i (at (2i, 2i+1) interleaved, (i, d/2+i)
 // concat):  [[cos kθ_i, sin kθ_i], [−sin kθ_i, cos kθ_i]] acting on (sin, cos).
 // Ranges: dim ≤ max_shift_matrix_dim, |k| ≤ max_table_position. Max error vs float64 truth:
@@ -72,7 +72,7 @@ std::vector<double> shift_matrix(int dim, double base, std::int64_t k,
                                  pe_layout layout = pe_layout::interleaved);
 
 // M(k)·row in double without forming M (O(dim)); row has dim floats in `layout`.
-// DESIGN §3: d=8, k=3, row = PE(5) gives PE(8) ≈ [0.98936, −0.14550, 0.71736, 0.69671, …].
+// d=8, k=3, row = PE(5) gives PE(8) ≈ [0.98936, −0.14550, 0.71736, 0.69671, …].
 // Max error vs float64 of the exact product: 3 ulp(double) + |k|·2⁻⁵³ per value; against
 // PE(p+k) itself the float32 rounding of `row` dominates (measured ≤ 7e−8 for |p| ≤ 2²⁴).
 std::vector<double> apply_shift(int dim, double base, std::int64_t k,
@@ -86,7 +86,7 @@ std::vector<double> apply_shift(int dim, double base, std::int64_t k,
 std::vector<double> pe_dot_by_distance(int dim, double base, std::int64_t p,
                                        std::int64_t k_first, std::int64_t k_count);
 
-// The closed form of the same: out[j] = Σ_i cos((k_first + j)·θ_i) (DESIGN §2), in double.
+// The closed form of the same: out[j] = Σ_i cos((k_first + j)·θ_i), in double.
 // Ranges as above. Max error vs float64 truth: dim/2·(2 ulp(double) + |k|·2⁻⁵³).
 std::vector<double> pe_dot_closed_form(int dim, double base, std::int64_t k_first,
                                        std::int64_t k_count);
@@ -102,7 +102,7 @@ struct min_distance {
 
 // Minimum Euclidean distance between the encodings of two distinct positions in
 // [first, first+count). ‖PE(p)−PE(q)‖² = Σ_i 4·sin²((q−p)·θ_i/2) depends only on δ = q−p
-// (DESIGN §2: PE(m)·PE(n) = Σ cos((n−m)θ_i)), so this scans δ = 1 … count−1 in double,
+// (PE(m)·PE(n) = Σ cos((n−m)θ_i)), so this scans δ = 1 … count−1 in double,
 // O(count·dim/2), without the cancellation of d − 2·PE(p)·PE(q). Returned p is `first`.
 // Ranges: count in [2, max_min_distance_count]. Max error vs float64 truth:
 // dim/2·3 ulp(double) relative + |count|·2⁻⁵³ in each angle.

@@ -40,6 +40,8 @@ struct token_rows {
   std::int64_t out_head_stride = 0;
   std::int64_t heads = 0;
   std::int64_t dim = 0;
+  // Head rows the SIMD kernel sweeps per row block (≥ 1; see rotate_token).
+  std::int64_t head_group = 2;
 };
 
 // The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 needs
@@ -123,13 +125,11 @@ inline void rotate_batch(const float* in, float* out, std::size_t half, const Ba
 // and of sin (8 registers) leave 8 for the work on 16-register arches (SSE2, AVX2, WASM).
 inline constexpr std::size_t kRowBlock = 4;
 
-// Head rows per group: the group's input and output rows stay in L1 while the row blocks
-// sweep them (a whole 32 × 128 token in and out would fill a 32 KiB L1 by itself).
-inline constexpr std::int64_t kHeadGroup = 4;
-
-// The SIMD twin of rotate_token_scalar: per group of kHeadGroup heads, the row kRowBlock
+// The SIMD twin of rotate_token_scalar: per group of job.head_group heads, the row kRowBlock
 // batches at a time (then one at a time), each block applied to every head of the group;
-// the scalar reference finishes rows whose length is not a whole number of batches.
+// the scalar reference finishes rows whose length is not a whole number of batches. Small
+// groups keep few rows in flight (memory streams well); one group of all heads loads each
+// row block once per token (what counts when the tensor is already in L1).
 template <class Arch, class T, bool Interleaved, bool Scaled>
 void rotate_token(const token_rows<T>& job_in) noexcept {
   const token_rows<T> job = job_in;  // a local copy: stores through float* cannot alias it
@@ -139,8 +139,8 @@ void rotate_token(const token_rows<T>& job_in) noexcept {
   const std::size_t simd_end = lanes - lanes % width;
   const bool row_tail = simd_end != lanes || (job.in != job.out && job.dim != std::int64_t(2 * half));
   const batch g(static_cast<T>(job.g));
-  for (std::int64_t h0 = 0; h0 < job.heads; h0 += kHeadGroup) {
-    const std::int64_t heads = std::min(kHeadGroup, job.heads - h0);
+  for (std::int64_t h0 = 0; h0 < job.heads; h0 += job.head_group) {
+    const std::int64_t heads = std::min(job.head_group, job.heads - h0);
     const float* const in0 = job.in + h0 * job.in_head_stride;
     float* const out0 = job.out + h0 * job.out_head_stride;
     // N batches from lane j0 of every head of the group (N a constant: c, s in registers).
