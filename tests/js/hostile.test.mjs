@@ -316,6 +316,29 @@ const CASES = [
       return out;
     },
     ok: (e, out) => assertClose(Array.from(out), Array.from(ref.sinusoidal({ dim: 8, positions: 4, start: 7 })), 1e-6) },
+  { cls: 4, what: 'an own getter that throws: its error comes out as is, nothing allocated or written',
+    run: (e) => {
+      const before = e.pe.memoryStats().heapInUse;
+      const input = e.x.slice();
+      const thrown = [];
+      const boom = () => { throw new Error('from the getter'); };
+      for (let i = 0; i < 20; i++) {
+        for (const call of [
+          () => e.pe.rope({ headDim: HEAD, scaling: { type: 'linear', get factor() { return boom(); } } }),
+          () => e.rope.apply(e.x, { ...START, get inverse() { return boom(); } }),
+          () => e.pe.scores({ q: ramp(8), k: ramp(8), dim: 8, get mode() { return boom(); } }),
+        ]) {
+          try { call(); } catch (err) { thrown.push(err.message); }
+        }
+      }
+      return [before, input, thrown];
+    },
+    ok: (e, [before, input, thrown]) => {
+      assert.equal(e.pe.memoryStats().heapInUse, before);
+      assert.deepEqual(e.x, input);
+      assert.deepEqual(new Set(thrown), new Set(['from the getter']));
+      assert.equal(thrown.length, 60);
+    } },
   { cls: 4, what: 'a getter that disposes and re-creates the rope it is called through', error: fails(TypeError, 'rope'), keep: ['x'],
     run: (e) => e.rope.apply(e.x, { ...START, get heads() { e.rope.dispose(); e.pe.rope({ headDim: HEAD }).dispose(); return HEADS; } }) },
 
