@@ -96,7 +96,7 @@ public:
     if (axes_ == 1) return all_.subspan(static_cast<std::size_t>(t0), static_cast<std::size_t>(n));
     gathered_.resize(static_cast<std::size_t>(axes_ * n));
     for (int a = 0; a < axes_; ++a)
-      std::copy_n(all_.begin() + a * tokens_ + t0, n, gathered_.begin() + a * n);
+      std::copy_n(all_.data() + a * tokens_ + t0, n, gathered_.data() + a * n);
     return gathered_;
   }
 
