@@ -12,6 +12,7 @@
 #include <emmintrin.h>
 #endif
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -136,8 +137,14 @@ inline __m128i pack_low16(__m128i a, __m128i b) noexcept {
 // reports them.
 namespace avx2_half {
 
+// AVX2 (with the OS saving its registers) by the compiler's check; F16C by its CPUID bit
+// (leaf 1, ECX bit 29), which Clang's __builtin_cpu_supports does not name.
 inline bool available() noexcept {
-  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  static const bool ok = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 &&
+           (ecx & (1u << 29)) != 0;
+  }();
   return ok;
 }
 
