@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measures the frame budget: after a move of the shift slider in section 9, how long
+// Measures the frame budget: after a move of the shift slider in section 9, how long
 // until both 256×256 score heatmaps are recomputed (posenc, in WASM) and redrawn (canvas)?
 // Runs the built page (web/dist) in Debian's Chromium through playwright-core and prints the
 // median and 95th percentile over many slider moves, for T = 256 (and 64 for reference).

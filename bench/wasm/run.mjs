@@ -80,7 +80,7 @@ function copyMember(src, dst) {
 
 // The members of an in-place half-layout apply on `tokens` × 32 × 128: posenc's two
 // binaries on zero-copy tensors, plain JS on its own array, a copy of the SIMD tensor's
-// bytes (the ceiling the issue names), and `bare`, an in-place v128 load-×1-store pass over
+// bytes (the ceiling), and `bare`, an in-place v128 load-×1-store pass over
 // a tensor of the same size (bare-pass.mjs): moving the bytes alone, no RoPE arithmetic.
 // `ropes` serve the other paths on the same shape; dispose() frees them.
 function inPlaceApply(tokens) {

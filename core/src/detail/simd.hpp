@@ -43,15 +43,10 @@ struct pair_swap {
 template <class T, class Arch>
 xsimd::batch<T, Arch> swap_pairs(const xsimd::batch<T, Arch>& x) noexcept {
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
-  // The swap stays inside each 128-bit lane: an in-lane permute (1 cycle) where xsimd's
-  // swizzle emits the lane-crossing vpermps (several cycles on AMD). avx512f and avx derive
-  // from generic, not from each other.
-  constexpr bool f32 = std::is_same_v<T, float>;
-  if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
-    if constexpr (f32) return _mm512_permute_ps(x, 0xB1);
-    else return _mm512_permute_pd(x, 0x55);
-  } else if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
-    if constexpr (f32) return _mm256_permute_ps(x, 0xB1);
+  // On AVX the swap stays inside each 128-bit lane: an in-lane permute (1 cycle) where
+  // xsimd's swizzle emits the lane-crossing vpermps (several cycles on AMD).
+  if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
+    if constexpr (std::is_same_v<T, float>) return _mm256_permute_ps(x, 0xB1);
     else return _mm256_permute_pd(x, 0x5);
   } else
 #endif
