@@ -128,6 +128,19 @@ function targets(native, wasm) {
       add(`native ${label}, values/s (max err)`, `${vps.toFixed(0)} M/s (${fmtErr(p.maxErr)})`, `≥ ${need.toFixed(0)} M/s (1.5 × ${before} M/s on AMD EPYC Zen 3), err ≤ 3e-8`, vps >= need && p.maxErr <= 3e-8);
     }
   }
+  // Conventions and 16-bit storage: each member's time ÷ the plain float32 member's, side
+  // by side in one run (bench/native/bench_variants.cpp, bench/wasm/run.mjs).
+  for (const [where, groups, time] of [['native', native, (m) => m.ns], ['WASM', wasm?.groups, (m) => m.ns]]) {
+    for (const [key, m] of Object.entries(groups ?? {})) {
+      const [base, limit] = key.startsWith('variants/') ? ['plain', 1.2] : key.startsWith('half/') ? ['float32', 1.5] : [];
+      if (!base || !m[base]) continue;
+      for (const [name, member] of Object.entries(m)) {
+        if (name === base || name === 'note' || !member?.ns) continue;
+        const r = time(member) / time(m[base]);
+        add(`${where} ${key}: ${name} time ÷ ${base}`, fmtRatio(r), `≤ ${limit}×`, r <= limit);
+      }
+    }
+  }
   if (wasm) {
     const g = wasm.groups;
     const zc = g['apply/half/in_place/zero_copy'];

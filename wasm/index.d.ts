@@ -131,6 +131,52 @@ export interface Tensor {
  */
 export type FloatTarget = Float32Array | Tensor;
 
+/**
+ * 16-bit storage: a Uint16Array holding float16 or bfloat16 bits (give `dtype`), or a
+ * Float16Array where the engine has one (dtype implied 'float16'). Rotated in place, copied
+ * into WebAssembly memory and back around one call: the values are widened exactly to
+ * float32, rotated as a float32 tensor would be, and rounded back to nearest, ties to even
+ * (within 1 ulp of the 16-bit format of the exact rotation; subnormals kept, beyond the
+ * format's range ±Inf, NaN stays NaN; dims ≥ rotaryDim keep their bits). A dtype with any
+ * other x, a Uint16Array without one, or a Float16Array with dtype 'bfloat16' is a TypeError.
+ */
+// Float16Array is in the ES2025 library; older TypeScript libs do not declare it.
+export type HalfTarget = Uint16Array | (typeof globalThis extends { Float16Array: infer F }
+  ? F extends abstract new (...args: never[]) => infer A ? A : never : never);
+export type HalfDtype = 'float16' | 'bfloat16';
+
+/**
+ * Multimodal RoPE (HF `mrope_section`, `mrope_interleaved`): three positions per token
+ * (t, h, w); pair i takes one of them, the angle stays p·θ_i.
+ *  - interleaved false (Qwen2-VL, Qwen2.5-VL; HF apply_multimodal_rotary_pos_emb): the
+ *    first section[0] rungs take t, the next section[1] h, the last section[2] w (HF
+ *    splits the full-width cos/sin by mrope_section·2: the same sections in both halves).
+ *  - interleaved true (Qwen3-VL; HF apply_interleaved_mrope): rung i takes h when
+ *    i ≡ 1 (mod 3) and i < 3·section[1], w when i ≡ 2 (mod 3) and i < 3·section[2], else t.
+ * The sections (integers ≥ 0) sum to rotaryDim/2 (partial rotary included); interleaved
+ * also needs 3·section[1] ≤ rotaryDim/2 + 1 and 3·section[2] ≤ rotaryDim/2. Otherwise
+ * RangeError naming mrope.section. Text tokens (t = h = w) rotate exactly as plain RoPE.
+ */
+export interface MropeOptions {
+  /** [t, h, w] rung counts, e.g. [16, 24, 24] (Qwen2-VL) or [24, 20, 20] (Qwen3-VL). */
+  section: readonly number[] | Float64Array | Float32Array;
+  /** Default false. */
+  interleaved?: boolean;
+}
+
+/**
+ * 2-D rotary of vision towers: two positions per patch (row, col).
+ *  - 'qwen2-vl' (Qwen2-VL / Qwen2.5-VL vision; HF VisionRotaryEmbedding(headDim/2),
+ *    rot_pos_emb, apply_rotary_pos_emb_vision): with φ_j = base^(−4j/rotaryDim), rung
+ *    i < rotaryDim/4 is row·φ_i, rung rotaryDim/4 + i is col·φ_i.
+ *  - 'pixtral' (Pixtral; HF PixtralRotaryEmbedding): rung i < rotaryDim/4 is row·θ_{2i},
+ *    rung rotaryDim/4 + i is col·θ_{2i+1}. HF rotates it in layout 'half'; Mistral's
+ *    reference (precompute_freqs_cis_2d) in layout 'interleaved': the same angles.
+ * rotaryDim must be a multiple of 4; scaling must be absent or 'default'. Positions cannot
+ * be given as `start`.
+ */
+export type Vision2d = 'qwen2-vl' | 'pixtral';
+
 export interface RopeOptions {
   /** Elements per head row, in [2, 65536]. */
   headDim: number;
@@ -155,6 +201,10 @@ export interface RopeOptions {
    * are bit-identical, so the choice changes speed and memory only, never a result.
    */
   cacheLength?: number;
+  /** Multimodal RoPE: three positions (t, h, w) per token. Not with vision2d. */
+  mrope?: MropeOptions;
+  /** 2-D rotary: two positions (row, col) per patch. Not with mrope. */
+  vision2d?: Vision2d;
 }
 
 interface Strides {
@@ -169,8 +219,10 @@ export type RopeApplyOptions = Strides & {
   heads?: number;
   /** Rotate back: R(−p·θ)/attentionFactor. Default false. */
   inverse?: boolean;
-  /** Write the result here (same length and strides as x; x is left unchanged). */
+  /** Write the result here (same length and strides as x; x is left unchanged). Float32 only. */
   out?: FloatTarget;
+  /** What the bits of a Uint16Array x hold (see HalfTarget). */
+  dtype?: HalfDtype;
 } & (
     | { positions: Positions; tokens?: number; start?: never }
     | { tokens: number; start?: Position; positions?: never }
@@ -183,6 +235,8 @@ export type RopeApplyQKOptions = {
   qHeadStride?: number;
   kTokenStride?: number;
   kHeadStride?: number;
+  /** q and k are 16-bit of this dtype (see HalfTarget). */
+  dtype?: HalfDtype;
 } & (
   | { positions: Positions; tokens?: number; start?: never }
   | { tokens: number; start?: Position; positions?: never }
@@ -204,8 +258,17 @@ export interface Rope {
   readonly angles: AnglePrecision;
   /** HF's attention_scaling (yarn, longrope), multiplied into rotated dims; 1 otherwise. */
   readonly attentionFactor: number;
-  /** θ_i, rotaryDim/2 values. */
+  /** θ'_i as used by rung i, rotaryDim/2 values (vision2d: the row and column rungs). */
   readonly invFreq: Float64Array;
+  /**
+   * Positions per token: 1, 3 (mrope) or 2 (vision2d). With more than 1, `positions` holds
+   * axes·tokens values in HF's position_ids order [axes][tokens] (all t, then all h, then
+   * all w; or all rows, then all columns), and `start` means every axis at start + t
+   * (M-RoPE's text tokens; refused by vision2d).
+   */
+  readonly axes: 1 | 2 | 3;
+  readonly mrope: Readonly<{ section: readonly number[]; interleaved: boolean }> | null;
+  readonly vision2d: Vision2d | null;
   readonly disposed: boolean;
   /**
    * Rotates x [tokens][heads][headDim] in place; returns x. For a batch, tokens =
@@ -217,16 +280,24 @@ export interface Rope {
   /** apply with inverse: true. */
   invert<T extends FloatTarget>(x: T, options: Omit<RopeApplyOptions, 'inverse'> & { out?: undefined }): T;
   invert<O extends FloatTarget>(x: FloatTarget, options: Omit<RopeApplyOptions, 'inverse'> & { out: O }): O;
+  /** Rotates a 16-bit x in place (see HalfTarget); returns x. */
+  apply<T extends HalfTarget>(x: T, options: RopeApplyOptions & { out?: undefined }): T;
+  invert<T extends HalfTarget>(x: T, options: Omit<RopeApplyOptions, 'inverse'> & { out?: undefined }): T;
   /** Rotates q and k forward in place, one cos/sin row per token shared by both. */
   applyQK<Q extends FloatTarget, K extends FloatTarget>(q: Q, k: K, options: RopeApplyQKOptions): [Q, K];
+  applyQK<Q extends HalfTarget, K extends HalfTarget>(q: Q, k: K, options: RopeApplyQKOptions): [Q, K];
   /** Keys rotated at p become keys rotated at p + delta (pure rotation, no attention factor). */
   shift<T extends FloatTarget>(k: T, options: RopeShiftOptions): T;
-  /** cos/sin(position·θ_i), rotaryDim/2 values each, without the attention factor. */
-  row(position: Position): { cos: Float32Array; sin: Float32Array };
+  /**
+   * cos/sin(position·θ_i), rotaryDim/2 values each, without the attention factor. A
+   * multi-axis rotator also takes one position per axis ([t, h, w] or [row, col]) and
+   * returns the merged row apply uses.
+   */
+  row(position: Position | Positions): { cos: Float32Array; sin: Float32Array };
   /**
    * HF's (cos, sin) pair as a model's rotary embedding returns it: [tokens][rotaryDim]
    * each, full width in the rotator's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1};
-   * interleaved: c_0 c_0 c_1 c_1 …), multiplied by attentionFactor. Max error vs float64:
+   * interleaved: c_0 c_0 c_1 c_1 …), multiplied by attentionFactor. Single-axis rotators only (TypeError for mrope / vision2d). Max error vs float64:
    * 3e−7·attentionFactor for |p| ≤ 2^24.
    */
   cosSin(options: RopeCosSinOptions): { cos: Float32Array; sin: Float32Array };

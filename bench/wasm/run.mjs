@@ -286,6 +286,51 @@ function inPlaceApply(tokens) {
   for (const f of ['simd', 'scalar']) out[f].dispose();
 }
 
+// ── RoPE conventions and 16-bit storage beside plain float32 RoPE (SIMD binary) ──────────
+// variants: 512 tokens × 32 heads × 128 in tensors (zero-copy), each rotator caching its
+// positions; M-RoPE on a video of 2 frames × 16 × 16 patches, 2-D on a 16 × 32 grid.
+// half: the same element count as a plain typed array (copied in and out around the call):
+// Float32Array beside Uint16Array float16 / bfloat16.
+{
+  const T = 512, H = 32, D = 128, n = T * H * D;
+  const video = Int32Array.from({ length: 3 * T }, (_, i) => {
+    const t = i % T;
+    return [Math.floor(t / 256), Math.floor(t / 16) % 16, t % 16][Math.floor(i / T)];
+  });
+  const grid = Int32Array.from({ length: 2 * T }, (_, i) => (i < T ? Math.floor(i / 32) : (i - T) % 32));
+  const linear = Int32Array.from({ length: T }, (_, t) => t);
+  const conventions = {
+    plain: [{}, linear], mrope: [{ mrope: { section: [16, 24, 24] } }, video],
+    mrope_interleaved: [{ mrope: { section: [24, 20, 20], interleaved: true } }, video],
+    qwen2vl_2d: [{ vision2d: 'qwen2-vl' }, grid], pixtral_2d: [{ vision2d: 'pixtral' }, grid],
+  };
+  const owned = [];
+  const members = {};
+  for (const [name, [opts, positions]] of Object.entries(conventions)) {
+    const rope = simd.rope({ headDim: D, base: 1e6, cacheLength: T, ...opts });
+    const x = simd.tensor(randomFill(new Float32Array(n), 7));
+    owned.push(rope, x);
+    members[name] = () => rope.apply(x, { heads: H, positions });
+  }
+  record(`variants/${T}x${H}x${D}`, 'zero-copy tensors; time ÷ plain', members);
+  const rope = simd.rope({ headDim: D, base: 1e6, cacheLength: T });
+  const f32 = randomFill(new Float32Array(n), 8);
+  const bits = (dtype) => {
+    const u = new Uint16Array(n);
+    const b = new Uint32Array(f32.buffer);
+    for (let i = 0; i < n; i++) u[i] = dtype === 'bfloat16' ? b[i] >>> 16 : 0x3c00 | (b[i] >>> 22); // finite values
+    return u;
+  };
+  const f16 = bits('float16');
+  const bf16 = bits('bfloat16');
+  record(`half/${T}x${H}x${D}`, 'plain typed arrays (copied around the call); time ÷ float32', {
+    float32: () => rope.apply(f32, { heads: H, tokens: T, start: 0 }),
+    float16: () => rope.apply(f16, { heads: H, tokens: T, start: 0, dtype: 'float16' }),
+    bfloat16: () => rope.apply(bf16, { heads: H, tokens: T, start: 0, dtype: 'bfloat16' }),
+  });
+  for (const o of [...owned, rope]) o.dispose();
+}
+
 // ── sizes of both binaries (raw and gzip) ─────────────────────────────────────────────
 const dist = (f) => fileURLToPath(new URL(`../../wasm/dist/${f}`, import.meta.url));
 const sizes = {};

@@ -4,6 +4,7 @@
 #include "posenc/rotary.hpp"
 
 #include "detail/angles.hpp"
+#include "detail/axis_rows.hpp"
 #include "detail/dispatch.hpp"
 #include "detail/rotary_kernels.hpp"
 #include "posenc/detail/check.hpp"
@@ -53,16 +54,28 @@ void compute_row(const rotary_cache& cache, std::int64_t p, float* cos_out,
 }
 
 // Where token t sits: ids32[t] or ids64[t] when given, else start + step·t (step 0:
-// every token at `start`, rope_shift's Δ).
+// every token at `start`, rope_shift's Δ). A multi-axis cache's ids are [axes][tokens]:
+// axis a of token t at ids[a·tokens + t].
 struct position_source {
   const std::int32_t* ids32 = nullptr;
   const std::int64_t* ids64 = nullptr;
   std::int64_t start = 0;
   std::int64_t step = 1;
+  int axes = 1;
+  std::int64_t tokens = 0;
   std::int64_t at(std::int64_t t) const noexcept {
     if (ids64) return ids64[t];
     if (ids32) return ids32[t];
     return start + step * t;
+  }
+  // Token t's positions into p[0 … axes); true when they differ from token t − 1's.
+  bool axes_at(std::int64_t t, std::int64_t* p) const noexcept {
+    bool changed = t == 0;
+    for (int a = 0; a < axes; ++a) {
+      p[a] = at(a * tokens + t);
+      changed = changed || p[a] != at(a * tokens + t - 1);
+    }
+    return changed;
   }
 };
 
@@ -115,6 +128,18 @@ public:
       cos_ = data_;
       sin_ = data_ + half_;
     }
+    expand();
+  }
+
+  // A row formed elsewhere (a multi-axis token's, detail/axis_rows.hpp).
+  void use(const T* cos, const T* sin) noexcept {
+    cos_ = cos;
+    sin_ = sin;
+    expand();
+  }
+
+  // The SIMD kernel's lanes of the row just set.
+  void expand() noexcept {
     lane_cos_ = cos_;
     lane_sin_ = sin_;
     if (!lanes_) return;
@@ -199,10 +224,20 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
                    std::int64_t tokens, position_source pos, float sign, float g,
                    void (*kernel)(const detail::token_rows<T>&) noexcept) {
   row_buffer<T> row(cache, sign);
+  detail::axis_rows axis_rows(cache);  // holds nothing unless the cache has several axes
+  std::int64_t p_axes[3];
   const std::int64_t group = head_group(targets, cache.layout() == rope_layout::interleaved);
   for (std::int64_t t = 0; t < tokens; ++t) {
-    const std::int64_t p = pos.at(t);
-    if (t == 0 || p != pos.at(t - 1)) row.load(cache, p);  // a run of one position loads once
+    if (pos.axes > 1) {  // a multi-axis token (a span; start is one position for all)
+      if constexpr (std::is_same_v<T, float>) {
+        if (pos.axes_at(t, p_axes)) {
+          axis_rows.load(cache, p_axes);
+          row.use(axis_rows.cos(), axis_rows.sin());
+        }
+      }
+    } else if (const std::int64_t p = pos.at(t); t == 0 || p != pos.at(t - 1)) {
+      row.load(cache, p);  // a run of one position loads once
+    }
     for (const rope_target& target : targets)
       if (!is_empty(target.in)) kernel(row.job(target, t, g, group));
   }
@@ -254,25 +289,37 @@ void check_head_view(const rotary_cache& cache, const char* name, const char* di
 
 // The position sources of the public overloads, validated: a span's length must equal
 // tokens (int64 ids also within ±max_position each), a start keeps every position there.
-position_source positions_of(std::span<const std::int32_t> positions, std::int64_t tokens) {
-  if (static_cast<std::int64_t>(positions.size()) != tokens)
-    detail::fail_length("positions holds ", positions.size(), " values but tokens is ",
-                        tokens);
-  return {positions.data()};
+// A multi-axis cache takes axes·tokens values ([axes][tokens]).
+void check_span_length(const rotary_cache& cache, std::size_t size, std::int64_t tokens) {
+  const int axes = cache.axes();
+  if (axes == 1 && static_cast<std::int64_t>(size) != tokens)
+    detail::fail_length("positions holds ", size, " values but tokens is ", tokens);
+  if (axes > 1 && static_cast<std::int64_t>(size) != axes * tokens)
+    detail::fail_length("positions holds ", size, " values but a ", axes, "-axis rotator (",
+                        to_string(cache.axes_kind()), ") takes ", axes, " x tokens = ",
+                        axes * tokens, " ([", axes, "][tokens])");
 }
 
-position_source positions_of(std::span<const std::int64_t> positions, std::int64_t tokens) {
-  if (static_cast<std::int64_t>(positions.size()) != tokens)
-    detail::fail_length("positions holds ", positions.size(), " values but tokens is ",
-                        tokens);
+position_source positions_of(const rotary_cache& cache, std::span<const std::int32_t> positions,
+                             std::int64_t tokens) {
+  check_span_length(cache, positions.size(), tokens);
+  return {positions.data(), nullptr, 0, 1, cache.axes(), tokens};
+}
+
+position_source positions_of(const rotary_cache& cache, std::span<const std::int64_t> positions,
+                             std::int64_t tokens) {
+  check_span_length(cache, positions.size(), tokens);
   for (std::size_t t = 0; t < positions.size(); ++t)
     if (positions[t] < -max_position || positions[t] > max_position)
       detail::fail_argument("positions[", t, "] must be in [", -max_position, ", ",
                             max_position, "], got ", positions[t]);
-  return {nullptr, positions.data()};
+  return {nullptr, positions.data(), 0, 1, cache.axes(), tokens};
 }
 
-position_source positions_of(std::int64_t start, std::int64_t tokens) {
+position_source positions_of(const rotary_cache& cache, std::int64_t start, std::int64_t tokens) {
+  if (cache.axes() == 2)
+    detail::fail_argument("a 2-D rotary (", to_string(cache.axes_kind()),
+                          ") takes positions [2][tokens] (row, col), not start");
   check_position("start", start);
   if (tokens > 0 && start > max_position - (tokens - 1))
     detail::fail_argument("start + tokens - 1 must be <= ", max_position, ", got start ",
@@ -366,9 +413,12 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   const auto half = static_cast<std::size_t>(half64);
   const std::size_t floats = static_cast<std::size_t>(count) * half;
 
-  frequencies freq = inverse_frequencies(rotary_dim_, config.base, config.scaling);
-  inv_freq_ = std::move(freq.inv_freq);
-  attention_factor_ = freq.attention_factor;
+  detail::axis_ladder ladder =
+      detail::make_axis_ladder(config.axes, rotary_dim_, config.base, config.scaling);
+  axes_kind_ = config.axes.kind;
+  inv_freq_ = std::move(ladder.inv_freq);
+  pair_axis_ = std::move(ladder.pair_axis);
+  attention_factor_ = ladder.attention_factor;
 
   if (angles_ == angle_precision::exact) {
     offsets_.resize(detail::offset_doubles(half));
@@ -390,57 +440,74 @@ void rotary_cache::row(std::int64_t position, float* cos_out, float* sin_out) co
   }
 }
 
+void rotary_cache::row(std::span<const std::int64_t> positions, float* cos_out,
+                       float* sin_out) const {
+  if (static_cast<int>(positions.size()) != axes())
+    detail::fail_length("positions holds ", positions.size(), " values but the rotator has ",
+                        axes(), " axes");
+  for (const std::int64_t p : positions) check_position("positions", p);
+  if (axes() == 1) {
+    row(positions[0], cos_out, sin_out);
+    return;
+  }
+  detail::axis_rows rows(*this);
+  rows.load(*this, positions.data());
+  const auto half = static_cast<std::size_t>(rotary_dim_ / 2);
+  std::copy_n(rows.cos(), half, cos_out);
+  std::copy_n(rows.sin(), half, sin_out);
+}
+
 void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int32_t> positions, direction dir) {
   check_head_view(cache, "x", "x.dim", x);
-  apply_one(cache, x, x, positions_of(positions, x.tokens), dir);
+  apply_one(cache, x, x, positions_of(cache, positions, x.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int64_t> positions, direction dir) {
   check_head_view(cache, "x", "x.dim", x);
-  apply_one(cache, x, x, positions_of(positions, x.tokens), dir);
+  apply_one(cache, x, x, positions_of(cache, positions, x.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start, direction dir) {
   check_head_view(cache, "x", "x.dim", x);
-  apply_one(cache, x, x, positions_of(start, x.tokens), dir);
+  apply_one(cache, x, x, positions_of(cache, start, x.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::span<const std::int32_t> positions, direction dir) {
   check_in_out(cache, in, out);
-  apply_one(cache, in, out, positions_of(positions, in.tokens), dir);
+  apply_one(cache, in, out, positions_of(cache, positions, in.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::span<const std::int64_t> positions, direction dir) {
   check_in_out(cache, in, out);
-  apply_one(cache, in, out, positions_of(positions, in.tokens), dir);
+  apply_one(cache, in, out, positions_of(cache, positions, in.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::int64_t start, direction dir) {
   check_in_out(cache, in, out);
-  apply_one(cache, in, out, positions_of(start, in.tokens), dir);
+  apply_one(cache, in, out, positions_of(cache, start, in.tokens), dir);
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::span<const std::int32_t> positions) {
   check_qk(cache, q, k);
-  apply_qk(cache, q, k, positions_of(positions, q.tokens));
+  apply_qk(cache, q, k, positions_of(cache, positions, q.tokens));
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::span<const std::int64_t> positions) {
   check_qk(cache, q, k);
-  apply_qk(cache, q, k, positions_of(positions, q.tokens));
+  apply_qk(cache, q, k, positions_of(cache, positions, q.tokens));
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::int64_t start) {
   check_qk(cache, q, k);
-  apply_qk(cache, q, k, positions_of(start, q.tokens));
+  apply_qk(cache, q, k, positions_of(cache, start, q.tokens));
 }
 
 void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {

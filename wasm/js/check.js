@@ -60,6 +60,7 @@ const Uint8 = Uint8Array;
 export const Float32 = Float32Array;
 export const Float64 = Float64Array;
 export const Int32 = Int32Array;
+export const Uint16 = Uint16Array;
 
 /** The internal type of a typed array ('Float32Array', …), or undefined for anything else. */
 export const tagOf = (v) => typedArrayTag(v);

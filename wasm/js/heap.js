@@ -10,7 +10,7 @@
 // is freed when the call returns (so one huge call does not pin its size forever). The
 // block is taken only after every argument was read (check.js), so no user code can run
 // while it is in use; `busy` still refuses a nested taker, should one ever appear.
-import { Float32, Float64, Int32, bufferOf, copyInto, lengthOf, setTensorBrand } from './check.js';
+import { Float32, Float64, Int32, Uint16, bufferOf, copyInto, lengthOf, setTensorBrand } from './check.js';
 import { withKind } from './errors.js';
 
 const SCRATCH_KEEP = 1 << 20;
@@ -88,17 +88,23 @@ export class Heap {
     return new Float32(bufferOf(this.module.HEAPF32), ptr, length);
   }
 
-  /** Copies a Float32Array / Int32Array / Float64Array (by `tag`) to `ptr`. */
+  /** Copies a Float32Array / Int32Array / Uint16Array / Float64Array (by `tag`) to `ptr`. */
   put(ptr, a, tag) {
     const m = this.module;
     if (tag === 'Float32Array') copyInto(m.HEAPF32, a, ptr >>> 2);
     else if (tag === 'Int32Array') copyInto(m.HEAP32, a, ptr >>> 2);
+    else if (tag === 'Uint16Array') copyInto(new Uint16(bufferOf(m.HEAPU8)), a, ptr >>> 1);
     else copyInto(m.HEAPF64, a, ptr >>> 3);
   }
 
   /** Copies `length` floats at `ptr` into the Float32Array `into` (from its start). */
   getF32(into, ptr, length) {
     copyInto(into, new Float32(bufferOf(this.module.HEAPF32), ptr, length), 0);
+  }
+
+  /** Copies `length` 16-bit values at `ptr` into the Uint16Array `into` (from its start). */
+  getU16(into, ptr, length) {
+    copyInto(into, new Uint16(bufferOf(this.module.HEAPU8), ptr, length), 0);
   }
 
   /** A fresh copy (outside WebAssembly memory) of a typed-array view the binding returned. */

@@ -8,15 +8,20 @@ import { fromStatus, unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
 import { align } from './heap.js';
 import { scalingArg, withScaling } from './scaling.js';
-import { Target, chunkable, inChunks, resolveTarget, sharing, stage, stagedBytes, unstage } from './target.js';
+import { Target, chunkable, inChunks, resolveHalfTarget, resolveTarget, sharing, stage, stagedBytes,
+  unstage } from './target.js';
 
 export const ROPE_LAYOUTS = ['half', 'interleaved'];
 export const ANGLE_PRECISIONS = ['exact', 'float32'];
-const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'angles', 'cacheStart', 'cacheLength'];
-const APPLY_KEYS = ['tokens', 'heads', 'positions', 'start', 'inverse', 'tokenStride', 'headStride', 'out'];
+export const VISION_2D = ['qwen2-vl', 'pixtral'];
+export const HALF_DTYPES = ['float16', 'bfloat16'];
+const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'angles', 'cacheStart', 'cacheLength',
+  'mrope', 'vision2d'];
+const MROPE_KEYS = ['section', 'interleaved'];
+const APPLY_KEYS = ['tokens', 'heads', 'positions', 'start', 'inverse', 'tokenStride', 'headStride', 'out', 'dtype'];
 const INVERT_KEYS = APPLY_KEYS.filter((k) => k !== 'inverse');
 const QK_KEYS = ['tokens', 'positions', 'start', 'qHeads', 'kHeads', 'qTokenStride', 'qHeadStride',
-  'kTokenStride', 'kHeadStride'];
+  'kTokenStride', 'kHeadStride', 'dtype'];
 const SHIFT_KEYS = ['tokens', 'heads', 'delta', 'tokenStride', 'headStride'];
 const COS_SIN_KEYS = ['positions', 'start', 'tokens'];
 
@@ -27,8 +32,10 @@ const COS_SIN_KEYS = ['positions', 'start', 'tokens'];
 const AUTO_MIN_ROWS = 256;
 const AUTO_MAX_FLOATS = 1 << 20;
 
-// The core names the cache's range `first` / `count`; JS calls them cacheStart / cacheLength.
-const cacheNames = (m) => m.replace(/\bfirst\b/g, 'cacheStart').replace(/\bcount\b/g, 'cacheLength');
+// The core names the cache's range `first` / `count` and the dims in snake_case; JS calls
+// them cacheStart / cacheLength, headDim / rotaryDim.
+const cacheNames = (m) => m.replace(/\bfirst\b/g, 'cacheStart').replace(/\bcount\b/g, 'cacheLength')
+  .replace(/\brotary_dim\b/g, 'rotaryDim').replace(/\bhead_dim\b/g, 'headDim');
 // The out-of-place overload names its input `in`; JS calls it x.
 const inNames = (m) => m.replace(/^posenc: in([ .:])/, 'posenc: x$1').replace(/\bin's\b/g, "x's")
   .replace(/ as in or /, ' as x or ');
@@ -46,14 +53,78 @@ class Call {
 }
 
 // positions | start (never both) of an apply/applyQK record into c; fn names the method.
-function readPositions(c, o, fn, heapBuffer) {
+// A rotator with `axes` positions per token takes axes·tokens of them ([axes][tokens]).
+function readPositions(c, o, fn, heapBuffer, axes) {
   if (o.positions !== undefined && o.start !== undefined) {
     throw new TypeError(`posenc: ${fn} takes positions or start, not both`);
   }
   c.positions = o.positions === undefined ? null : check.positions('positions', o.positions, heapBuffer);
   c.start = o.start === undefined ? 0 : check.safeInteger('start', o.start);
-  c.tokens = o.tokens === undefined && c.positions !== null ? check.lengthOf(c.positions)
-    : check.size('tokens', o.tokens);
+  if (o.tokens !== undefined || c.positions === null) {
+    c.tokens = check.size('tokens', o.tokens);
+    return;
+  }
+  const n = check.lengthOf(c.positions);
+  if (n % axes !== 0) {
+    throw new RangeError(`posenc: positions holds ${n} values, not a multiple of ${axes} (this rotator takes ` +
+      `${axes} positions per token, [${axes}][tokens])`);
+  }
+  c.tokens = n / axes;
+}
+
+// The rope() options mrope / vision2d → [core axes name, section t, h, w, facts].
+function axesArg(o) {
+  if (o.mrope !== undefined && o.vision2d !== undefined) {
+    throw new TypeError('posenc: rope() takes mrope or vision2d, not both');
+  }
+  if (o.vision2d !== undefined) {
+    const v = check.oneOf('vision2d', o.vision2d, VISION_2D);
+    return { axes: v, section: [0, 0, 0], mrope: null, vision2d: v, count: 2 };
+  }
+  if (o.mrope === undefined) return { axes: 'none', section: [0, 0, 0], mrope: null, vision2d: null, count: 1 };
+  const m = check.options(o.mrope, 'rope() (mrope)', MROPE_KEYS);
+  if (m.section === undefined) {
+    throw new TypeError('posenc: mrope.section is required (HF mrope_section: the t, h, w rung counts)');
+  }
+  const list = check.numberList('mrope.section', m.section, 3);
+  if (check.lengthOf(list) !== 3) {
+    throw new RangeError(`posenc: mrope.section must hold 3 values (t, h, w), got ${check.lengthOf(list)}`);
+  }
+  const section = [0, 1, 2].map((i) => check.integer(`mrope.section[${i}]`, list[i], 0));
+  const interleaved = m.interleaved === undefined ? false : check.boolean('mrope.interleaved', m.interleaved);
+  return {
+    axes: interleaved ? 'mrope-interleaved' : 'mrope', section, count: 3, vision2d: null,
+    mrope: Object.freeze({ section: Object.freeze(section.slice()), interleaved }),
+  };
+}
+
+// The dtype of an apply/applyQK record: undefined (float32), 'float16' or 'bfloat16'.
+function dtypeArg(o) {
+  return o.dtype === undefined ? undefined : check.oneOf('dtype', o.dtype, HALF_DTYPES);
+}
+
+// Whether x is a 16-bit array, checked against the dtype given (argument `name`): a
+// Uint16Array needs one, a Float16Array implies 'float16', anything else takes none.
+// Returns the dtype to use, or undefined for float32 data.
+function halfDtype(name, x, dtype) {
+  const tag = check.tagOf(x);
+  if (tag === 'Float16Array') {
+    if (dtype !== undefined && dtype !== 'float16') {
+      throw new TypeError(`posenc: ${name} is a Float16Array, so dtype must be 'float16' or absent, got '${dtype}'`);
+    }
+    return 'float16';
+  }
+  if (tag === 'Uint16Array') {
+    if (dtype === undefined) {
+      throw new TypeError(`posenc: ${name} is a Uint16Array: give dtype 'float16' or 'bfloat16' (what its bits hold)`);
+    }
+    return dtype;
+  }
+  if (dtype !== undefined) {
+    throw new TypeError(`posenc: dtype '${dtype}' is for 16-bit data (a Uint16Array or Float16Array), but ${name} ` +
+      `is ${check.describe(x)}`);
+  }
+  return undefined;
 }
 
 // heads, tokenStride and headStride into c from the record's options named h, ts, hs
@@ -84,6 +155,7 @@ export function rotaryApi({ module, heap }) {
     #cacheLength; // rows cached now
     #cacheMax; // rows the cache may grow to (= cacheLength when given)
     #make; // cacheLength → a new handle, for the growing cache (null when cacheLength was given)
+    #axes;
 
     constructor(opts) {
       const o = check.options(opts, 'rope()', ROPE_KEYS);
@@ -97,8 +169,10 @@ export function rotaryApi({ module, heap }) {
       // An int32 count; the core caps cacheLength·rotaryDim/2 at 2^28 floats (rotary.hpp).
       const auto = o.cacheLength === undefined;
       const cacheLength = auto ? 0 : check.integer('cacheLength', o.cacheLength, 0);
-      const make = (length) => withScaling(heap, scaling, 'rope()', (ptr) => module.ropeCreate(headDim,
-        rotaryDim, base, layout, scaling.type, ptr, angles, cacheStart, length));
+      const axes = axesArg(o);
+      const { section } = axes;
+      const make = (length) => withScaling(heap, scaling, 'rope()', (ptr) => module.ropeCreate(headDim, rotaryDim,
+        base, layout, scaling.type, ptr, angles, cacheStart, length, axes.axes, section[0], section[1], section[2]));
       const handle = make(cacheLength);
       unwrap(module, handle, cacheNames);
       const info = heap.take(module.ropeInfo(handle), 'Float64Array');
@@ -114,6 +188,7 @@ export function rotaryApi({ module, heap }) {
       this.#cacheLength = cacheLength;
       this.#cacheMax = auto ? Math.floor(AUTO_MAX_FLOATS / info[1]) : cacheLength;
       this.#make = auto ? make : null;
+      this.#axes = axes;
       registry.register(this, handle, this);
       Object.freeze(this); // nothing to add to a rotator: what it was made with is read-only
     }
@@ -129,6 +204,12 @@ export function rotaryApi({ module, heap }) {
     get attentionFactor() { return this.#attentionFactor; }
     /** θ_i exactly as used (rotaryDim/2 values; a copy per rotator, changing it changes nothing). */
     get invFreq() { return this.#invFreq; }
+    /** Positions per token: 1, 3 (M-RoPE: t, h, w) or 2 (vision2d: row, col). */
+    get axes() { return this.#axes.count; }
+    /** { section, interleaved } (frozen) of an M-RoPE rotator, else null. */
+    get mrope() { return this.#axes.mrope; }
+    /** 'qwen2-vl' | 'pixtral' for a 2-D rotary, else null. */
+    get vision2d() { return this.#axes.vision2d; }
 
     get disposed() {
       Rope.#check(this, 'rope.disposed');
@@ -206,12 +287,17 @@ export function rotaryApi({ module, heap }) {
     }
 
     #apply(x, o, inverse, fn) {
-      readPositions(call, o, fn, heap.buffer);
+      readPositions(call, o, fn, heap.buffer, this.#axes.count);
       readStrides(call, o, this.#headDim, 'heads', 'tokenStride', 'headStride');
       const { tokens, positions, start, heads, tokenStride: ts, headStride: hs } = call;
       const out = o.out;
+      const dtype = halfDtype('x', x, dtypeArg(o));
       // Every option is read: from here on no user code runs.
       const handle = this.#liveFor(positions, start, tokens);
+      if (dtype !== undefined) {
+        if (out !== undefined) throw new TypeError('posenc: out is not supported for 16-bit x (it is rotated in place)');
+        return this.#apply16(handle, x, dtype, inverse, fn);
+      }
       resolveTarget(heap, 'x', x, X);
       let hasOut = out !== undefined;
       if (hasOut) {
@@ -247,6 +333,28 @@ export function rotaryApi({ module, heap }) {
       return out === undefined ? x : out;
     }
 
+    // apply on a 16-bit x (copied through scratch memory), in place; call holds the rest.
+    #apply16(handle, x, dtype, inverse, fn) {
+      const { tokens, positions, start, heads, tokenStride: ts, headStride: hs } = call;
+      resolveHalfTarget(heap, 'x', x, X);
+      const n = positions === null ? 0 : check.lengthOf(positions);
+      const xBytes = align(stagedBytes(X));
+      const total = xBytes + 4 * n;
+      const base = total === 0 ? 0 : heap.acquire(total, fn);
+      let status;
+      try {
+        stage(heap, X, base);
+        if (n !== 0) heap.put(base + xBytes, positions, 'Int32Array');
+        status = module._posenc_rope_apply16(handle, X.ptr, X.length, tokens, heads, ts, hs, base + xBytes, n,
+          start, positions === null ? 0 : 1, inverse ? 1 : 0, dtype === 'bfloat16' ? 1 : 0);
+        if (status === 0) unstage(heap, X);
+      } finally {
+        if (base !== 0) heap.release(base);
+      }
+      fromStatus(module, status);
+      return x;
+    }
+
     // apply in place on a big X (a copy target) in token chunks through scratch memory
     // (target.js inChunks); false when x is small or the layout does not allow chunks. The
     // whole call is checked first (one extra call, for big x only), so an error changes
@@ -272,13 +380,24 @@ export function rotaryApi({ module, heap }) {
     applyQK(q, k, opts) {
       Rope.#check(this, 'rope.applyQK()');
       const o = check.options(opts, 'rope.applyQK()', QK_KEYS);
-      readPositions(call, o, 'rope.applyQK()', heap.buffer);
+      readPositions(call, o, 'rope.applyQK()', heap.buffer, this.#axes.count);
       readStrides(call, o, this.#headDim, 'qHeads', 'qTokenStride', 'qHeadStride');
       readStrides(kCall, o, this.#headDim, 'kHeads', 'kTokenStride', 'kHeadStride');
       const { tokens, positions, start } = call;
+      const dtypeGiven = dtypeArg(o);
+      const dtype = halfDtype('q', q, dtypeGiven);
+      if (halfDtype('k', k, dtypeGiven) !== dtype) {
+        throw new TypeError('posenc: q and k must both be 16-bit (of one dtype) or both float32');
+      }
       const handle = this.#liveFor(positions, start, tokens);
-      resolveTarget(heap, 'q', q, X);
-      resolveTarget(heap, 'k', k, OUT);
+      const half = dtype !== undefined;
+      if (half) {
+        resolveHalfTarget(heap, 'q', q, X);
+        resolveHalfTarget(heap, 'k', k, OUT);
+      } else {
+        resolveTarget(heap, 'q', q, X);
+        resolveTarget(heap, 'k', k, OUT);
+      }
       if (sharing(X, OUT) !== 0) throw new RangeError('posenc: q and k must not share memory');
       const n = positions === null ? 0 : check.lengthOf(positions);
       const qBytes = align(stagedBytes(X));
@@ -291,9 +410,13 @@ export function rotaryApi({ module, heap }) {
         stage(heap, OUT, base + qBytes);
         const pp = base + qBytes + kBytes;
         if (n !== 0) heap.put(pp, positions, 'Int32Array');
-        status = module._posenc_rope_apply_qk(handle, X.ptr, X.length, call.heads, call.tokenStride,
-          call.headStride, OUT.ptr, OUT.length, kCall.heads, kCall.tokenStride, kCall.headStride, tokens, pp, n,
-          start, positions === null ? 0 : 1);
+        const use = positions === null ? 0 : 1;
+        status = half
+          ? module._posenc_rope_apply_qk16(handle, X.ptr, X.length, call.heads, call.tokenStride, call.headStride,
+            OUT.ptr, OUT.length, kCall.heads, kCall.tokenStride, kCall.headStride, tokens, pp, n, start, use,
+            dtype === 'bfloat16' ? 1 : 0)
+          : module._posenc_rope_apply_qk(handle, X.ptr, X.length, call.heads, call.tokenStride, call.headStride,
+            OUT.ptr, OUT.length, kCall.heads, kCall.tokenStride, kCall.headStride, tokens, pp, n, start, use);
         if (status === 0) {
           unstage(heap, X);
           unstage(heap, OUT);
@@ -332,8 +455,20 @@ export function rotaryApi({ module, heap }) {
     /** { cos, sin }: Float32Array(rotaryDim/2) each, cos/sin(position·θ_i) without the factor. */
     row(position) {
       Rope.#check(this, 'rope.row()');
-      const p = check.safeInteger('position', position);
-      const all = heap.take(unwrap(module, module.ropeRow(this.#live(), p)), 'Float32Array');
+      const axes = this.#axes.count;
+      let all;
+      if (axes > 1 && typeof position !== 'number' && typeof position !== 'bigint') {
+        // A multi-axis token: its axes positions ((t, h, w) or (row, col)) → the merged row.
+        const p = check.positions('position', position, heap.buffer);
+        if (check.lengthOf(p) !== axes) {
+          throw new RangeError(`posenc: position must hold ${axes} values (one per axis), got ${check.lengthOf(p)}`);
+        }
+        all = heap.take(unwrap(module, module.ropeRowAxes(this.#live(), p[0], p[1], axes > 2 ? p[2] : 0)),
+          'Float32Array');
+      } else {
+        const p = check.safeInteger('position', position);
+        all = heap.take(unwrap(module, module.ropeRow(this.#live(), p)), 'Float32Array');
+      }
       const half = check.lengthOf(all) / 2;
       const buffer = check.bufferOf(all);
       return { cos: new check.Float32(buffer, 0, half), sin: new check.Float32(buffer, 4 * half, half) };
@@ -347,7 +482,10 @@ export function rotaryApi({ module, heap }) {
     cosSin(opts) {
       Rope.#check(this, 'rope.cosSin()');
       const o = check.options(opts, 'rope.cosSin()', COS_SIN_KEYS);
-      readPositions(call, o, 'rope.cosSin()', heap.buffer);
+      if (this.#axes.count !== 1) {
+        throw new TypeError('posenc: rope.cosSin() is for single-axis rotators; an mrope / vision2d rotator gives its rows through rope.row([t, h, w])');
+      }
+      readPositions(call, o, 'rope.cosSin()', heap.buffer, 1);
       const { tokens, positions, start } = call;
       const n = positions === null ? 0 : check.lengthOf(positions);
       if (positions !== null && n !== tokens) {

@@ -16,8 +16,10 @@ import { tensorHeap, tensorLength, tensorPtr } from './heap.js';
 export class Target {
   /** Its address in WebAssembly memory (for a copy: set by the caller once staged). */
   ptr = 0;
-  /** Float count. */
+  /** Element count. */
   length = 0;
+  /** Bytes per element: 4 (float32) or 2 (float16 / bfloat16 bits). */
+  bytes = 4;
   /** The Float32Array to stage and copy back (copying path), or null (zero-copy). */
   copy = null;
 }
@@ -33,6 +35,7 @@ export function resolveTarget(heap, name, x, t) {
     const ptr = tensorPtr(x);
     if (ptr === 0) throw new TypeError(`posenc: ${name} is a disposed tensor`);
     t.length = tensorLength(x);
+    t.bytes = 4;
     if (owner === heap) {
       t.ptr = ptr;
       t.copy = null;
@@ -48,6 +51,7 @@ export function resolveTarget(heap, name, x, t) {
   check.float32Array(name, x); // detached?
   const n = check.lengthOf(x);
   t.length = n;
+  t.bytes = 4;
   if (check.bufferOf(x) !== heap.buffer) {
     t.ptr = 0;
     t.copy = x;
@@ -62,6 +66,29 @@ export function resolveTarget(heap, name, x, t) {
   return t;
 }
 
+/** The 16-bit array types: their elements are the bits of float16 / bfloat16 values. */
+export const HALF_TAGS = ['Uint16Array', 'Float16Array'];
+
+/**
+ * Resolves a 16-bit `x` (a Uint16Array of float16 / bfloat16 bits, or a Float16Array) into
+ * `t`, always by copy: its bits are staged as they are (a Float16Array through a Uint16Array
+ * view of its memory, so no value converts). An array viewing WebAssembly memory is refused:
+ * staging may grow that memory and detach it. Returns t.
+ */
+export function resolveHalfTarget(heap, name, x, t) {
+  const tag = check.tagOf(x);
+  check.typedArray(name, x, tag); // detached?
+  const n = check.lengthOf(x);
+  if (check.bufferOf(x) === heap.buffer) {
+    throw new TypeError(`posenc: ${name} is a ${tag} viewing WebAssembly memory; pass a 16-bit array outside it`);
+  }
+  t.length = n;
+  t.bytes = 2;
+  t.ptr = 0;
+  t.copy = tag === 'Uint16Array' ? x : new check.Uint16(check.bufferOf(x), check.byteOffsetOf(x), n);
+  return t;
+}
+
 /**
  * How two copy targets share memory (zero-copy ones are the core's to check): 0 not at
  * all, 1 the very same floats, 2 partly.
@@ -71,23 +98,25 @@ export function sharing(a, b) {
   if (check.bufferOf(a.copy) !== check.bufferOf(b.copy)) return 0;
   const a0 = check.byteOffsetOf(a.copy);
   const b0 = check.byteOffsetOf(b.copy);
-  if (a0 === b0 && a.length === b.length) return 1;
-  return a0 < b0 + 4 * b.length && b0 < a0 + 4 * a.length ? 2 : 0;
+  if (a0 === b0 && a.length === b.length && a.bytes === b.bytes) return 1;
+  return a0 < b0 + b.bytes * b.length && b0 < a0 + a.bytes * a.length ? 2 : 0;
 }
 
 /** Scratch bytes a target needs (0 when zero-copy). */
-export const stagedBytes = (t) => (t.copy === null ? 0 : 4 * t.length);
+export const stagedBytes = (t) => (t.copy === null ? 0 : t.bytes * t.length);
 
-/** Stages a copy target at ptr (its floats copied in). */
+/** Stages a copy target at ptr (its elements copied in). */
 export function stage(heap, t, ptr) {
   if (t.copy === null) return;
   t.ptr = ptr;
-  heap.put(ptr, t.copy, 'Float32Array');
+  heap.put(ptr, t.copy, t.bytes === 2 ? 'Uint16Array' : 'Float32Array');
 }
 
-/** Copies a staged target's floats back to its array. */
+/** Copies a staged target's elements back to its array. */
 export function unstage(heap, t) {
-  if (t.copy !== null) heap.getF32(t.copy, t.ptr, t.length);
+  if (t.copy === null) return;
+  if (t.bytes === 2) heap.getU16(t.copy, t.ptr, t.length);
+  else heap.getF32(t.copy, t.ptr, t.length);
 }
 
 // Token chunks of the copying path stay this small so that the copy in, the kernel and the

@@ -9,6 +9,7 @@
 #include "guard.hpp"
 #include "marshal.hpp"
 
+#include "posenc/half.hpp"
 #include "posenc/rotary.hpp"
 #include "posenc/tensor.hpp"
 
@@ -35,9 +36,12 @@ tensor_view view_at(const rotary_cache& cache, std::uintptr_t x, std::size_t siz
 direction dir_of(bool inverse) { return inverse ? direction::inverse : direction::forward; }
 
 // → the handle (a number), or null on error. The rotator's facts come from rope_info.
+// axes: "none" | "mrope" | "mrope-interleaved" | "qwen2-vl" | "pixtral" (multimodal.hpp),
+// section: M-RoPE's (t, h, w) rung counts.
 val rope_create(int head_dim, int rotary_dim, double base, std::string layout,
                 std::string scaling_type, std::uintptr_t scaling_block, std::string angles,
-                double cache_first, double cache_count) {
+                double cache_first, double cache_count, std::string axes, int section_t,
+                int section_h, int section_w) {
   return guarded([&] {
     rope_config config;
     config.head_dim = head_dim;
@@ -46,6 +50,7 @@ val rope_create(int head_dim, int rotary_dim, double base, std::string layout,
     config.layout = parse_rope_layout(layout);
     config.scaling = scaling_at(scaling_type, scaling_block);
     config.angles = parse_angle_precision(angles);
+    config.axes = {parse_rope_axes(axes), {section_t, section_h, section_w}};
     auto cache = std::make_unique<rotary_cache>(config, i64(cache_first), i64(cache_count));
     return val(static_cast<double>(reinterpret_cast<std::uintptr_t>(cache.release())));
   });
@@ -152,6 +157,29 @@ val rope_cos_sin(std::uintptr_t handle, std::uintptr_t positions, std::size_t n_
   });
 }
 
+// → Float32Array view [cos(rotaryDim/2) | sin(rotaryDim/2)] of a multi-axis token at
+// (p0, p1[, p2]) (the merged row), raw.
+val rope_row_axes(std::uintptr_t handle, double p0, double p1, double p2) {
+  return guarded([&] {
+    const rotary_cache& cache = cache_at(handle);
+    const auto half = static_cast<std::size_t>(cache.rotary_dim() / 2);
+    const std::int64_t p[3] = {i64(p0), i64(p1), i64(p2)};
+    std::vector<float> row(2 * half);
+    cache.row(std::span<const std::int64_t>(p, static_cast<std::size_t>(cache.axes())),
+              row.data(), row.data() + half);
+    return hand_over(std::move(row));
+  });
+}
+
+// The 16-bit view [tokens][heads][head_dim] at `x` (bfloat16 when bf, else float16).
+half_tensor_view half_view_at(const rotary_cache& cache, std::uintptr_t x, std::size_t size,
+                              double tokens, double heads, double token_stride,
+                              double head_stride, bool bf) {
+  return {from_address<std::uint16_t>(x), size, i64(tokens), i64(heads), cache.head_dim(),
+          i64(token_stride), i64(head_stride),
+          bf ? half_format::bfloat16 : half_format::float16};
+}
+
 } // namespace
 } // namespace posenc::wasm
 
@@ -197,6 +225,49 @@ EMSCRIPTEN_KEEPALIVE int posenc_rope_shift(std::uintptr_t handle, std::uintptr_t
   });
 }
 
+// 16-bit tensors in place (posenc/half.hpp); size in 16-bit values; bf: bfloat16.
+EMSCRIPTEN_KEEPALIVE int posenc_rope_apply16(std::uintptr_t handle, std::uintptr_t x,
+                                             std::size_t size, double tokens, double heads,
+                                             double token_stride, double head_stride,
+                                             std::uintptr_t positions, std::size_t n_positions,
+                                             double start, int use_positions, int inverse,
+                                             int bf) {
+  using namespace posenc;
+  return wasm::status_of([&] {
+    const rotary_cache& cache = wasm::cache_at(handle);
+    const half_tensor_view v =
+        wasm::half_view_at(cache, x, size, tokens, heads, token_stride, head_stride, bf != 0);
+    const direction dir = inverse != 0 ? direction::inverse : direction::forward;
+    if (use_positions != 0)
+      rope_apply(cache, v, {wasm::from_address<const std::int32_t>(positions), n_positions}, dir);
+    else
+      rope_apply(cache, v, wasm::i64(start), dir);
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE int posenc_rope_apply_qk16(std::uintptr_t handle, std::uintptr_t q,
+                                                std::size_t q_size, double q_heads,
+                                                double q_token_stride, double q_head_stride,
+                                                std::uintptr_t k, std::size_t k_size,
+                                                double k_heads, double k_token_stride,
+                                                double k_head_stride, double tokens,
+                                                std::uintptr_t positions,
+                                                std::size_t n_positions, double start,
+                                                int use_positions, int bf) {
+  using namespace posenc;
+  return wasm::status_of([&] {
+    const rotary_cache& cache = wasm::cache_at(handle);
+    const half_tensor_view qv = wasm::half_view_at(cache, q, q_size, tokens, q_heads,
+                                                   q_token_stride, q_head_stride, bf != 0);
+    const half_tensor_view kv = wasm::half_view_at(cache, k, k_size, tokens, k_heads,
+                                                   k_token_stride, k_head_stride, bf != 0);
+    if (use_positions != 0)
+      rope_apply_qk(cache, qv, kv, {wasm::from_address<const std::int32_t>(positions), n_positions});
+    else
+      rope_apply_qk(cache, qv, kv, wasm::i64(start));
+  });
+}
+
 EMSCRIPTEN_KEEPALIVE int posenc_rope_check(std::uintptr_t handle, std::size_t size, double tokens,
                                            double heads, double token_stride,
                                            double head_stride, double start) {
@@ -214,4 +285,5 @@ EMSCRIPTEN_BINDINGS(posenc_rotary) {
   emscripten::function("ropeInfo", &rope_info);
   emscripten::function("ropeRow", &rope_row);
   emscripten::function("ropeCosSin", &rope_cos_sin);
+  emscripten::function("ropeRowAxes", &rope_row_axes);
 }

@@ -17,3 +17,5 @@
 #include "posenc/angle_table.hpp"
 #include "posenc/relative.hpp"
 #include "posenc/config.hpp"
+#include "posenc/multimodal.hpp"
+#include "posenc/half.hpp"

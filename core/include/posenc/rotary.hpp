@@ -13,6 +13,7 @@
 #pragma once
 
 #include "posenc/frequencies.hpp"
+#include "posenc/multimodal.hpp"
 #include "posenc/tensor.hpp"
 
 #include <algorithm>
@@ -51,6 +52,7 @@ struct rope_config {
   rope_layout layout = rope_layout::half;
   posenc::scaling scaling = {};
   angle_precision angles = angle_precision::exact;
+  rope_axes axes = {};     // several positions per token (multimodal.hpp); none by default
 };
 
 enum class direction { forward, inverse };
@@ -110,7 +112,13 @@ public:
   rope_layout layout() const noexcept { return layout_; }
   angle_precision angles() const noexcept { return angles_; }
   double attention_factor() const noexcept { return attention_factor_; }
+  // θ'_i as used by rung i (the plain ladder, or the rungs of a 2-D rotary: multimodal.hpp).
   std::span<const double> inv_freq() const noexcept { return inv_freq_; }
+  rope_axes_kind axes_kind() const noexcept { return axes_kind_; }
+  // Positions per token (1, or 3 for M-RoPE, 2 for 2-D rotary) and axis(i) per rung (empty
+  // for 1).
+  int axes() const noexcept { return axis_count(axes_kind_); }
+  std::span<const std::uint8_t> pair_axis() const noexcept { return pair_axis_; }
   std::int64_t first() const noexcept { return first_; }
   std::int64_t count() const noexcept { return count_; }
 
@@ -133,14 +141,20 @@ public:
   // position within ±max_position (else invalid_argument naming `position`); outputs hold
   // rotary_dim/2 floats each. Error as for the table.
   void row(std::int64_t position, float* cos_out, float* sin_out) const;
+  // The merged row of a token at positions[0 … axes()) (multimodal.hpp): rung i from the
+  // row of positions[axis(i)]; positions.size() must equal axes() (else length_error naming
+  // `positions`), each within ±max_position. Same values rope_apply uses.
+  void row(std::span<const std::int64_t> positions, float* cos_out, float* sin_out) const;
 
 private:
   int head_dim_ = 0;
   int rotary_dim_ = 0;
   rope_layout layout_ = rope_layout::half;
   angle_precision angles_ = angle_precision::exact;
+  rope_axes_kind axes_kind_ = rope_axes_kind::none;
   double attention_factor_ = 1.0;
   std::vector<double> inv_freq_;
+  std::vector<std::uint8_t> pair_axis_;
   std::int64_t first_ = 0;
   std::int64_t count_ = 0;
   std::vector<double> offsets_;  // exact angles: the offset rows cos/sin(j·θ_i) rows start from
@@ -158,6 +172,10 @@ private:
 //    negatives, repeats; the span length must equal tokens) or at start + t (start and
 //    start + tokens − 1 within ±max_position). Positions outside the cache are computed on
 //    the fly, never refused; the angle p·θ_i is formed and reduced in double at any of them.
+//    A cache with axes() = A > 1 (multimodal.hpp) takes A·tokens positions in HF's
+//    position_ids order [A][tokens]: axis a of token t at positions[a·tokens + t]; start + t
+//    then means every axis at start + t (M-RoPE's text tokens), and 2-D rotary refuses it.
+//    rope_shift moves every axis by delta.
 //  - forward: each pair becomes f·R(p·θ_i)·pair (f = attention factor);
 //    inverse: R(−p·θ_i)·pair / f, which undoes forward to float rounding (≤ 1e−6 rel).
 //  - Max error per rotated element vs float64 rotation of the same input by the exact angle:

@@ -65,3 +65,18 @@ export const used = [simd, invFreq, attentionFactor, lambda, table, far, listed,
   q2, k2, view, scores, pp, output, gap, decay];
 // @ts-expect-error: angle precisions are fixed
 pe.rope({ headDim: 64, angles: 'bf16' });
+
+// Multimodal RoPE, 2-D vision rotary and 16-bit storage.
+const mrope = pe.rope({ headDim: 128, base: 1e6, mrope: { section: [16, 24, 24], interleaved: false } });
+const axes: 1 | 2 | 3 = mrope.axes;
+const sections: readonly number[] | undefined = mrope.mrope?.section;
+mrope.apply(new Float32Array(2 * 128), { positions: new Int32Array(6) });
+const vis = pe.rope({ headDim: 80, vision2d: 'pixtral', layout: 'interleaved' });
+const kind: 'qwen2-vl' | 'pixtral' | null = vis.vision2d;
+const bits: Uint16Array = vis.apply(new Uint16Array(80), { positions: [1, 2], dtype: 'bfloat16' });
+const merged = mrope.row([1, 2, 3]).cos;
+export const usedMultimodal = [axes, sections, kind, bits, merged];
+// @ts-expect-error: vision2d names are fixed
+pe.rope({ headDim: 64, vision2d: 'siglip' });
+// @ts-expect-error: dtypes are 16-bit formats
+vis.apply(new Uint16Array(80), { positions: [1, 2], dtype: 'float8' });

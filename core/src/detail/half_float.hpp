@@ -1,0 +1,223 @@
+// core/src/detail/half_float.hpp — IEEE binary16 (float16) and bfloat16 ⇄ float32, bit
+// exact: widening is exact (subnormals, ±0, ±Inf; a NaN comes out quiet, payload kept); narrowing rounds to
+// nearest, ties to even, overflowing to ±Inf, NaN → a quiet NaN of the same sign keeping
+// the payload's top bits. The row loops run eight values per step with SSE2 (bit-identical
+// to the scalar functions).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
+namespace posenc::detail {
+
+// std::bit_cast (missing from the libc++ Emscripten ships), as the builtin both GCC and
+// Clang provide.
+template <class To, class From>
+constexpr To bit_as(From v) noexcept {
+  return __builtin_bit_cast(To, v);
+}
+
+inline float f16_to_f32(std::uint16_t h) noexcept {
+  const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+  const std::uint32_t em = h & 0x7fffu;
+  // Normal and subnormal: the bits shifted into float position are the value / 2^112
+  // (a float subnormal for a half subnormal), so one exact multiply rescales both.
+  const float finite = bit_as<float>(em << 13) * 0x1p112f;
+  // Inf, NaN (quieted, payload kept: what F16C's widening gives)
+  const std::uint32_t special = (em << 13) | 0x7f800000u | (em > 0x7c00u ? 0x00400000u : 0u);
+  const std::uint32_t bits = em >= 0x7c00u ? special : bit_as<std::uint32_t>(finite);
+  return bit_as<float>(bits | sign);
+}
+
+inline std::uint16_t f32_to_f16(float f) noexcept {
+  std::uint32_t u = bit_as<std::uint32_t>(f);
+  const std::uint32_t sign = (u >> 16) & 0x8000u;
+  u &= 0x7fffffffu;
+  // |f| < 2^−14: the result is subnormal or zero. Adding 0.5 (2^−1) puts the half's
+  // subnormal bits at the bottom of the float's mantissa, rounded to nearest even by the
+  // float addition itself.
+  constexpr std::uint32_t kDenormMagic = 126u << 23;
+  const std::uint32_t sub =
+      bit_as<std::uint32_t>(bit_as<float>(u) + bit_as<float>(kDenormMagic)) -
+      kDenormMagic;
+  // Normal: rebias the exponent and round the 13 dropped bits to nearest even (a carry into
+  // the exponent is the correct next binade, up to Inf).
+  const std::uint32_t odd = (u >> 13) & 1u;
+  const std::uint32_t normal = (u + (static_cast<std::uint32_t>(15 - 127) << 23) + 0xfffu + odd) >> 13;
+  const std::uint32_t nan = 0x7e00u | ((u >> 13) & 0x3ffu);
+  std::uint32_t out = u < (113u << 23) ? sub : normal;
+  out = u >= (143u << 23) ? 0x7c00u : out;  // ≥ 65536: Inf (65520 … 65536 carries to it)
+  out = u > 0x7f800000u ? nan : out;
+  return static_cast<std::uint16_t>(out | sign);
+}
+
+inline float bf16_to_f32(std::uint16_t h) noexcept {
+  return bit_as<float>(static_cast<std::uint32_t>(h) << 16);
+}
+
+inline std::uint16_t f32_to_bf16(float f) noexcept {
+  const std::uint32_t u = bit_as<std::uint32_t>(f);
+  const std::uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  const std::uint32_t nan = (u >> 16) | 0x40u;  // quiet, sign and payload top kept
+  return static_cast<std::uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
+}
+
+#if defined(__SSE2__)
+// Eight values at a time with SSE2 (x86-64's baseline; WebAssembly SIMD128 under
+// Emscripten's -msse2): the same integer and float operations as the scalar functions
+// above, lane by lane, so the results are bit-identical to them.
+namespace sse2_half {
+
+inline __m128i select(__m128i mask, __m128i a, __m128i b) noexcept {  // mask ? a : b
+  return _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b));
+}
+
+// Four 16-bit values zero-extended in 32-bit lanes → their float32 bits.
+inline __m128i widen4(__m128i h, bool bf) noexcept {
+  if (bf) return _mm_slli_epi32(h, 16);
+  const __m128i sign = _mm_slli_epi32(_mm_and_si128(h, _mm_set1_epi32(0x8000)), 16);
+  const __m128i em = _mm_and_si128(h, _mm_set1_epi32(0x7fff));
+  const __m128i shifted = _mm_slli_epi32(em, 13);
+  const __m128i finite = _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(shifted), _mm_set1_ps(0x1p112f)));
+  const __m128i quiet = _mm_and_si128(_mm_cmpgt_epi32(em, _mm_set1_epi32(0x7c00)), _mm_set1_epi32(0x00400000));
+  const __m128i special = _mm_or_si128(_mm_or_si128(shifted, _mm_set1_epi32(0x7f800000)), quiet);
+  const __m128i is_special = _mm_cmpgt_epi32(em, _mm_set1_epi32(0x7bff));
+  return _mm_or_si128(select(is_special, special, finite), sign);
+}
+
+// Four float32 bit patterns → their 16-bit values in the low halves of 32-bit lanes.
+inline __m128i narrow4(__m128i x, bool bf) noexcept {
+  const __m128i abs = _mm_and_si128(x, _mm_set1_epi32(0x7fffffff));
+  const __m128i is_nan = _mm_cmpgt_epi32(abs, _mm_set1_epi32(0x7f800000));
+  if (bf) {
+    const __m128i odd = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1));
+    const __m128i rounded = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(x, _mm_set1_epi32(0x7fff)), odd), 16);
+    const __m128i nan = _mm_or_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0x40));
+    return select(is_nan, nan, rounded);
+  }
+  const __m128i sign = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0x8000));
+  const __m128i magic = _mm_set1_epi32(126 << 23);
+  const __m128i sub = _mm_sub_epi32(
+      _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(abs), _mm_castsi128_ps(magic))), magic);
+  const __m128i odd = _mm_and_si128(_mm_srli_epi32(abs, 13), _mm_set1_epi32(1));
+  const __m128i normal = _mm_srli_epi32(
+      _mm_add_epi32(_mm_add_epi32(abs, _mm_set1_epi32(static_cast<int>(0xc8000fffu))), odd), 13);
+  const __m128i nan = _mm_or_si128(_mm_set1_epi32(0x7e00),
+                                   _mm_and_si128(_mm_srli_epi32(abs, 13), _mm_set1_epi32(0x3ff)));
+  __m128i out = select(_mm_cmplt_epi32(abs, _mm_set1_epi32(113 << 23)), sub, normal);
+  out = select(_mm_cmpgt_epi32(abs, _mm_set1_epi32((143 << 23) - 1)), _mm_set1_epi32(0x7c00), out);
+  out = select(is_nan, nan, out);
+  return _mm_or_si128(out, sign);
+}
+
+// Low 16 bits of each 32-bit lane of a and b, packed (sign-extended first so the signed
+// saturating pack keeps them exactly).
+inline __m128i pack_low16(__m128i a, __m128i b) noexcept {
+  return _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(a, 16), 16),
+                         _mm_srai_epi32(_mm_slli_epi32(b, 16), 16));
+}
+
+}  // namespace sse2_half
+#endif
+
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+#define POSENC_HALF_AVX2 1
+// With AVX2 and F16C (every AVX2 CPU has F16C; checked at run time all the same): float16
+// by the F16C conversions (exact widening; narrowing with round-to-nearest-even, which
+// quiets NaNs exactly as f32_to_f16 does), bfloat16 by the integer steps above, eight per
+// instruction. Built for those extensions by a target attribute, called only when the CPU
+// reports them.
+namespace avx2_half {
+
+// AVX2 (with the OS saving its registers) by the compiler's check; F16C by its CPUID bit
+// (leaf 1, ECX bit 29), which Clang's __builtin_cpu_supports does not name.
+inline bool available() noexcept {
+  static const bool ok = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 &&
+           (ecx & (1u << 29)) != 0;
+  }();
+  return ok;
+}
+
+[[gnu::target("avx2,f16c")]] inline std::size_t widen(const std::uint16_t* in, std::size_t n,
+                                                      bool bf, float* out) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    const __m256 f = bf ? _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16))
+                        : _mm256_cvtph_ps(h);
+    _mm256_storeu_ps(out + i, f);
+  }
+  return i;
+}
+
+[[gnu::target("avx2,f16c")]] inline std::size_t narrow(const float* in, std::size_t n, bool bf,
+                                                       std::uint16_t* out) noexcept {
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256 f = _mm256_loadu_ps(in + i);
+    __m128i h;
+    if (bf) {
+      const __m256i x = _mm256_castps_si256(f);
+      const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+      const __m256i rounded =
+          _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd), 16);
+      const __m256i nan = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
+      const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)),
+                                                _mm256_set1_epi32(0x7f800000));
+      const __m256i v = _mm256_blendv_epi8(rounded, nan, is_nan);  // lanes ≤ 0xffff
+      const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08);
+      h = _mm256_castsi256_si128(packed);
+    } else {
+      h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), h);
+  }
+  return i;
+}
+
+}  // namespace avx2_half
+#endif
+
+// n values of one row, widened / narrowed (bfloat16 when bf is true).
+inline void widen_row(const std::uint16_t* in, std::size_t n, bool bf, float* out) noexcept {
+  std::size_t i = 0;
+#if POSENC_HALF_AVX2
+  if (avx2_half::available()) i = avx2_half::widen(in, n, bf, out);
+#endif
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 8 <= n; i += 8) {
+    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), sse2_half::widen4(_mm_unpacklo_epi16(h, zero), bf));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + 4), sse2_half::widen4(_mm_unpackhi_epi16(h, zero), bf));
+  }
+#endif
+  for (; i < n; ++i) out[i] = bf ? bf16_to_f32(in[i]) : f16_to_f32(in[i]);
+}
+
+inline void narrow_row(const float* in, std::size_t n, bool bf, std::uint16_t* out) noexcept {
+  std::size_t i = 0;
+#if POSENC_HALF_AVX2
+  if (avx2_half::available()) i = avx2_half::narrow(in, n, bf, out);
+#endif
+#if defined(__SSE2__)
+  for (; i + 8 <= n; i += 8) {
+    const __m128i lo = sse2_half::narrow4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)), bf);
+    const __m128i hi = sse2_half::narrow4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i + 4)), bf);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), sse2_half::pack_low16(lo, hi));
+  }
+#endif
+  for (; i < n; ++i) out[i] = bf ? f32_to_bf16(in[i]) : f32_to_f16(in[i]);
+}
+
+}  // namespace posenc::detail

@@ -1,0 +1,327 @@
+// test_half.cpp — float16 / bfloat16 storage: the conversions against independent
+// references (every float16 value, every tie, random floats), and RoPE on 16-bit tensors
+// against the exact rotation of the decoded inputs (≤ 1 ulp of the 16-bit format) and
+// against the float32 rope_apply of the widened tensor (bit for bit).
+#include "detail/half_float.hpp"
+#include "posenc/errors.hpp"
+#include "posenc/half.hpp"
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+using posenc::half_format;
+using posenc::half_tensor_view;
+using posenc::rope_config;
+using posenc::rope_layout;
+using posenc::rotary_cache;
+using posenc::tensor_view;
+
+namespace {
+
+// IEEE binary16 decoded from its fields with ldexp (no bit tricks).
+double f16_value(std::uint16_t h) {
+  const int e = (h >> 10) & 31, m = h & 1023;
+  const double mag = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+  return (h & 0x8000) ? -mag : mag;
+}
+
+// Round-to-nearest-even of a finite double to float16, by search over the 31744 finite
+// non-negative halves (ties: the even bit pattern; ≥ 65520 → Inf).
+std::uint16_t f16_round(double v) {
+  static const std::vector<double> values = [] {
+    std::vector<double> t(0x7c00);
+    for (std::uint16_t h = 0; h < 0x7c00; ++h) t[h] = f16_value(h);
+    return t;
+  }();
+  const std::uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  const double a = std::abs(v);
+  if (a >= 65520.0) return sign | 0x7c00;
+  const auto hi = std::lower_bound(values.begin(), values.end(), a);
+  if (hi == values.begin()) return sign;
+  if (hi == values.end()) return sign | 0x7bff;  // (65504, 65520): the largest finite
+  if (*hi == a) return static_cast<std::uint16_t>(sign | (hi - values.begin()));
+  const auto lo = hi - 1;
+  const double dl = a - *lo, dh = *hi - a;
+  std::uint16_t bits = static_cast<std::uint16_t>((dl < dh || (dl == dh && (lo - values.begin()) % 2 == 0))
+                                                     ? lo - values.begin() : hi - values.begin());
+  return static_cast<std::uint16_t>(sign | bits);
+}
+
+// bfloat16: the two neighbours of v (a float) by truncation, nearest by double distance.
+std::uint16_t bf16_round(float v) {
+  const std::uint32_t u = std::bit_cast<std::uint32_t>(v);
+  const auto down = static_cast<std::uint16_t>(u >> 16);
+  const auto up = static_cast<std::uint16_t>(down + 1);
+  const auto val = [](std::uint16_t b) {  // Inf counts as 2^128, the next binade's start
+    const double v = double(std::bit_cast<float>(std::uint32_t(b) << 16));
+    return std::isinf(v) ? std::copysign(std::ldexp(1.0, 128), v) : v;
+  };
+  if (val(down) == double(v)) return down;
+  const double dl = std::abs(double(v) - val(down)), dh = std::abs(val(up) - double(v));
+  return (dl < dh || (dl == dh && down % 2 == 0)) ? down : up;
+}
+
+// Distance in units of the last place between two finite 16-bit values of one format.
+int ulp_distance(std::uint16_t a, std::uint16_t b) {
+  const auto ordered = [](std::uint16_t x) { return (x & 0x8000) ? -int(x & 0x7fff) : int(x); };
+  return std::abs(ordered(a) - ordered(b));
+}
+
+std::vector<std::uint16_t> random_half(std::size_t n, half_format f, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+  std::vector<std::uint16_t> v(n);
+  for (auto& x : v) x = posenc::from_float(u(rng), f);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("float16 widening is exact for every value; narrowing rounds to nearest even",
+          "[half]") {
+  for (std::uint32_t b = 0; b < 65536; ++b) {
+    const auto h = static_cast<std::uint16_t>(b);
+    const float f = posenc::to_float(h, half_format::float16);
+    const int e = (h >> 10) & 31;
+    if (e == 31 && (h & 1023)) {  // NaN: comes out quiet with its payload, and narrows back
+      REQUIRE(std::isnan(f));
+      REQUIRE(((std::bit_cast<std::uint32_t>(f) >> 13) & 1023) == (h & 1023u | 0x200u));
+      REQUIRE(posenc::from_float(f, half_format::float16) == (h | 0x0200));
+      continue;
+    }
+    REQUIRE(double(f) == (e == 31 ? ((h & 0x8000) ? -INFINITY : INFINITY) : f16_value(h)));
+    REQUIRE(std::signbit(f) == bool(h & 0x8000));
+    REQUIRE(posenc::from_float(f, half_format::float16) == h);  // round trip
+  }
+  // Every midpoint between neighbours (ties → even), and a float either side of it.
+  for (std::uint16_t h = 0; h < 0x7bff; ++h) {
+    const double mid = (f16_value(h) + f16_value(h + 1)) / 2;
+    const auto m = static_cast<float>(mid);  // exact: a half midpoint has ≤ 12 bits
+    REQUIRE(posenc::from_float(m, half_format::float16) == f16_round(mid));
+    REQUIRE(posenc::from_float(-m, half_format::float16) == (f16_round(mid) | 0x8000));
+    REQUIRE(posenc::from_float(std::nextafter(m, 0.0f), half_format::float16) == h);
+    REQUIRE(posenc::from_float(std::nextafter(m, INFINITY), half_format::float16) == h + 1);
+  }
+  // Overflow edge: 65504 is the largest; 65520 (the tie) goes to Inf.
+  CHECK(posenc::from_float(65504.0f, half_format::float16) == 0x7bff);
+  CHECK(posenc::from_float(std::nextafter(65520.0f, 0.0f), half_format::float16) == 0x7bff);
+  CHECK(posenc::from_float(65520.0f, half_format::float16) == 0x7c00);
+  CHECK(posenc::from_float(-1e30f, half_format::float16) == 0xfc00);
+  CHECK(posenc::from_float(INFINITY, half_format::float16) == 0x7c00);
+  CHECK(posenc::from_float(1e-30f, half_format::float16) == 0);
+  CHECK(posenc::from_float(-0.0f, half_format::float16) == 0x8000);
+  // Random floats of every magnitude against the search reference.
+  std::mt19937 rng(1);
+  std::uniform_int_distribution<std::uint32_t> bits(0, 0xffffffffu);
+  for (int i = 0; i < 200000; ++i) {
+    float f = std::bit_cast<float>(bits(rng));
+    if (std::isnan(f)) continue;
+    int exponent = 0;  // a random significand at a random scale around float16's range
+    f = std::ldexp(std::frexp(f, &exponent), int(bits(rng) % 60) - 40);
+    REQUIRE(posenc::from_float(f, half_format::float16) == f16_round(f));
+  }
+}
+
+TEST_CASE("bfloat16 widening is exact; narrowing rounds to nearest even; NaN stays NaN",
+          "[half]") {
+  for (std::uint32_t b = 0; b < 65536; ++b) {
+    const auto h = static_cast<std::uint16_t>(b);
+    const float f = posenc::to_float(h, half_format::bfloat16);
+    REQUIRE(std::bit_cast<std::uint32_t>(f) == b << 16);
+    if (std::isnan(f)) REQUIRE(std::isnan(posenc::to_float(posenc::from_float(f, half_format::bfloat16), half_format::bfloat16)));
+    else REQUIRE(posenc::from_float(f, half_format::bfloat16) == h);
+  }
+  std::mt19937 rng(2);
+  std::uniform_int_distribution<std::uint32_t> bits(0, 0xffffffffu);
+  for (int i = 0; i < 200000; ++i) {
+    const std::uint32_t u = i % 4 == 0 ? (bits(rng) & 0xffff0000u) | 0x8000u : bits(rng);  // ties too
+    const float f = std::bit_cast<float>(u);
+    if (std::isnan(f) || std::isinf(f)) continue;
+    REQUIRE(posenc::from_float(f, half_format::bfloat16) == bf16_round(f));
+  }
+  CHECK(posenc::from_float(std::numeric_limits<float>::max(), half_format::bfloat16) == 0x7f80);
+  CHECK(posenc::from_float(-INFINITY, half_format::bfloat16) == 0xff80);
+}
+
+TEST_CASE("the row conversions (SSE2 where built with it) equal the scalar ones bit for bit",
+          "[half]") {
+  std::vector<std::uint16_t> all(65536 + 5);  // + 5: a tail past the 8-wide steps
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint16_t>(i * 40503u);
+  for (const bool bf : {false, true}) {
+    std::vector<float> wide(all.size());
+    posenc::detail::widen_row(all.data(), all.size(), bf, wide.data());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const float ref = bf ? posenc::detail::bf16_to_f32(all[i]) : posenc::detail::f16_to_f32(all[i]);
+      REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == std::bit_cast<std::uint32_t>(ref));
+    }
+    std::mt19937 rng(9);
+    std::uniform_int_distribution<std::uint32_t> bits(0, 0xffffffffu);
+    std::vector<float> floats(300003);
+    for (std::size_t i = 0; i < floats.size(); ++i) {
+      const std::uint32_t u = bits(rng);  // all patterns, and many near float16's range
+      floats[i] = i % 2 ? std::bit_cast<float>(u) : std::ldexp(float(u) / 4294967296.0f, int(u % 48) - 30);
+    }
+    std::vector<std::uint16_t> narrow(floats.size());
+    posenc::detail::narrow_row(floats.data(), floats.size(), bf, narrow.data());
+    for (std::size_t i = 0; i < floats.size(); ++i)
+      REQUIRE(narrow[i] == (bf ? posenc::detail::f32_to_bf16(floats[i]) : posenc::detail::f32_to_f16(floats[i])));
+  }
+}
+
+TEST_CASE("RoPE on 16-bit tensors: within 1 ulp of the exact rotation, and the 16-bit "
+          "rounding of the float32 apply bit for bit", "[half]") {
+  struct shape { int dim, rotary; rope_layout layout; std::int64_t heads; };
+  const shape shapes[] = {{64, 64, rope_layout::half, 3}, {80, 80, rope_layout::interleaved, 2},
+                          {128, 128, rope_layout::half, 16}, {128, 64, rope_layout::interleaved, 4}};
+  for (const half_format format : {half_format::float16, half_format::bfloat16})
+    for (const shape& s : shapes) {
+      rope_config cfg{.head_dim = s.dim, .rotary_dim = s.rotary, .base = 500000, .layout = s.layout};
+      cfg.scaling.type = posenc::scaling_type::yarn;  // an attention factor ≠ 1 as well
+      cfg.scaling.factor = 4.0;
+      cfg.scaling.original_max_position_embeddings = 8192;
+      const rotary_cache cache(cfg, 0, 64);
+      const std::vector<std::int32_t> positions = {0, 1, 63, 64, 1000000, 16777216, -5, 7};
+      const auto tokens = static_cast<std::int64_t>(positions.size());
+      const auto n = static_cast<std::size_t>(tokens * s.heads * s.dim);
+      const auto in = random_half(n, format, 3);
+      auto x = in;
+      posenc::rope_apply(cache, half_tensor_view::dense(x.data(), n, tokens, s.heads, s.dim, format),
+                         positions);
+      // (a) the 16-bit rounding of the float32 apply of the widened input.
+      std::vector<float> wide(n);
+      for (std::size_t i = 0; i < n; ++i) wide[i] = posenc::to_float(in[i], format);
+      posenc::rope_apply(cache, tensor_view::dense(wide.data(), n, tokens, s.heads, s.dim), positions);
+      // (b) the exact rotation in double of the decoded inputs, rounded to the format.
+      const double f = cache.attention_factor();
+      const auto inv = cache.inv_freq();
+      int worst = 0;
+      for (std::int64_t t = 0; t < tokens; ++t)
+        for (std::int64_t h = 0; h < s.heads; ++h) {
+          const std::size_t base = static_cast<std::size_t>((t * s.heads + h) * s.dim);
+          for (int i = 0; i < s.rotary / 2; ++i) {
+            const int ja = s.layout == rope_layout::half ? i : 2 * i;
+            const int jb = s.layout == rope_layout::half ? i + s.rotary / 2 : 2 * i + 1;
+            const long double ang = (long double)positions[t] * inv[i];
+            const long double a = posenc::to_float(in[base + ja], format);
+            const long double b = posenc::to_float(in[base + jb], format);
+            const double ra = double(f * (a * std::cos(ang) - b * std::sin(ang)));
+            const double rb = double(f * (b * std::cos(ang) + a * std::sin(ang)));
+            const auto round16 = [&](double v) {
+              return format == half_format::float16 ? f16_round(v)
+                                                    : bf16_round(static_cast<float>(v));
+            };
+            worst = std::max({worst, ulp_distance(x[base + ja], round16(ra)),
+                              ulp_distance(x[base + jb], round16(rb))});
+          }
+          for (int j = s.rotary; j < s.dim; ++j) REQUIRE(x[base + j] == in[base + j]);
+        }
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(x[i] == posenc::from_float(wide[i], format));
+      INFO("format " << posenc::to_string(format) << " dim " << s.dim << " layout "
+                     << posenc::to_string(s.layout));
+      CHECK(worst <= 1);
+    }
+}
+
+TEST_CASE("16-bit RoPE: blocks of many tokens, strided views, start, inverse, M-RoPE, GQA",
+          "[half]") {
+  const rotary_cache cache({.head_dim = 128, .base = 10000});
+  // 300 tokens × 8 heads: many blocks; stored heads-major ([heads][tokens][dim]).
+  const std::int64_t tokens = 300, heads = 8, dim = 128;
+  const auto n = static_cast<std::size_t>(tokens * heads * dim);
+  const auto in = random_half(n, half_format::bfloat16, 4);
+  auto x = in;
+  half_tensor_view v{x.data(), n, tokens, heads, dim, dim, tokens * dim, half_format::bfloat16};
+  posenc::rope_apply(cache, v, std::int64_t{1000});
+  std::vector<float> wide(n);
+  for (std::size_t i = 0; i < n; ++i) wide[i] = posenc::to_float(in[i], half_format::bfloat16);
+  posenc::rope_apply(cache, tensor_view{wide.data(), n, tokens, heads, dim, dim, tokens * dim},
+                     std::int64_t{1000});
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(x[i] == posenc::from_float(wide[i], half_format::bfloat16));
+  posenc::rope_apply(cache, v, std::int64_t{1000}, posenc::direction::inverse);
+  double worst = 0;  // inputs within ±2: two bfloat16 roundings of ≤ ulp(2)/2 = 2^−7 each
+  for (std::size_t i = 0; i < n; ++i)
+    worst = std::max(worst, double(std::abs(posenc::to_float(x[i], half_format::bfloat16) -
+                                            posenc::to_float(in[i], half_format::bfloat16))));
+  CHECK(worst <= 0x1p-6);
+
+  // M-RoPE on float16 equals the float32 M-RoPE, rounded.
+  rope_config mc{.head_dim = 128, .base = 1e6};
+  mc.axes = {posenc::rope_axes_kind::mrope, {16, 24, 24}};
+  const rotary_cache m(mc);
+  const std::int64_t mt = 40;
+  std::vector<std::int32_t> ids(3 * mt);
+  for (std::int64_t t = 0; t < mt; ++t) {
+    ids[t] = static_cast<std::int32_t>(t / 10);
+    ids[mt + t] = static_cast<std::int32_t>(t % 7);
+    ids[2 * mt + t] = static_cast<std::int32_t>(t % 5);
+  }
+  const auto mn = static_cast<std::size_t>(mt * 30 * 128);  // 30 heads: one token per block
+  const auto min = random_half(mn, half_format::float16, 5);
+  auto mx = min;
+  std::vector<float> mw(mn);
+  for (std::size_t i = 0; i < mn; ++i) mw[i] = posenc::to_float(min[i], half_format::float16);
+  posenc::rope_apply(m, half_tensor_view::dense(mx.data(), mn, mt, 30, 128, half_format::float16), ids);
+  posenc::rope_apply(m, tensor_view::dense(mw.data(), mn, mt, 30, 128), ids);
+  for (std::size_t i = 0; i < mn; ++i) REQUIRE(mx[i] == posenc::from_float(mw[i], half_format::float16));
+
+  // GQA: q (8 heads) and k (2 heads) together equal two separate calls.
+  auto q = random_half(static_cast<std::size_t>(50 * 8 * 128), half_format::float16, 6);
+  auto k = random_half(static_cast<std::size_t>(50 * 2 * 128), half_format::float16, 7);
+  auto q2 = q, k2 = k;
+  std::vector<std::int32_t> p(50);
+  for (int i = 0; i < 50; ++i) p[i] = 3 * i;
+  posenc::rope_apply_qk(cache, half_tensor_view::dense(q.data(), q.size(), 50, 8, 128, half_format::float16),
+                        half_tensor_view::dense(k.data(), k.size(), 50, 2, 128, half_format::float16), p);
+  posenc::rope_apply(cache, half_tensor_view::dense(q2.data(), q2.size(), 50, 8, 128, half_format::float16), p);
+  posenc::rope_apply(cache, half_tensor_view::dense(k2.data(), k2.size(), 50, 2, 128, half_format::float16), p);
+  CHECK(q == q2);
+  CHECK(k == k2);
+}
+
+TEST_CASE("16-bit RoPE: pass-through dims keep their bits; bad arguments throw, nothing "
+          "written", "[half]") {
+  using posenc::invalid_argument;
+  using posenc::length_error;
+  using posenc::test::require_throws;
+  const rotary_cache cache({.head_dim = 8, .rotary_dim = 4});
+  std::vector<std::uint16_t> x = {0x3c00, 0x4000, 0xbc00, 0x3800, 0x7d01, 0xfc00, 0x0001, 0x8000,
+                                  0x3c00, 0x4000, 0xbc00, 0x3800, 0x7c00, 0x7e55, 0x03ff, 0x0000};
+  const auto before = x;
+  const std::vector<std::int32_t> two = {1, 2}, three = {1, 2, 3};
+  posenc::rope_apply(cache, half_tensor_view::dense(x.data(), x.size(), 2, 1, 8, half_format::float16), two);
+  for (int t = 0; t < 2; ++t)
+    for (int j = 4; j < 8; ++j) CHECK(x[t * 8 + j] == before[t * 8 + j]);  // sNaN 0x7d01 too
+  CHECK(x[0] != before[0]);
+
+  x = before;
+  auto v = half_tensor_view::dense(x.data(), x.size(), 2, 1, 8, half_format::float16);
+  require_throws<length_error>([&] { posenc::rope_apply(cache, v, three); }, "positions");
+  auto small = v;
+  small.size = 15;
+  require_throws<length_error>([&] { posenc::rope_apply(cache, small, two); }, "x");
+  auto wrong = half_tensor_view::dense(x.data(), x.size(), 2, 2, 4, half_format::float16);
+  require_throws<invalid_argument>([&] { posenc::rope_apply(cache, wrong, two); }, "x.dim");
+  auto bad_format = v;
+  bad_format.format = static_cast<half_format>(7);
+  require_throws<invalid_argument>([&] { posenc::rope_apply(cache, bad_format, two); }, "dtype");
+  require_throws<invalid_argument>(
+      [&] { posenc::rope_apply(cache, v, posenc::max_position); }, "start");
+  auto q = half_tensor_view::dense(x.data(), 8, 1, 1, 8, half_format::float16);
+  auto k = half_tensor_view::dense(x.data() + 4, 8, 1, 1, 8, half_format::float16);
+  require_throws<invalid_argument>(
+      [&] { posenc::rope_apply_qk(cache, q, k, std::int64_t{0}); }, "share memory");
+  auto kb = half_tensor_view::dense(x.data() + 8, 8, 1, 1, 8, half_format::bfloat16);
+  require_throws<invalid_argument>([&] { posenc::rope_apply_qk(cache, q, kb, std::int64_t{0}); },
+                                   "dtype");
+  CHECK(x == before);
+  require_throws<invalid_argument>([] { (void)posenc::parse_half_format("half"); }, "dtype");
+  CHECK(posenc::parse_half_format("bfloat16") == half_format::bfloat16);
+}
