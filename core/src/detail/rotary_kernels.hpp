@@ -150,11 +150,14 @@ void rotate_token(const token_rows<T>& job_in) noexcept {
         c[k] = batch::load_unaligned(job.lane_cos + j0 + k * width);
         s[k] = batch::load_unaligned(job.lane_sin + j0 + k * width);
       }
-      const float* in = in0 + j0;
-      float* out = out0 + j0;
-      for (std::int64_t h = 0; h < heads; ++h, in += job.in_head_stride, out += job.out_head_stride)
+      // Each head's row from its index: stepping a pointer past the last head by a huge
+      // stride would form an address outside the tensor.
+      for (std::int64_t h = 0; h < heads; ++h) {
+        const float* in = in0 + h * job.in_head_stride + j0;
+        float* out = out0 + h * job.out_head_stride + j0;
         for (std::size_t k = 0; k < N; ++k)
           rotate_batch<Interleaved, Scaled>(in + k * width, out + k * width, half, c[k], s[k], g);
+      }
     };
     std::size_t j = 0;
     for (; j + kRowBlock * width <= simd_end; j += kRowBlock * width) block.template operator()<kRowBlock>(j);
