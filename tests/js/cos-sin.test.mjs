@@ -139,3 +139,17 @@ for (const [name, pe] of Object.entries(both)) {
     assert.equal(grown.disposed, true);
   });
 }
+
+for (const [name, pe] of Object.entries(both)) {
+  test(`${name}: cosSin refuses multi-axis rotators (mrope, vision2d), naming the method`, () => {
+    for (const opts of [{ headDim: 128, mrope: { section: [16, 24, 24] } }, { headDim: 80, vision2d: 'qwen2-vl' }]) {
+      const rope = pe.rope(opts);
+      try {
+        assertThrows(() => rope.cosSin({ start: 0, tokens: 2 }), TypeError, /rope\.cosSin\(\)/);
+        assert.equal(rope.row(opts.mrope ? [3, 3, 3] : [1, 2]).cos.length, rope.rotaryDim / 2, 'the rotator still works');
+      } finally {
+        rope.dispose();
+      }
+    }
+  });
+}
