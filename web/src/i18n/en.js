@@ -719,7 +719,7 @@ export default {
   's15.rungRow': 'row',
   's15.rungCol': 'column',
   's15.convGap': 'Largest change of the window’s scores when the convention is switched:',
-  's15.imgAfter': 'The two numbers above are the whole point: moving the window or the query changes the scores only by float32 rounding, so attention between patches sees how far apart they are, not where they are. The convention matters all the same: weights trained with one split give different scores under the other, so a vision tower must be run with its own.',
+  's15.imgAfter': 'The first two numbers are the whole point: moving the window or the query changes the scores only by float32 rounding, so attention between patches sees how far apart they are, not where they are. The convention matters all the same: weights trained with one split give different scores under the other, so a vision tower must be run with its own.',
   's15.vidTitle': 'A short video: M-RoPE’s (t, h, w)',
   's15.vidText': 'Qwen2-VL’s language model reads text and video in one sequence and gives every token three positions (t, h, w). A text token gets the same number three times; a patch gets its frame, row and column, shifted past the text before it. Each rung takes one of the three, as `mrope_section` says (the first section’s rungs take $t$, the next $h$, the last $w$; Qwen3-VL interleaves them). The real models use [16, 24, 24] or [24, 20, 20] for head dim 128; here they are scaled to the demo’s head dim, always summing to rotaryDim/2.',
   's15.inter': 'Interleaved sections (Qwen3-VL)',
@@ -733,7 +733,7 @@ export default {
   's15.posFrame': 'frame {f} ({n} patches)',
   's15.match': 'Text tokens, M-RoPE at (p, p, p) against plain 1-D RoPE at p:',
   's15.matchValue': '{same} of {total} floats identical bit for bit (max |difference| {gap})',
-  's15.matchText': 'With $t = h = w = p$ every rung turns by $\\theta_i p$ whichever axis it takes, so a text token is rotated exactly as plain RoPE rotates it. The package shows it bit for bit, not just to rounding: a text-only prompt gives the same result as the model’s text-only predecessor.',
+  's15.matchText': 'With $t = h = w = p$ every rung turns by $\\theta_i p$ whichever axis it takes, so a text token is rotated exactly as plain RoPE rotates it. The package shows it bit for bit, not just to rounding.',
   's15.dt': 'Δt (frames between query and key)',
   's15.vidMapTitle': 'Query patch against keys at (Δt, Δh, Δw)',
   's15.vidLabel': 'Score of a query patch against key patches Δt frames later, by Δh (down) and Δw (across)',
@@ -746,7 +746,7 @@ export default {
   's15.alongH': 'along h',
   's15.alongW': 'along w',
   's15.spread': 'max − min',
-  's15.vidAfter': 'Look at the last row of the table. With contiguous sections $t$ holds the fastest rungs and $w$ the slowest, so six steps along $w$ move the score by less than 10⁻³ while six frames move it by more than 1. Tick “interleaved”: every axis now gets rungs from the whole ladder and all three columns move. That is the change from Qwen2-VL to Qwen3-VL, and it is visible in the numbers before any training.',
+  's15.vidAfter': 'Look at the last row of the table. With contiguous sections $t$ holds the fastest rungs and $w$ the slowest, so six steps along $w$ move the score by less than 10⁻³ while six frames move it by more than 1. Tick “interleaved”: every axis now gets rungs from the whole ladder and all three columns move. That is what Qwen3-VL’s interleaving changes, and it shows in the numbers before any training.',
 
   's16.title': 'Speed in your browser',
   's16.lead': [

@@ -194,7 +194,12 @@ function videoPanel(ctx) {
     // The query: the middle patch of the first frame, and the top-right patch of the last frame.
     const a = videoScores(pe, { ...base, query: [PREFIX, centre, centre] });
     const b = videoScores(pe, { ...base, query: [PREFIX + F - 1, PREFIX, PREFIX + S - 1] });
-    map.draw(a.map, a.span, a.span, { mark: [S - 1, S - 1], rowRange: `−${S - 1} … +${S - 1}`, colRange: `−${S - 1} … +${S - 1}` });
+    // One colour scale for every Δt, so moving the slider shows how the scores change.
+    let min = Infinity; let max = -Infinity;
+    for (let d = -(F - 1); d <= F - 1; d++) {
+      for (const v of videoScores(pe, { ...base, dt: d, axisSteps: 0, query: [PREFIX, centre, centre] }).map) { min = Math.min(min, v); max = Math.max(max, v); }
+    }
+    map.draw(a.map, a.span, a.span, { min, max, mark: [S - 1, S - 1], rowRange: `−${S - 1} … +${S - 1}`, colRange: `−${S - 1} … +${S - 1}` });
     gap.textContent = t('s15.gapValue', { v: sci(Math.max(...a.map.map((v, i) => Math.abs(v - b.map[i]))), 1) });
     const spread = (v) => Math.max(...v) - Math.min(...v);
     replace(axesBox, table({
