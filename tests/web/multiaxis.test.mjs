@@ -195,12 +195,27 @@ for (const lang of LANGS) {
   });
 }
 
-test('§15: Δt moves the video map; bad hash values fall back with a note', async () => {
+test('§15: Δt adds one amount to every cell of the video map; bad hash values fall back with a note', async () => {
   const page = await suite.open('#lang=en&s15.dt=0');
-  const at = async () => page.locator('[data-testid="video-map"] canvas.heat-canvas').evaluate((c) => c.toDataURL());
-  const zero = await at();
+  const canvas = page.locator('[data-testid="video-map"] canvas.heat-canvas');
+  const readout = page.locator('[data-testid="video-map"] .heat-readout');
+  const valueOf = async () => num((await readout.textContent()).split(': score ')[1]);
+  const legend = () => page.locator('[data-testid="video-map"] .legend-min').textContent();
+  // Cell A (Δh −5, Δw −5) and cell B (Δh −3, Δw −2), read with the keyboard.
+  const readAB = async (forward) => {
+    await canvas.focus();
+    const first = await valueOf();
+    for (const key of forward ? ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown'] : ['ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowUp', 'ArrowUp']) await canvas.press(key);
+    const second = await valueOf();
+    return forward ? [first, second] : [second, first];
+  };
+  const [a0, b0] = await readAB(true);
+  const legend0 = await legend();
   await setNumber(page, 's15.dt', 3);
-  assert.notEqual(await at(), zero);
+  const [a3, b3] = await readAB(false);
+  assert.notEqual(await legend(), legend0);
+  assert.ok(Math.abs(a3 - a0) > 0.1, `Δt changes the scores (${a0} → ${a3})`);
+  assert.ok(Math.abs((a3 - a0) - (b3 - b0)) <= 3e-4, `the same amount at every cell: ${a3 - a0} vs ${b3 - b0}`);
   assert.ok(gapOf(await page.textContent('[data-testid="video-gap"]')) < 1e-5);
   // Δt is clamped to the frames there are: 4 frames allow |Δt| ≤ 3.
   await setNumber(page, 's15.dt', 7);

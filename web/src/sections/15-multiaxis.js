@@ -18,6 +18,9 @@ const AXIS_STEPS = 6;  // the along-one-axis table: Δ = 0 … 5
 const PREFIX = 3;      // text tokens before the video
 const SUFFIX = 2;      // and after it
 
+/** A signed offset as the tables print it: +2, 0, −2. */
+const deltaFmt = (d) => (d > 0 ? `+${d}` : d < 0 ? `\u2212${-d}` : '0');
+
 /** "0–15" or "0, 2, 4, …, 30": a list of rung indices in a few characters. */
 function rungList(list) {
   if (list.length === 0) return '—';
@@ -37,7 +40,6 @@ function thetaList(list, invFreq) {
 
 function imagePanel(ctx) {
   const { pe, t, state } = ctx;
-  const deltaFmt = (d) => (d > 0 ? `+${d}` : d < 0 ? `−${-d}` : '0');
   const winMap = heatmap({ label: t('s15.winLabel'), rowLabel: t('s15.axisRow'), colLabel: t('s15.axisCol'), format: (v) => fixed(v, 2),
     readout: (r, c, v) => t('s15.winReadout', { r, c, v: fixed(v, 4) }),
     onPick: (r, c) => setQuery(r, c) });
@@ -93,8 +95,8 @@ function imagePanel(ctx) {
     const deltas = Array.from({ length: 2 * NEAR + 1 }, (_, i) => i - NEAR);
     replace(nearBox, table({
       caption: t('s15.nearCaption'),
-      columns: [t('s15.nearCorner'), ...deltas.map((d) => `Δcol ${deltaFmt(d)}`)],
-      rows: deltas.map((dr) => [`Δrow ${deltaFmt(dr)}`, ...deltas.map((dc) => {
+      columns: [t('s15.nearCorner'), ...deltas.map((d) => t('s15.nearCol', { d: deltaFmt(d) }))],
+      rows: deltas.map((dr) => [t('s15.nearRow', { d: deltaFmt(dr) }), ...deltas.map((dc) => {
         const r = qr + dr; const c = qc + dc;
         return r >= 0 && r < G && c >= 0 && c < G ? fixed(res.scores[r * G + c], 4) : '·';
       })]),
@@ -142,7 +144,7 @@ function imagePanel(ctx) {
 function videoPanel(ctx) {
   const { pe, t, state } = ctx;
   const map = heatmap({ label: t('s15.vidLabel'), rowLabel: t('s15.axisDH'), colLabel: t('s15.axisDW'), format: (v) => fixed(v, 2),
-    readout: (r, c, v, st) => t('s15.vidReadout', { dh: r - (st.rows >> 1), dw: c - (st.cols >> 1), v: fixed(v, 4) }) });
+    readout: (r, c, v, st) => t('s15.vidReadout', { dh: deltaFmt(r - (st.rows >> 1)), dw: deltaFmt(c - (st.cols >> 1)), v: fixed(v, 4) }) });
   map.el.dataset.testid = 'video-map';
   const posBox = h('div');
   const axesBox = h('div');
@@ -194,12 +196,7 @@ function videoPanel(ctx) {
     // The query: the middle patch of the first frame, and the top-right patch of the last frame.
     const a = videoScores(pe, { ...base, query: [PREFIX, centre, centre] });
     const b = videoScores(pe, { ...base, query: [PREFIX + F - 1, PREFIX, PREFIX + S - 1] });
-    // One colour scale for every Δt, so moving the slider shows how the scores change.
-    let min = Infinity; let max = -Infinity;
-    for (let d = -(F - 1); d <= F - 1; d++) {
-      for (const v of videoScores(pe, { ...base, dt: d, axisSteps: 0, query: [PREFIX, centre, centre] }).map) { min = Math.min(min, v); max = Math.max(max, v); }
-    }
-    map.draw(a.map, a.span, a.span, { min, max, mark: [S - 1, S - 1], rowRange: `−${S - 1} … +${S - 1}`, colRange: `−${S - 1} … +${S - 1}` });
+    map.draw(a.map, a.span, a.span, { mark: [S - 1, S - 1], rowRange: `−${S - 1} … +${S - 1}`, colRange: `−${S - 1} … +${S - 1}` });
     gap.textContent = t('s15.gapValue', { v: sci(Math.max(...a.map.map((v, i) => Math.abs(v - b.map[i]))), 1) });
     const spread = (v) => Math.max(...v) - Math.min(...v);
     replace(axesBox, table({
@@ -225,7 +222,7 @@ function videoPanel(ctx) {
     result(t('s15.match'), match),
     h('p', {}, rich(t('s15.matchText'))),
     dtBox,
-    h('div', { class: 'heat-small' }, h('h4', {}, t('s15.vidMapTitle')), map.el),
+    h('div', { class: 'heat-small' }, h('h4', {}, t('s15.vidMapTitle')), map.el, h('p', { class: 'hint' }, t('s15.vidMapHint'))),
     result(t('s15.vidGap'), gap),
     axesBox,
     h('p', {}, rich(t('s15.vidAfter'))));
