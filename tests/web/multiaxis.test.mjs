@@ -131,6 +131,22 @@ for (const lang of LANGS) {
     assertNear(await nearValues(page), first, 2e-4, 'query dragged');
     assert.ok(gapOf(await page.textContent('[data-testid="patch-relative-gap"]')) < 1e-5);
 
+    // Drag the image under the window instead: the patch under the pointer follows it, so
+    // dragging from (8, 9) to (5, 4) moves the window by (+3, +5) — and the scores stay.
+    await page.click('[data-param="s15.drag"] label >> nth=1');
+    const before = [Number(await page.inputValue('input[type="number"][name="s15.or"]')), Number(await page.inputValue('input[type="number"][name="s15.oc"]'))];
+    await page.mouse.move(...cell(8, 9));
+    await page.mouse.down();
+    await page.mouse.move(...cell(6, 6), { steps: 4 });
+    await page.mouse.move(...cell(5, 4), { steps: 4 });
+    await page.mouse.up();
+    assert.equal(await page.inputValue('input[type="number"][name="s15.or"]'), String(before[0] + 3));
+    assert.equal(await page.inputValue('input[type="number"][name="s15.oc"]'), String(before[1] + 5));
+    assert.equal(await page.inputValue('input[type="number"][name="s15.qr"]'), '6');
+    assertNear(await nearValues(page), first, 2e-4, 'window dragged');
+    assertNear(await nearValues(page), expectedNear('qwen2-vl', { query: [6, 5], offset: [before[0] + 3, before[1] + 5] }), 2e-4, 'window dragged (package)');
+    assert.ok(gapOf(await page.textContent('[data-testid="patch-window-gap"]')) < 1e-5);
+
     // At the window's edge the cells outside are marked, the others unchanged.
     await setNumber(page, 's15.qr', 0);
     const edge = await nearValues(page);

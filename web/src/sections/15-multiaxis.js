@@ -42,7 +42,7 @@ function imagePanel(ctx) {
   const { pe, t, state } = ctx;
   const winMap = heatmap({ label: t('s15.winLabel'), rowLabel: t('s15.axisRow'), colLabel: t('s15.axisCol'), format: (v) => fixed(v, 2),
     readout: (r, c, v) => t('s15.winReadout', { r, c, v: fixed(v, 4) }),
-    onPick: (r, c) => setQuery(r, c) });
+    onPick: (r, c, { start }) => (state.get('s15.drag') === 'window' ? panWindow(r, c, start) : setQuery(r, c)) });
   winMap.el.dataset.testid = 'patch-window-map';
   const relMap = heatmap({ label: t('s15.relLabel'), rowLabel: t('s15.axisDRow'), colLabel: t('s15.axisDCol'), format: (v) => fixed(v, 2),
     readout: (r, c, v, st) => t('s15.relReadout', { dr: deltaFmt(r - (st.rows >> 1)), dc: deltaFmt(c - (st.cols >> 1)), v: fixed(v, 4) }) });
@@ -55,6 +55,8 @@ function imagePanel(ctx) {
   const relativeGap = h('output', { 'data-testid': 'patch-relative-gap' });
   const convGap = h('output', { 'data-testid': 'patch-conv-gap' });
   let querySliders = [];
+  const windowSliders = [];
+  let anchor = null;
 
   const size = () => state.get('s15.g');
   const query = () => [Math.min(state.get('s15.qr'), size() - 1), Math.min(state.get('s15.qc'), size() - 1)];
@@ -65,6 +67,20 @@ function imagePanel(ctx) {
     querySliders[0]?.set(r);
     querySliders[1]?.set(c);
     update();
+  }
+
+  /** Dragging the image under a fixed frame: the patch under the pointer follows it. */
+  function panWindow(r, c, start) {
+    if (!start && anchor) {
+      const keys = ['s15.or', 's15.oc'];
+      [anchor[0] - r, anchor[1] - c].forEach((d, i) => {
+        const v = Math.max(0, Math.min(state.schema[keys[i]].max, state.get(keys[i]) + d));
+        state.set(keys[i], v);
+        windowSliders[i].set(v);
+      });
+      update();
+    }
+    anchor = [r, c];
   }
 
   function queryControls() {
@@ -122,8 +138,9 @@ function imagePanel(ctx) {
       boundChoice(ctx, 's15.conv', { label: t('s15.conv'), options: [['qwen2-vl', 'Qwen2-VL'], ['pixtral', 'Pixtral']] }, update),
       boundSelect(ctx, 's15.d', { label: t('s15.headDim'), options: ['16', '32', '64', '80'].map((d) => [d, d]) }, update),
       boundSlider(ctx, 's15.g', { label: t('s15.grid') }, () => { queryControls(); update(); }),
-      boundSlider(ctx, 's15.or', { label: t('s15.winRow'), log: true }, update),
-      boundSlider(ctx, 's15.oc', { label: t('s15.winCol'), log: true }, update)),
+      windowSliders[0] = boundSlider(ctx, 's15.or', { label: t('s15.winRow'), log: true }, update),
+      windowSliders[1] = boundSlider(ctx, 's15.oc', { label: t('s15.winCol'), log: true }, update),
+      boundChoice(ctx, 's15.drag', { label: t('s15.drag'), options: [['query', t('s15.dragQuery')], ['window', t('s15.dragWindow')]] }, () => {})),
     queryBox,
     h('div', { class: 'grid-2 heat-pair' },
       h('div', {}, h('h4', {}, t('s15.winTitle')), winMap.el, h('p', { class: 'hint' }, t('s15.winHint'))),
@@ -240,6 +257,7 @@ export default {
     's15.g': spec.int(12, 4, 16),
     's15.qr': spec.int(4, 0, 15),
     's15.qc': spec.int(7, 0, 15),
+    's15.drag': spec.enumOf('query', ['query', 'window']),
     's15.or': spec.int(20, 0, 100000),
     's15.oc': spec.int(37, 0, 100000),
     's15.vd': spec.enumOf('64', ['32', '64', '128']),

@@ -5,10 +5,10 @@ import { h, uid } from './dom.js';
 import { viridis } from './palette.js';
 
 /**
- * heatmap({ label, rowLabel, colLabel, format, readout(row, col, value) → string, onPick(row, col) })
+ * heatmap({ label, rowLabel, colLabel, format, readout(row, col, value) → string, onPick(row, col, { start }) })
  * .draw(data, rows, cols, { min, max, rowName(i), colName(j), mark: [row, col] })
- * With onPick, pressing or dragging the pointer on a cell (or Enter / space on the focused cell)
- * picks it; `mark` outlines one cell (the picked one) until the next draw.
+ * With onPick, pressing the pointer on a cell (or Enter / space on the focused cell) picks it with
+ * start: true, and each new cell the pressed pointer is dragged to picks it with start: false; `mark` outlines one cell (the picked one) until the next draw.
  */
 export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3), readout, palette = viridis,
   className = '', onPick }) {
@@ -102,10 +102,10 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
   };
   let dragging = false;
   let picked = null;
-  const pick = ([r, c]) => {
-    if (picked && picked[0] === r && picked[1] === c) return;
+  const pick = ([r, c], start = false) => {
+    if (!start && picked && picked[0] === r && picked[1] === c) return;
     picked = [r, c];
-    onPick(r, c);
+    onPick(r, c, { start });
   };
   canvas.addEventListener('pointermove', (e) => {
     if (!state) return;
@@ -117,9 +117,8 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
     canvas.addEventListener('pointerdown', (e) => {
       if (!state) return;
       dragging = true;
-      picked = null;
       canvas.setPointerCapture?.(e.pointerId);
-      pick(cellAt(e));
+      pick(cellAt(e), true);
       show(...cellAt(e));
     });
     const stop = () => { dragging = false; };
@@ -132,8 +131,7 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
   canvas.addEventListener('keydown', (e) => {
     if (onPick && (e.key === 'Enter' || e.key === ' ')) {
       e.preventDefault();
-      picked = null;
-      pick(focusCell);
+      pick(focusCell, true);
       return;
     }
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
