@@ -685,7 +685,7 @@ export default {
     'Everything below is computed by the package with the rotators these models use: `pe.rope({ vision2d })` for a vision tower, `pe.rope({ mrope })` for the language model that reads text and video together.',
   ],
   's15.imgTitle': 'Image patches: 2-D RoPE',
-  's15.imgText': 'One content vector $q$ for the query and one $k$ for every key, the same at every patch, so only the positions differ. The query patch is rotated at its (row, col), every key patch at its own, and the map shows $\\langle R(r_q, c_q)q, R(r_k, c_k)k\\rangle$ for each key patch of the window. **Drag on the left map** (or use the query sliders) to move the query: the bright pattern travels with it unchanged. Move the window through the image with its sliders, or drag the image under it (“Dragging on the left map moves: the window”): both maps stay as they are, up to float32 rounding (the numbers below the table).',
+  's15.imgText': 'One content vector $q$ for the query and one $k$ for every key, the same at every patch, so only the positions differ. The query patch is rotated at its (row, col), every key patch at its own, and the map shows $\\langle R(r_q, c_q)q, R(r_k, c_k)k\\rangle$ for each key patch of the window. **Drag on the left map** (or use the query sliders) to move the query: the pattern around it travels with it unchanged. Move the window through the image with its sliders, or drag the image under it (“Dragging on the left map moves: the window”): both maps stay as they are, up to float32 rounding (the numbers below the table).',
   's15.conv': 'Convention',
   's15.headDim': 'Head dim',
   's15.grid': 'Window size (patches per side)',

@@ -10,7 +10,7 @@ import { controlRow } from '../ui/controls.js';
 import { heatmap } from '../ui/heatmap.js';
 import { table } from '../ui/table.js';
 import { fixed, sci, compact } from '../ui/format.js';
-import { randomVectors } from '../api.js';
+import { randomVectors, maxGap } from '../api.js';
 import { patchScores, mropeSection, videoPositions, textTokensMatch, videoScores } from '../api-axes.js';
 
 const NEAR = 2;        // the table around the query: Δ = −2 … 2 on each axis
@@ -128,7 +128,7 @@ function imagePanel(ctx) {
     convText.replaceChildren(...rich(t(`s15.conv.${vision2d}`)));
     windowGap.textContent = t('s15.gapValue', { v: sci(res.windowGap, 1) });
     relativeGap.textContent = t('s15.gapValue', { v: sci(res.relativeGap, 1) });
-    convGap.textContent = fixed(Math.max(...res.scores.map((v, i) => Math.abs(v - other.scores[i]))), 4);
+    convGap.textContent = fixed(maxGap(res.scores, other.scores), 4);
   }
 
   const el = panel(t('s15.imgTitle'),
@@ -203,7 +203,7 @@ function videoPanel(ctx) {
     const heads = 2;
     const x = pe.fillUniform(new Float32Array(seq.textAt.length * heads * headDim), { seed: 151, lo: -1, hi: 1 });
     const m = textTokensMatch(pe, { headDim, section, interleaved, textAt: seq.textAt, x });
-    match.textContent = t('s15.matchValue', { same: m.same, total: m.total, gap: m.maxGap === 0 ? '0' : sci(m.maxGap, 1) });
+    match.textContent = t('s15.matchValue', { same: m.same, total: m.total, gap: sci(m.maxGap, 1) });
     match.dataset.same = String(m.same);
     match.dataset.total = String(m.total);
 
@@ -214,7 +214,7 @@ function videoPanel(ctx) {
     const a = videoScores(pe, { ...base, query: [PREFIX, centre, centre] });
     const b = videoScores(pe, { ...base, query: [PREFIX + F - 1, PREFIX, PREFIX + S - 1] });
     map.draw(a.map, a.span, a.span, { mark: [S - 1, S - 1], rowRange: `−${S - 1} … +${S - 1}`, colRange: `−${S - 1} … +${S - 1}` });
-    gap.textContent = t('s15.gapValue', { v: sci(Math.max(...a.map.map((v, i) => Math.abs(v - b.map[i]))), 1) });
+    gap.textContent = t('s15.gapValue', { v: sci(maxGap(a.map, b.map), 1) });
     const spread = (v) => Math.max(...v) - Math.min(...v);
     replace(axesBox, table({
       caption: t('s15.axesCaption'),

@@ -1,9 +1,9 @@
 // Section 14's live parts: the four families of the methods table side by side on the same
-// content with a trained length L (what each does past L; RoPE with and without scaling), and article 003's lineage of
-// relative encodings as score decompositions: Shaw 2018, the 2019 four terms with W_qᵀW_k
-// and Transformer-XL's substitution, the 2020 variants. Every matrix is a package result
-// (pe.scores, pe.alibiBias, pe.t5Buckets, pe.clippedDistances, pe.learnedTable); the page
-// only picks entries (b[bucket], p_{m−n}) and draws them.
+// content with a trained length L (what each does past L; RoPE with and without scaling), and
+// article 003's lineage of relative encodings as score decompositions: Shaw 2018, the 2019
+// four terms with W_qᵀW_k and Transformer-XL's substitution, the 2020 variants. Every matrix
+// is a package result (pe.scores, pe.alibiBias, pe.t5Buckets, pe.clippedDistances,
+// pe.learnedTable); the page only picks entries (b[bucket], p_{m−n}) and draws them.
 import { h, replace } from '../ui/dom.js';
 import { panel, tex, result } from '../ui/section.js';
 import { rich } from '../ui/math.js';

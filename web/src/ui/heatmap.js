@@ -7,8 +7,9 @@ import { viridis } from './palette.js';
 /**
  * heatmap({ label, rowLabel, colLabel, format, readout(row, col, value) → string, onPick(row, col, { start }) })
  * .draw(data, rows, cols, { min, max, rowName(i), colName(j), mark: [row, col] })
- * With onPick, pressing the pointer on a cell (or Enter / space on the focused cell) picks it with
- * start: true, and each new cell the pressed pointer is dragged to picks it with start: false; `mark` outlines one cell (the picked one) until the next draw.
+ * With onPick, pressing the pointer on a cell (or Enter / space on the focused cell) picks it
+ * with start: true, and each new cell the pressed pointer is dragged to with start: false.
+ * `mark` outlines one cell (the picked one) until the next draw.
  */
 export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3), readout, palette = viridis,
   className = '', onPick }) {
