@@ -158,7 +158,7 @@ TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]")
       const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra;
       for (std::int64_t heads : {1, 8, 9, 20, 32}) {
         for (std::int64_t gap : {0, 3}) {
-          for (std::size_t offset : {0u, 1u, 4u, 13u}) {
+          for (std::size_t offset : {0u, 1u, 4u, 12u, 13u}) {
             for (bool in_place : {true, false}) {
               const std::int64_t stride = dim + gap;
               for (float sign : {1.0f, -1.0f}) {
