@@ -515,6 +515,6 @@ export interface CreateOptions {
  * truncated file), not posenc's or the wrong flavour; the message says what arrived.
  */
 export function createPosenc(options?: CreateOptions): Promise<Posenc>;
-/** True when this engine can run the SIMD binary: it validates WebAssembly SIMD128, exception-handling and bulk-memory code. */
+/** True when this engine can run the SIMD binary: it validates WebAssembly SIMD128 and exception-handling code. */
 export function simdSupported(): boolean;
 export default createPosenc;

@@ -48,3 +48,10 @@ test('scalar binary: no v128 instruction anywhere', () => {
   assert.equal(count(wat, 'f32x4.'), 0);
   assert.equal(count(wat, 'f64x2.'), 0);
 });
+
+test('neither binary uses bulk memory, so the loader does not ask the engine for it', () => {
+  for (const flavour of ['simd', 'scalar']) {
+    const { wat } = functionsOf(flavour);
+    assert.equal(count(wat, 'memory.copy') + count(wat, 'memory.fill'), 0, `${flavour}: memory.copy / memory.fill found`);
+  }
+});

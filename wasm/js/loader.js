@@ -1,6 +1,6 @@
 // wasm/js/loader.js — picks, fetches, checks and instantiates one of the two binaries.
 //
-// The SIMD binary needs WebAssembly SIMD128, exception handling and bulk memory; other
+// The SIMD binary needs WebAssembly SIMD128 and exception handling; other
 // engines get the scalar one. The loader compiles the .wasm itself and hands the instance to
 // the Emscripten glue (its `instantiateWasm` hook), so one code path serves Node (bytes read
 // from the file), browsers (one fetch, streaming compile when the server says
@@ -26,15 +26,6 @@ const EXCEPTIONS_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 8, 1, 6, 0, 6, 64, 25, 11, 11,
 ]);
 
-// The smallest module using bulk memory (memory.copy), from wasm-feature-detect. The SIMD
-// kernels stage large tensors through an L1 block with it (core/src/detail/rotary_kernels.hpp,
-// rotate_token_staged). Every engine with SIMD128 has it (Chrome 75, Firefox 79, Safari 15);
-// checked all the same, so that no engine is handed a binary it cannot compile.
-const BULK_MEMORY_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 5, 3, 1, 0, 1, 10, 14, 1, 12, 0,
-  65, 0, 65, 0, 65, 0, 252, 10, 0, 0, 11,
-]);
-
 // scripts/tag-wasm.mjs writes the flavour into this custom section of each binary.
 const FLAVOUR_SECTION = 'posenc.flavour';
 const FILE = { simd: 'posenc-simd.wasm', scalar: 'posenc-scalar.wasm' };
@@ -52,9 +43,9 @@ function validates(bytes) {
   }
 }
 
-/** True when this engine can run the SIMD binary: SIMD128, exception handling, bulk memory. */
+/** True when this engine can run the SIMD binary: SIMD128 and exception handling. */
 export function simdSupported() {
-  return validates(SIMD_PROBE) && validates(EXCEPTIONS_PROBE) && validates(BULK_MEMORY_PROBE);
+  return validates(SIMD_PROBE) && validates(EXCEPTIONS_PROBE);
 }
 
 const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
