@@ -42,9 +42,12 @@ export class Heap {
     return bufferOf(this.module.HEAPU8);
   }
 
-  /** malloc or RangeError (the module stays usable: malloc returns 0 instead of aborting). */
+  /**
+   * `bytes` at a 64-byte-aligned address, or RangeError (the module stays usable: the
+   * allocator returns 0 instead of aborting).
+   */
   malloc(bytes, what) {
-    const ptr = bytes > 2 ** 31 ? 0 : this.module._malloc(Math.max(bytes, 1));
+    const ptr = bytes > 2 ** 31 ? 0 : this.module._posenc_alloc(Math.max(bytes, 1));
     if (!ptr) {
       throw withKind(new RangeError(`posenc: ${what} needs ${bytes} bytes, more than WebAssembly memory can provide (2 GiB)`),
         'bad_alloc');

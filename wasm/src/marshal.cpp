@@ -4,6 +4,7 @@
 #include <emscripten/em_macros.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 
 namespace posenc::wasm {
@@ -63,4 +64,11 @@ extern "C" EMSCRIPTEN_KEEPALIVE void posenc_release_result() {
   std::vector<float>().swap(held_result<float>());
   std::vector<double>().swap(held_result<double>());
   std::vector<std::int32_t>().swap(held_result<std::int32_t>());
+}
+
+// Memory for tensors and scratch blocks, on 64-byte lines as PyTorch, ONNX Runtime and ggml
+// align tensors (malloc's 8 bytes put one v128 access in four across a line); 0 when
+// memory cannot grow enough. Freed with free (wasm/js/heap.js).
+extern "C" EMSCRIPTEN_KEEPALIVE void* posenc_alloc(std::size_t bytes) {
+  return std::aligned_alloc(64, (bytes + 63) / 64 * 64);
 }
