@@ -5,7 +5,10 @@
 // hostile caller can build (getters, Proxies, a polluted Object.prototype, cycles, subclasses).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Random, assertThrows, loadBoth, randomFloats, repoRoot } from './support.mjs';
 
 const both = await loadBoth();
@@ -117,6 +120,26 @@ function rotate64(x, { headDim, rotaryDim, layout, invFreq, attentionFactor: f }
   });
   return out;
 }
+
+test("README's 'From a Hugging Face config' example runs as written and prints what it says", () => {
+  const readme = readFileSync(`${repoRoot}README.md`, 'utf8');
+  const block = /<!-- hf-example -->\s*```js\n([\s\S]*?)```\s*<!-- \/hf-example -->/.exec(readme);
+  assert.ok(block, 'README.md has a ```js block between <!-- hf-example --> and <!-- /hf-example -->');
+  const printed = /<!-- hf-output -->\s*```text\n([\s\S]*?)```/.exec(readme);
+  assert.ok(printed, 'README.md shows the output in a ```text block after <!-- hf-output -->');
+  // A project where 'posenc' is this repository (package.json exports), and the config it reads.
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-hf-example-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(repoRoot, join(dir, 'node_modules', 'posenc'), 'dir');
+    copyFileSync(`${FIXTURES}llama-3.1-8b.json`, join(dir, 'config.json'));
+    writeFileSync(join(dir, 'example.mjs'), block[1]);
+    const out = execFileSync('node', ['example.mjs'], { cwd: dir, encoding: 'utf8' }).trim();
+    assert.equal(out, printed[1].trim());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('every fixture has an expectation', () => {
   const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
