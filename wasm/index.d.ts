@@ -324,7 +324,12 @@ export interface Rope {
   /**
    * HF's (cos, sin) pair as a model's rotary embedding returns it: [tokens][rotaryDim]
    * each, full width in the rotator's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1};
-   * interleaved: c_0 c_0 c_1 c_1 …), multiplied by attentionFactor. Single-axis rotators only (TypeError for mrope / vision2d). Max error vs float64:
+   * interleaved: c_0 c_0 c_1 c_1 …), multiplied by attentionFactor. An mrope / vision2d
+   * rotator takes axes·tokens positions in HF's position_ids order [axes][tokens] ((t, h, w)
+   * or (row, col)) and returns each token's merged row: the cos/sin HF multiplies by after
+   * apply_multimodal_rotary_pos_emb's / apply_interleaved_mrope's section merge, or
+   * apply_rotary_pos_emb_vision's row and column rungs (not HF's per-axis [3][T][D]); start
+   * gives M-RoPE text tokens (t = h = w) and is a RangeError for vision2d. Max error vs float64:
    * 3e−7·attentionFactor for |p| ≤ 2^24.
    */
   cosSin(options: RopeCosSinOptions): { cos: Float32Array; sin: Float32Array };

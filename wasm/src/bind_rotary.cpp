@@ -144,7 +144,9 @@ val rope_cos_sin(std::uintptr_t handle, std::uintptr_t positions, std::size_t n_
                  double start, double tokens, bool use_positions) {
   return guarded([&] {
     const rotary_cache& cache = cache_at(handle);
-    const std::size_t t = use_positions ? n_positions : static_cast<std::size_t>(i64(tokens));
+    // A multi-axis rotator's positions are [axes][tokens] (rope_cos_sin checks the count).
+    const std::size_t t = use_positions ? n_positions / static_cast<std::size_t>(cache.axes())
+                                        : static_cast<std::size_t>(i64(tokens));
     const std::size_t n = t * static_cast<std::size_t>(cache.rotary_dim());
     std::vector<float> both(2 * n);
     const std::span<float> cos_out(both.data(), n), sin_out(both.data() + n, n);
