@@ -8,11 +8,20 @@
 #include "posenc/multimodal.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
 namespace posenc {
 namespace {
+
+// tokens·rotary_dim, or length_error naming tokens when it does not fit size_t (wasm32: a
+// wrapped product would let a too-small output pass the size check).
+std::size_t pair_floats(std::size_t tokens, std::size_t r) {
+  if (tokens > std::numeric_limits<std::size_t>::max() / r)
+    detail::fail_length("tokens·rotary_dim = ", tokens, "·", r, " floats exceeds the address space");
+  return tokens * r;
+}
 
 void check_out(const char* name, std::span<float> out, std::size_t want) {
   if (out.size() != want)
@@ -26,8 +35,8 @@ void fill(const rotary_cache& cache, std::size_t tokens, RowAt row_at,
           std::span<float> cos_out, std::span<float> sin_out) {
   const auto r = static_cast<std::size_t>(cache.rotary_dim());
   const std::size_t half = r / 2;
-  check_out("cos", cos_out, tokens * r);
-  check_out("sin", sin_out, tokens * r);
+  check_out("cos", cos_out, pair_floats(tokens, r));
+  check_out("sin", sin_out, pair_floats(tokens, r));
   if (tokens != 0 && cos_out.data() < sin_out.data() + sin_out.size() &&
       sin_out.data() < cos_out.data() + cos_out.size())
     detail::fail_length("cos and sin must not overlap");

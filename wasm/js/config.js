@@ -244,6 +244,9 @@ export function configApi({ module, heap }, rope) {
   return {
     /** A rotator from a Hugging Face config.json object, as published; see index.d.ts. */
     ropeFromConfig(config, opts) {
+      if (check.tagOf(opts) !== undefined) { // every option is optional: say what was passed
+        throw new TypeError(`posenc: the options of ropeFromConfig() must be an object, got ${check.describe(opts)}`);
+      }
       const o = check.options(opts, 'ropeFromConfig()', OPTION_KEYS);
       const layout = o.layout === undefined ? '' : check.oneOf('layout', o.layout, LAYOUTS);
       const seqLen = o.seqLen === undefined ? NaN : check.integer('seqLen', o.seqLen, 1);
