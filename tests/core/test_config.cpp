@@ -369,6 +369,15 @@ TEST_CASE("rope_from_config refuses what it cannot map, naming the config key", 
   refuses(with([](json& c) { c["rope_theta"] = 20000.0; }, neox), "rotary_emb_base");
 }
 
+namespace {
+// The multimodal part of a mapped config.
+void check_axes(const posenc::rope_config& c, posenc::rope_axes_kind kind,
+                const std::array<int, 3>& section) {
+  CHECK(c.axes.kind == kind);
+  CHECK(c.axes.section == section);
+}
+}  // namespace
+
 TEST_CASE("Qwen2.5-VL and Qwen3-VL: M-RoPE sections from the published configs", "[config]") {
   using posenc::rope_axes_kind;
   // Qwen2.5-VL-7B-Instruct as transformers 4.53 saves it (nested text_config, "default" type
@@ -376,8 +385,7 @@ TEST_CASE("Qwen2.5-VL and Qwen3-VL: M-RoPE sections from the published configs",
   const json q25 = load("qwen2.5-vl-7b-instruct.json");
   const posenc::rope_config c25 = rope_from_config(flat(q25));
   check_rotator(c25, 128, 128, 1e6, rope_layout::half, hf_default(128, 1e6), 1.0);
-  CHECK(c25.axes.kind == rope_axes_kind::mrope);
-  CHECK(c25.axes.section == std::array<int, 3>{16, 24, 24});
+  check_axes(c25, rope_axes_kind::mrope, {16, 24, 24});
   // The Hub's original flat form: rope_scaling {type: "mrope", mrope_section} at the top level
   // (Qwen/Qwen2-VL-7B-Instruct and Qwen/Qwen2.5-VL-7B-Instruct ship it; here made by editing).
   json legacy = q25;
@@ -396,8 +404,7 @@ TEST_CASE("Qwen2.5-VL and Qwen3-VL: M-RoPE sections from the published configs",
   const json q3 = load("qwen3-vl-4b-instruct.json");
   const posenc::rope_config c3 = rope_from_config(flat(q3));
   check_rotator(c3, 128, 128, 5e6, rope_layout::half, hf_default(128, 5e6), 1.0);
-  CHECK(c3.axes.kind == rope_axes_kind::mrope_interleaved);
-  CHECK(c3.axes.section == std::array<int, 3>{24, 20, 20});
+  check_axes(c3, rope_axes_kind::mrope_interleaved, {24, 20, 20});
   // Qwen3VLTextRotaryEmbedding interleaves whatever the flag says, section default [24, 20, 20];
   // transformers v5 keeps the same keys in rope_parameters.
   json v5 = q3;
@@ -405,8 +412,7 @@ TEST_CASE("Qwen2.5-VL and Qwen3-VL: M-RoPE sections from the published configs",
   v5["text_config"].erase("rope_scaling");
   v5["text_config"].erase("rope_theta");
   const posenc::rope_config c5 = rope_from_config(flat(v5));
-  CHECK(c5.axes.kind == rope_axes_kind::mrope_interleaved);
-  CHECK(c5.axes.section == std::array<int, 3>{24, 20, 20});
+  check_axes(c5, rope_axes_kind::mrope_interleaved, {24, 20, 20});
   CHECK(c5.base == 5e6);
 }
 

@@ -234,7 +234,7 @@ for (const [name, pe] of Object.entries(both)) {
     assertThrows(() => pe.ropeFromConfig(l31(), { layerType: 'global' }), RangeError, /layerType/);
     assertThrows(() => pe.ropeFromConfig(l31(), { cacheLength: -1 }), RangeError, /cacheLength/);
     assertThrows(() => pe.ropeFromConfig(l31(), { headDim: 64 }), TypeError, /unknown option 'headDim'/);
-    for (const bad of [null, undefined, 3, 'config', [], () => {}]) {
+    for (const bad of [null, undefined, 3, 'config', [], () => {}, new Float64Array(2)]) {
       assertThrows(() => pe.ropeFromConfig(bad), TypeError, /config must be an object/);
     }
     // The module keeps working.

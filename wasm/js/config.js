@@ -175,7 +175,7 @@ function element(v, i) {
 
 /** The config as the core's blocks: { entries: Float64Array, text: Uint16Array }. */
 export function flattenConfig(config) {
-  if (config === null || typeof config !== 'object' || arrayOrThrow(config, '')) {
+  if (config === null || typeof config !== 'object' || arrayOrThrow(config, '') || check.tagOf(config) !== undefined) {
     throw new TypeError(`posenc: ropeFromConfig() config must be an object (a parsed config.json), got ${check.describe(config)}`);
   }
   const flat = new Flat();
