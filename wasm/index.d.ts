@@ -207,6 +207,33 @@ export interface RopeOptions {
   vision2d?: Vision2d;
 }
 
+/**
+ * pe.ropeFromConfig options. Each read once, own properties only; an unknown key is a TypeError.
+ */
+export interface RopeFromConfigOptions {
+  /** Overrides the family's layout (GPT-J, CodeGen, DeepSeek-V2/V3: 'interleaved'; else 'half'). */
+  layout?: RopeLayout;
+  /**
+   * The sequence length the rotator serves, an integer in [1, 2^31): longrope takes its long
+   * factors iff seqLen > original_max_position_embeddings (decided once, here); dynamic NTK
+   * scales by max(seqLen, max_position_embeddings). Default: unset (short factors).
+   */
+  seqLen?: number;
+  /** 'full_attention' (default) or 'sliding_attention' (Gemma 3's local rotary; v5 per-layer-type rope_parameters). */
+  layerType?: 'full_attention' | 'sliding_attention';
+  /**
+   * 'text' (default: the language model's rotary) or 'vision': the vision tower's 2-D
+   * rotary from `vision_config` — Qwen2-VL (head_dim = embed_dim / num_heads), Qwen2.5-VL and
+   * Qwen3-VL (hidden_size / num_heads), base 10000 → vision2d 'qwen2-vl'; Pixtral (head_dim or
+   * hidden_size / num_attention_heads, rope_theta) → vision2d 'pixtral'.
+   */
+  tower?: 'text' | 'vision';
+  /** As for pe.rope. */
+  cacheLength?: number;
+  cacheStart?: number;
+  angles?: AnglePrecision;
+}
+
 interface Strides {
   /** Elements between consecutive tokens; default heads·headDim. */
   tokenStride?: number;
@@ -297,7 +324,12 @@ export interface Rope {
   /**
    * HF's (cos, sin) pair as a model's rotary embedding returns it: [tokens][rotaryDim]
    * each, full width in the rotator's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1};
-   * interleaved: c_0 c_0 c_1 c_1 …), multiplied by attentionFactor. Single-axis rotators only (TypeError for mrope / vision2d). Max error vs float64:
+   * interleaved: c_0 c_0 c_1 c_1 …), multiplied by attentionFactor. An mrope / vision2d
+   * rotator takes axes·tokens positions in HF's position_ids order [axes][tokens] ((t, h, w)
+   * or (row, col)) and returns each token's merged row: the cos/sin HF multiplies by after
+   * apply_multimodal_rotary_pos_emb's / apply_interleaved_mrope's section merge, or
+   * apply_rotary_pos_emb_vision's row and column rungs (not HF's per-axis [3][T][D]); start
+   * gives M-RoPE text tokens (t = h = w) and is a RangeError for vision2d. Max error vs float64:
    * 3e−7·attentionFactor for |p| ≤ 2^24.
    */
   cosSin(options: RopeCosSinOptions): { cos: Float32Array; sin: Float32Array };
@@ -428,6 +460,31 @@ export interface Posenc {
 
   /** A RoPE rotator; dispose() it when done. */
   rope(options: RopeOptions): Rope;
+
+  /**
+   * The rotator of a Hugging Face config.json, passed exactly as published (the parsed
+   * object, snake_case keys): the one transformers' rotary embedding of that model uses,
+   * built as pe.rope(options) builds it. Reads v4 `rope_scaling` (wins when non-empty) or v5
+   * `rope_parameters` (flat or per layer type); `rope_type`, else legacy `type`
+   * ('su' = longrope; Phi-3's 'yarn' = longrope; 'mrope' = default with sections); head_dim,
+   * else hidden_size / num_attention_heads (DeepSeek-V2/V3: qk_rope_head_dim; GPT-J: n_embd /
+   * n_head); int(head_dim · partial_rotary_factor) rotary dims (GPT-NeoX: rotary_pct;
+   * GPT-J: rotary_dim); rope_theta (GPT-NeoX: rotary_emb_base; GPT-J: 10000); a nested
+   * text_config; HF config-class defaults where keys are absent (Gemma 2/3, Phi-3, GPT-NeoX);
+   * `mrope_section` → mrope (contiguous; interleaved with `mrope_interleaved` or any Qwen3-VL
+   * text model, whose section defaults to [24, 20, 20]).
+   *
+   * The config is read once: own enumerable string keys only (as JSON.stringify sees them),
+   * each property read once through its descriptor (a getter called once), nothing inherited;
+   * functions, symbols, BigInts and arrays that are not all numbers are kept as unreadable
+   * values; a key holding '.' too (it cannot be one step of a key path). A cycle is a
+   * TypeError, more than 32 levels, 65536 key paths, 2^20 list values or 2^22 characters a
+   * RangeError, each naming the config key path. Keys or values the mapping cannot use are a
+   * TypeError (wrong type: "rope_scaling.factor must be a number") or RangeError (unknown
+   * rope type, a key the rope type does not take, a value out of range, a value given twice
+   * with different values) naming the config key, e.g. `rope_scaling.rope_type`.
+   */
+  ropeFromConfig(config: object, options?: RopeFromConfigOptions): Rope;
 
   /** Attention logits S[m][n] = ⟨q'_m, k'_n⟩, [Tq][Tk] row-major; terms in 'additive' mode. */
   scores(options: ScoreOptions): { scores: Float32Array; terms?: ScoreTerms };

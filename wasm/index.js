@@ -9,6 +9,7 @@ import * as check from './js/check.js';
 import { frequencyApi } from './js/frequencies.js';
 import { sinusoidalApi } from './js/sinusoidal.js';
 import { rotaryApi } from './js/rotary.js';
+import { configApi } from './js/config.js';
 import { scoresApi } from './js/scores.js';
 import { attentionApi } from './js/attention.js';
 import { randomApi } from './js/random.js';
@@ -27,11 +28,13 @@ export async function createPosenc(opts) {
   const { module, simd } = await loadModule(o);
   const heap = new Heap(module);
   const ctx = { module, heap };
+  const rotary = rotaryApi(ctx);
   return Object.freeze({
     simd,
     ...frequencyApi(ctx),
     ...sinusoidalApi(ctx),
-    ...rotaryApi(ctx),
+    ...rotary,
+    ...configApi(ctx, rotary.rope),
     ...scoresApi(ctx),
     ...attentionApi(ctx),
     ...randomApi(ctx),

@@ -5,10 +5,17 @@
 // families' configuration_*.py (GPTNeoXConfig `rotary_pct`/`rotary_emb_base`, Phi3Config "su"/"yarn"
 // → longrope and its top-level original_max_position_embeddings, Gemma2Config/Gemma3TextConfig
 // defaults and per-layer-type rope_parameters, DeepseekV3Config head_dim = qk_rope_head_dim and
-// rope_interleave) and modeling_gptj.py (rotary_dim, base 10000, rotate_every_two).
+// rope_interleave) and modeling_gptj.py (rotary_dim, base 10000, rotate_every_two); the
+// multimodal ones from Qwen2VLConfig ("mrope" → "default"), modeling_qwen2_vl.py /
+// modeling_qwen2_5_vl.py (apply_multimodal_rotary_pos_emb, the vision towers' head_dim),
+// modeling_qwen3_vl.py (Qwen3VLTextRotaryEmbedding: apply_interleaved_mrope, section default
+// [24, 20, 20]) and modeling_pixtral.py (PixtralRotaryEmbedding: head_dim, rope_theta).
 #include "posenc/config.hpp"
 
 #include "posenc/detail/check.hpp"
+#include "posenc/multimodal.hpp"
+
+#include "detail/axis_rows.hpp"
 
 #include <array>
 #include <cctype>
@@ -16,6 +23,7 @@
 #include <cmath>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 namespace posenc {
@@ -24,7 +32,7 @@ namespace {
 using kind = config_value::kind;
 using detail::fail_argument;
 
-enum class family { generic, gptj, neox, phi3, gemma2, gemma3, deepseek };
+enum class family { generic, gptj, neox, phi3, gemma2, gemma3, deepseek, qwen2vl, qwen3vl };
 
 family family_of(std::string_view model_type) {
   if (model_type == "gptj" || model_type == "codegen") return family::gptj;
@@ -33,6 +41,12 @@ family family_of(std::string_view model_type) {
   if (model_type == "gemma2") return family::gemma2;
   if (model_type == "gemma3" || model_type == "gemma3_text") return family::gemma3;
   if (model_type == "deepseek_v2" || model_type == "deepseek_v3") return family::deepseek;
+  if (model_type == "qwen2_vl" || model_type == "qwen2_5_vl" || model_type == "qwen2_vl_text" ||
+      model_type == "qwen2_5_vl_text")
+    return family::qwen2vl;
+  if (model_type == "qwen3_vl" || model_type == "qwen3_vl_text" || model_type == "qwen3_vl_moe" ||
+      model_type == "qwen3_vl_moe_text")
+    return family::qwen3vl;
   return family::generic;
 }
 
@@ -217,20 +231,22 @@ const rope_type_keys& rope_type_of(const reader& r, const std::string& dict, fam
     if (!rope_type && legacy) type_key = dict + ".type";
     if (rope_type || legacy) name = rope_type ? *rope_type : *legacy;
   }
-  // "su" is LongRoPE's first name; Phi-3 also saved it as "yarn" (Phi3Config maps both).
-  const std::string mapped = name == "su" || (fam == family::phi3 && name == "yarn")
-                                 ? std::string("longrope") : name;
+  // "su" is LongRoPE's first name; Phi-3 also saved it as "yarn" (Phi3Config maps both);
+  // "mrope" is Qwen2-VL's name for the default ladder with sections (Qwen2VLConfig).
+  std::string mapped = name == "su" || (fam == family::phi3 && name == "yarn")
+                           ? std::string("longrope") : name;
+  if (mapped == "mrope") mapped = "default";
   for (const rope_type_keys& t : kRopeTypes)
     if (t.name == mapped) return t;
   fail_argument(type_key, " must be one of default, linear, dynamic, yarn, llama3, longrope "
-                "(or su), got '", name, "'");
+                "(or su, mrope), got '", name, "'");
 }
 
 void check_keys(const reader& r, const std::string& dict, const rope_type_keys& t) {
   if (dict.empty()) return;
   for (const std::string& key : r.children(dict)) {
     if (key == "rope_type" || key == "type" || key == "rope_theta" ||
-        key == "partial_rotary_factor")
+        key == "partial_rotary_factor" || key == "mrope_section" || key == "mrope_interleaved")
       continue;
     bool known = false;
     for (std::string_view k : t.keys) known = known || (!k.empty() && k == key);
@@ -302,7 +318,8 @@ double base_of(const reader& r, const std::string& p, const rope_source& src, fa
   return fam == family::gemma3 ? 1000000.0 : 10000.0;  // HF default_theta
 }
 
-// Maps inverse_frequencies' "scaling.<field>" names to the config keys they came from.
+// Maps the core's argument names ("scaling.factor", "mrope.section") to the config keys
+// they came from.
 struct field_key {
   std::string field, key;
 };
@@ -312,7 +329,7 @@ struct field_key {
   const std::string lead = "posenc: ";
   if (msg.compare(0, lead.size(), lead) == 0) msg.erase(0, lead.size());
   for (const field_key& f : names) {
-    const std::string from = "scaling." + f.field;
+    const std::string& from = f.field;
     for (std::size_t at = msg.find(from); at != std::string::npos; at = msg.find(from, at)) {
       const std::size_t end = at + from.size();
       const bool whole = end == msg.size() || !(std::isalnum(static_cast<unsigned char>(msg[end])) || msg[end] == '_');
@@ -327,6 +344,92 @@ struct field_key {
   fail_argument(msg);
 }
 
+// The multimodal sections of the rope parameters at `dict` (Qwen2VLConfig / Qwen3VLTextConfig
+// keep them there): none, contiguous or interleaved. `key` receives the section's config key.
+rope_axes axes_of(const reader& r, const std::string& dict, family fam, std::string& key) {
+  key = (dict.empty() ? std::string("rope_scaling") : dict) + ".mrope_section";
+  const std::string flag_key = (dict.empty() ? std::string("rope_scaling") : dict) +
+                               ".mrope_interleaved";
+  const std::optional<bool> flag = dict.empty() ? std::nullopt : r.flag(flag_key);
+  std::optional<std::vector<double>> section = dict.empty() ? std::nullopt : r.numbers(key);
+  if (!section) {
+    if (fam == family::qwen3vl) section = std::vector<double>{24, 20, 20};  // HF's default
+    else if (fam == family::qwen2vl)
+      fail_argument(key, " is required for Qwen2-VL / Qwen2.5-VL (HF reads it unconditionally)");
+    else if (flag)
+      fail_argument(key, " is required with ", flag_key);
+    else
+      return {};
+  }
+  if (section->size() != 3)
+    fail_argument(key, " must hold 3 values (t, h, w), got ", section->size());
+  rope_axes out;
+  for (std::size_t a = 0; a < 3; ++a) {
+    const double v = (*section)[a];
+    if (!(v >= 0 && v <= 65536 && v == std::floor(v)))
+      fail_argument(key, "[", a, "] must be an integer in [0, 65536], got ", v);
+    out.section[a] = static_cast<int>(v);
+  }
+  // Qwen3-VL's rotary interleaves whatever the flag says (Qwen3VLTextRotaryEmbedding).
+  const bool interleaved = fam == family::qwen3vl || flag.value_or(false);
+  out.kind = interleaved ? rope_axes_kind::mrope_interleaved : rope_axes_kind::mrope;
+  return out;
+}
+
+// head_dim of a vision tower: `dims` / `heads` (integer division, as HF's attention does).
+std::pair<int, std::string> vision_head_dim(const reader& r, const std::string& dims,
+                                            const std::string& heads) {
+  const auto h = r.integer(dims, 1);
+  const auto n = r.integer(heads, 1);
+  if (!h || !n) fail_argument(!h ? dims : heads, " is required (head_dim = ", dims, " / ", heads, ")");
+  return {*h / *n, dims + " / " + heads};
+}
+
+// The vision tower's 2-D rotary (config_options::tower "vision").
+rope_config vision_from_config(const reader& r, const config_options& options) {
+  const std::string v = "vision_config";
+  if (r.has(v) && !r.is_object(v)) fail_argument(v, " must be an object");
+  if (!r.is_object(v)) fail_argument(v, " is missing: tower 'vision' reads the vision tower's config");
+  const std::string top = r.text("model_type").value_or("");
+  const std::string own = r.text(v + ".model_type").value_or("");
+  rope_config out;
+  std::string head_key, base_key = "vision_config.rope_theta";
+  if (own == "pixtral" || (own.empty() && top == "pixtral")) {
+    // PixtralVisionConfig: head_dim, else hidden_size // num_attention_heads; rope_theta.
+    if (const auto d = r.integer(v + ".head_dim", 1)) {
+      out.head_dim = *d;
+      head_key = v + ".head_dim";
+    } else {
+      std::tie(out.head_dim, head_key) =
+          vision_head_dim(r, v + ".hidden_size", v + ".num_attention_heads");
+    }
+    const sourced theta = first_number(r, {v + ".rope_parameters.rope_theta", v + ".rope_theta"});
+    if (theta.value) base_key = theta.key;
+    out.base = theta.value.value_or(10000.0);
+    out.axes.kind = rope_axes_kind::vision_pixtral;
+  } else if (family_of(top) == family::qwen2vl || family_of(top) == family::qwen3vl ||
+             (top.empty() && (family_of(own) == family::qwen2vl || family_of(own) == family::qwen3vl))) {
+    // Qwen2VisionTransformer: embed_dim // num_heads; Qwen2.5-VL / Qwen3-VL: hidden_size // num_heads.
+    const bool qwen2 = top == "qwen2_vl" || (top.empty() && own == "qwen2_vl");
+    std::tie(out.head_dim, head_key) =
+        vision_head_dim(r, v + (qwen2 ? ".embed_dim" : ".hidden_size"), v + ".num_heads");
+    out.base = 10000.0;  // VisionRotaryEmbedding(head_dim // 2), theta fixed
+    base_key = "theta";
+    out.axes.kind = rope_axes_kind::vision_qwen2vl;
+  } else {
+    fail_argument(own.empty() ? std::string("model_type") : v + ".model_type", " = '",
+                  own.empty() ? top : own, "' has no vision rotary posenc knows (Qwen2-VL, "
+                  "Qwen2.5-VL, Qwen3-VL, Pixtral)");
+  }
+  if (out.head_dim < 4 || out.head_dim > max_dim || out.head_dim % 4 != 0)
+    fail_argument(head_key, " gives head_dim ", out.head_dim, ": a 2-D rotary needs a multiple "
+                  "of 4 in [4, ", max_dim, "]");
+  if (!(out.base > 1.0)) fail_argument(base_key, " must be > 1, got ", out.base);
+  out.rotary_dim = out.head_dim;
+  out.layout = options.layout.value_or(rope_layout::half);  // HF's rotate_half
+  return out;
+}
+
 }  // namespace
 
 rope_config rope_from_config(const hf_config& config, const config_options& options) {
@@ -334,7 +437,10 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
     fail_argument("layer_type must be 'full_attention' or 'sliding_attention', got '",
                   options.layer_type, "'");
   if (options.seq_len) detail::check_range("seq_len", *options.seq_len, 1, INT_MAX);
+  if (options.tower != "text" && options.tower != "vision")
+    fail_argument("tower must be 'text' or 'vision', got '", options.tower, "'");
   const reader r(config);
+  if (options.tower == "vision") return vision_from_config(r, options);
   if (r.has("text_config") && !r.is_object("text_config"))
     fail_argument("text_config must be an object or null");
   const std::string p = r.is_object("text_config") ? "text_config." : "";
@@ -363,7 +469,7 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
   auto in_dict = [&](const char* field) { return d + "." + field; };
   scaling s;
   s.type = type.type;
-  std::vector<field_key> names = {{"type", type_key}, {"seq_len", "seq_len"}};
+  std::vector<field_key> names = {{"scaling.type", type_key}, {"scaling.seq_len", "seq_len"}};
   const std::string max_key = p + (fam == family::gptj ? "n_positions" : "max_position_embeddings");
   s.max_position_embeddings = r.integer(max_key, 1);
   if (!s.max_position_embeddings) {  // the config classes' defaults
@@ -372,10 +478,10 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
     if (fam == family::phi3) s.max_position_embeddings = 4096;
     if (fam == family::neox || fam == family::gptj) s.max_position_embeddings = 2048;
   }
-  names.push_back({"max_position_embeddings", max_key});
+  names.push_back({"scaling.max_position_embeddings", max_key});
   if (s.type != scaling_type::none) {
     s.factor = r.number(in_dict("factor"));
-    names.push_back({"factor", in_dict("factor")});
+    names.push_back({"scaling.factor", in_dict("factor")});
     // standardize_rope_params: a top-level original_max_position_embeddings wins (Phi-3
     // saves it there; Phi3Config defaults it to 4096), else the dict's, else (in
     // inverse_frequencies) max_position_embeddings.
@@ -388,10 +494,10 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
       original_key = in_dict("original_max_position_embeddings");
       s.original_max_position_embeddings = r.integer(original_key, 1);
     }
-    names.push_back({"original_max_position_embeddings", original_key});
+    names.push_back({"scaling.original_max_position_embeddings", original_key});
     s.seq_len = options.seq_len;
     s.attention_factor = r.number(in_dict("attention_factor"));
-    names.push_back({"attention_factor", in_dict("attention_factor")});
+    names.push_back({"scaling.attention_factor", in_dict("attention_factor")});
     if (const auto v = r.number(in_dict("beta_fast"))) s.beta_fast = *v;
     if (const auto v = r.number(in_dict("beta_slow"))) s.beta_slow = *v;
     s.mscale = r.number(in_dict("mscale"));
@@ -399,7 +505,7 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
     if (const auto v = r.flag(in_dict("truncate"))) s.truncate = *v;
     for (const char* f : {"beta_fast", "beta_slow", "mscale_all_dim", "mscale",
                           "low_freq_factor", "high_freq_factor", "short_factor", "long_factor"})
-      names.push_back({f, in_dict(f)});
+      names.push_back({std::string("scaling.") + f, in_dict(f)});
     if (s.type == scaling_type::llama3) {  // HF requires both (KeyError otherwise)
       for (const char* f : {"low_freq_factor", "high_freq_factor"})
         if (!r.has(in_dict(f))) fail_argument(in_dict(f), " is required for rope type 'llama3'");
@@ -424,8 +530,11 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
   if (options.layout) layout = *options.layout;
 
   if (!(base > 1.0)) fail_argument(base_key, " must be > 1, got ", base);
+  std::string section_key;
+  const rope_axes axes = axes_of(r, src.dict, fam, section_key);
+  names.push_back({"mrope.section", section_key});
   try {
-    (void)inverse_frequencies(rotary_dim, base, s);  // every range check, before returning
+    (void)detail::make_axis_ladder(axes, rotary_dim, base, s);  // every range check, first
   } catch (const invalid_argument& e) {
     rethrow_named(e.what(), names);
   }
@@ -435,6 +544,7 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
   out.base = base;
   out.layout = layout;
   out.scaling = std::move(s);
+  out.axes = axes;
   return out;
 }
 

@@ -1,28 +1,42 @@
 // core/src/rotary_cos_sin.cpp — HF's full-width (cos, sin) pair from a rotary_cache.
+//
+// A multi-axis cache (multimodal.hpp) gives each token's merged row (rung i from the axis
+// HF's section merge picks), so the pair is what apply_multimodal_rotary_pos_emb /
+// apply_interleaved_mrope / apply_rotary_pos_emb_vision multiply by.
 #include "posenc/rotary.hpp"
 #include "posenc/detail/check.hpp"
+#include "posenc/multimodal.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
 namespace posenc {
 namespace {
 
+// tokens·rotary_dim, or length_error naming tokens when it does not fit size_t (wasm32: a
+// wrapped product would let a too-small output pass the size check).
+std::size_t pair_floats(std::size_t tokens, std::size_t r) {
+  if (tokens > std::numeric_limits<std::size_t>::max() / r)
+    detail::fail_length("tokens·rotary_dim = ", tokens, "·", r, " floats exceeds the address space");
+  return tokens * r;
+}
+
 void check_out(const char* name, std::span<float> out, std::size_t want) {
   if (out.size() != want)
     detail::fail_length(name, " must hold tokens·rotary_dim = ", want, " floats, got ", out.size());
 }
 
-// position_at(t) → the position of token t; every position is checked before anything is
-// written (rotary_cache::row checks again, cheaply, per row).
-template <class PositionAt>
-void fill(const rotary_cache& cache, std::size_t tokens, PositionAt position_at,
+// row_at(t, c, s) writes token t's half-width row; every position is checked before anything
+// is written (rotary_cache::row checks again, cheaply, per row).
+template <class RowAt>
+void fill(const rotary_cache& cache, std::size_t tokens, RowAt row_at,
           std::span<float> cos_out, std::span<float> sin_out) {
   const auto r = static_cast<std::size_t>(cache.rotary_dim());
   const std::size_t half = r / 2;
-  check_out("cos", cos_out, tokens * r);
-  check_out("sin", sin_out, tokens * r);
+  check_out("cos", cos_out, pair_floats(tokens, r));
+  check_out("sin", sin_out, pair_floats(tokens, r));
   if (tokens != 0 && cos_out.data() < sin_out.data() + sin_out.size() &&
       sin_out.data() < cos_out.data() + cos_out.size())
     detail::fail_length("cos and sin must not overlap");
@@ -30,7 +44,7 @@ void fill(const rotary_cache& cache, std::size_t tokens, PositionAt position_at,
   std::vector<float> c(half), s(half);
   const bool interleaved = cache.layout() == rope_layout::interleaved;
   for (std::size_t t = 0; t < tokens; ++t) {
-    cache.row(position_at(t), c.data(), s.data());
+    row_at(t, c.data(), s.data());
     float* co = cos_out.data() + t * r;
     float* so = sin_out.data() + t * r;
     for (std::size_t i = 0; i < half; ++i) {
@@ -44,13 +58,24 @@ void fill(const rotary_cache& cache, std::size_t tokens, PositionAt position_at,
   }
 }
 
+// A multi-axis cache takes axes·tokens positions, [axes][tokens] (HF's position_ids order).
 template <class Int>
 void fill_positions(const rotary_cache& cache, std::span<const Int> positions,
                     std::span<float> cos_out, std::span<float> sin_out) {
   for (const Int p : positions)
     detail::check_range("positions", static_cast<long long>(p), -max_position, max_position);
-  fill(cache, positions.size(), [&](std::size_t t) { return std::int64_t{positions[t]}; },
-       cos_out, sin_out);
+  const auto axes = static_cast<std::size_t>(cache.axes());
+  if (positions.size() % axes != 0)
+    detail::fail_length("positions holds ", positions.size(), " values, not a multiple of ", axes,
+                        " (a ", to_string(cache.axes_kind()), " rotator takes [", axes,
+                        "][tokens])");
+  const std::size_t tokens = positions.size() / axes;
+  fill(cache, tokens, [&](std::size_t t, float* c, float* s) {
+    std::int64_t p[3] = {};
+    for (std::size_t a = 0; a < axes; ++a) p[a] = positions[a * tokens + t];
+    if (axes == 1) cache.row(p[0], c, s);
+    else cache.row(std::span<const std::int64_t>(p, axes), c, s);
+  }, cos_out, sin_out);
 }
 
 } // namespace
@@ -73,8 +98,13 @@ void rope_cos_sin(const rotary_cache& cache, std::int64_t start, std::size_t tok
   if (tokens != 0)
     detail::check_range("start", start + static_cast<std::int64_t>(tokens - 1), -max_position,
                         max_position);
-  fill(cache, tokens, [&](std::size_t t) { return start + static_cast<std::int64_t>(t); }, cos_out,
-       sin_out);
+  if (cache.axes() == 2)
+    detail::fail_argument("a 2-D rotary (", to_string(cache.axes_kind()),
+                          ") takes positions [2][tokens] (row, col), not start");
+  // M-RoPE text tokens: t = h = w, the plain row (bit-identical, multimodal.hpp).
+  fill(cache, tokens, [&](std::size_t t, float* c, float* s) {
+    cache.row(start + static_cast<std::int64_t>(t), c, s);
+  }, cos_out, sin_out);
 }
 
 } // namespace posenc

@@ -12,6 +12,7 @@
 #include "support.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -309,9 +310,18 @@ TEST_CASE("rope_from_config refuses what it cannot map, naming the config key", 
     edit(c);
     return c;
   };
-  refuses(with([](json& c) { c["rope_scaling"]["rope_type"] = "mrope"; }), "rope_scaling.rope_type");
-  refuses(with([](json& c) { c["rope_scaling"]["mrope_section"] = {16, 24, 24}; }),
-          "rope_scaling.mrope_section");
+  // "mrope" is the default ladder (Qwen2VLConfig), which takes no factor.
+  refuses(with([](json& c) { c["rope_scaling"]["rope_type"] = "mrope"; }), "rope_scaling.factor");
+  refuses(with([](json& c) { c["rope_scaling"]["mrope_section"] = {16, 24, 16}; }),
+          "rope_scaling.mrope_section must sum");
+  refuses(with([](json& c) { c["rope_scaling"]["mrope_section"] = {16, 48}; }),
+          "rope_scaling.mrope_section must hold 3");
+  refuses(with([](json& c) { c["rope_scaling"]["mrope_section"] = {16, 24.5, 23.5}; }),
+          "rope_scaling.mrope_section[1]");
+  refuses(with([](json& c) { c["rope_scaling"]["mrope_interleaved"] = true; }),
+          "rope_scaling.mrope_section is required");
+  refuses(l31, "vision_config is missing", {.tower = "vision"});
+  refuses(l31, "tower", {.tower = "audio"});
   refuses(with([](json& c) { c["rope_scaling"].erase("low_freq_factor"); }),
           "rope_scaling.low_freq_factor");
   refuses(with([](json& c) { c["rope_scaling"]["factor"] = 0.5; }), "rope_scaling.factor");
@@ -357,4 +367,103 @@ TEST_CASE("rope_from_config refuses what it cannot map, naming the config key", 
   refuses(with([](json& c) { c["rotary_dim"] = 512; }, gptj), "rotary_dim");
   const json neox = load("redpajama-incite-3b.json");
   refuses(with([](json& c) { c["rope_theta"] = 20000.0; }, neox), "rotary_emb_base");
+}
+
+namespace {
+// The multimodal part of a mapped config.
+void check_axes(const posenc::rope_config& c, posenc::rope_axes_kind kind,
+                const std::array<int, 3>& section) {
+  CHECK(c.axes.kind == kind);
+  CHECK(c.axes.section == section);
+}
+}  // namespace
+
+TEST_CASE("Qwen2.5-VL and Qwen3-VL: M-RoPE sections from the published configs", "[config]") {
+  using posenc::rope_axes_kind;
+  // Qwen2.5-VL-7B-Instruct as transformers 4.53 saves it (nested text_config, "default" type
+  // with mrope_section): contiguous sections (apply_multimodal_rotary_pos_emb).
+  const json q25 = load("qwen2.5-vl-7b-instruct.json");
+  const posenc::rope_config c25 = rope_from_config(flat(q25));
+  check_rotator(c25, 128, 128, 1e6, rope_layout::half, hf_default(128, 1e6), 1.0);
+  check_axes(c25, rope_axes_kind::mrope, {16, 24, 24});
+  // The Hub's original flat form: rope_scaling {type: "mrope", mrope_section} at the top level
+  // (Qwen/Qwen2-VL-7B-Instruct and Qwen/Qwen2.5-VL-7B-Instruct ship it; here made by editing).
+  json legacy = q25;
+  legacy.erase("text_config");
+  legacy["rope_scaling"] = {{"type", "mrope"}, {"mrope_section", {16, 24, 24}}};
+  const posenc::rope_config cl = rope_from_config(flat(legacy));
+  CHECK(cl.axes.kind == rope_axes_kind::mrope);
+  CHECK(cl.scaling.type == posenc::scaling_type::none);
+  json qwen2 = legacy;
+  qwen2["model_type"] = "qwen2_vl";
+  qwen2["rope_scaling"].erase("mrope_section");  // HF reads it unconditionally
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(qwen2)); },
+                                           "rope_scaling.mrope_section is required");
+
+  // Qwen3-VL-4B-Instruct: nested text_config, mrope_interleaved, [24, 20, 20].
+  const json q3 = load("qwen3-vl-4b-instruct.json");
+  const posenc::rope_config c3 = rope_from_config(flat(q3));
+  check_rotator(c3, 128, 128, 5e6, rope_layout::half, hf_default(128, 5e6), 1.0);
+  check_axes(c3, rope_axes_kind::mrope_interleaved, {24, 20, 20});
+  // Qwen3VLTextRotaryEmbedding interleaves whatever the flag says, section default [24, 20, 20];
+  // transformers v5 keeps the same keys in rope_parameters.
+  json v5 = q3;
+  v5["text_config"]["rope_parameters"] = {{"rope_type", "default"}, {"rope_theta", 5000000}};
+  v5["text_config"].erase("rope_scaling");
+  v5["text_config"].erase("rope_theta");
+  const posenc::rope_config c5 = rope_from_config(flat(v5));
+  check_axes(c5, rope_axes_kind::mrope_interleaved, {24, 20, 20});
+  CHECK(c5.base == 5e6);
+}
+
+TEST_CASE("Vision towers: Qwen2-VL/2.5-VL/3-VL and Pixtral 2-D rotary", "[config]") {
+  using posenc::rope_axes_kind;
+  const posenc::config_options vision{.tower = "vision"};
+  // Qwen2_5_VisionTransformer / Qwen3VLVisionModel: head_dim = hidden_size // num_heads;
+  // VisionRotaryEmbedding(head_dim // 2) at theta 10000.
+  const posenc::rope_config v25 = rope_from_config(flat(load("qwen2.5-vl-7b-instruct.json")), vision);
+  CHECK(v25.head_dim == 80);  // 1280 / 16
+  CHECK(v25.rotary_dim == 80);
+  CHECK(v25.base == 10000.0);
+  CHECK(v25.layout == rope_layout::half);
+  CHECK(v25.axes.kind == rope_axes_kind::vision_qwen2vl);
+  const posenc::rope_config v3 = rope_from_config(flat(load("qwen3-vl-4b-instruct.json")), vision);
+  CHECK(v3.head_dim == 64);  // 1024 / 16
+  CHECK(v3.axes.kind == rope_axes_kind::vision_qwen2vl);
+  // Qwen2VisionTransformer: embed_dim // num_heads (its hidden_size is the merger's output).
+  json q2 = load("qwen2.5-vl-7b-instruct.json");
+  q2["model_type"] = "qwen2_vl";
+  q2["vision_config"] = {{"depth", 32}, {"embed_dim", 1280}, {"num_heads", 16}, {"hidden_size", 3584}};
+  CHECK(rope_from_config(flat(q2), vision).head_dim == 80);
+  // VisionRotaryEmbedding's φ_j = 10000^(−4j/80): the first rung pair of rows and of columns.
+  const posenc::rotary_cache cache(v25);
+  REQUIRE(cache.inv_freq().size() == 40);
+  for (int j = 0; j < 20; ++j) {
+    const double phi = 1.0 / std::pow(10000.0, 2.0 * j / 40.0);
+    CHECK(cache.inv_freq()[static_cast<std::size_t>(j)] == Approx(phi).epsilon(1e-15));
+    CHECK(cache.inv_freq()[static_cast<std::size_t>(20 + j)] == Approx(phi).epsilon(1e-15));
+  }
+
+  // Pixtral (PixtralVisionConfig inside a llava / mistral3 config): head_dim, rope_theta; its
+  // values as published in Mistral-Small-3.x's vision_config.
+  json px = {{"model_type", "mistral3"},
+             {"text_config", {{"model_type", "mistral"}, {"head_dim", 128}, {"rope_theta", 1e9}}},
+             {"vision_config", {{"model_type", "pixtral"}, {"head_dim", 64}, {"hidden_size", 1024},
+                                {"num_attention_heads", 16}, {"rope_theta", 10000.0}}}};
+  const posenc::rope_config vp = rope_from_config(flat(px), vision);
+  CHECK(vp.head_dim == 64);
+  CHECK(vp.base == 10000.0);
+  CHECK(vp.axes.kind == rope_axes_kind::vision_pixtral);
+  px["vision_config"].erase("head_dim");
+  px["vision_config"]["rope_theta"] = 20000.0;
+  const posenc::rope_config vq = rope_from_config(flat(px), vision);
+  CHECK(vq.head_dim == 64);  // hidden_size // num_attention_heads
+  CHECK(vq.base == 20000.0);
+  px["vision_config"]["hidden_size"] = 1000;  // 62: not a multiple of 4
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(px), vision); },
+                                           "vision_config.hidden_size / vision_config.num_attention_heads");
+  json other = px;
+  other["vision_config"]["model_type"] = "siglip_vision_model";
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(other), vision); },
+                                           "vision_config.model_type");
 }

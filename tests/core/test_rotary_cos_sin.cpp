@@ -2,10 +2,14 @@
 // rotary, the attention factor, int32 / int64 positions and start, against cos/sin in long
 // double; and every refused input leaves the outputs untouched.
 #include "posenc/errors.hpp"
+#include "posenc/multimodal.hpp"
 #include "posenc/rotary.hpp"
+#include "posenc/tensor.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -76,4 +80,47 @@ TEST_CASE("rope_cos_sin: refused inputs name the argument and write nothing") {
   CHECK_THROWS_WITH(posenc::rope_cos_sin(cache, 0, 2, co, co), Catch::Contains("overlap"));
   for (const float v : co) CHECK(v == 9.f);
   for (const float v : si) CHECK(v == 9.f);
+}
+
+TEST_CASE("rope_cos_sin: multi-axis rotators give HF's merged pair, [axes][tokens] positions") {
+  using posenc::rope_axes_kind;
+  // Each rotator's pair against what rope_apply rotates with: a row (1 … 1, 0 … 0) rotated
+  // forward becomes (f·c_i, f·s_i), so the merged row is read off apply's output.
+  struct kind_case {
+    rope_axes_kind kind;
+    int head_dim;
+    std::array<int, 3> section;
+  };
+  for (const kind_case k : {kind_case{rope_axes_kind::mrope, 128, {16, 24, 24}},
+                            kind_case{rope_axes_kind::mrope_interleaved, 128, {24, 20, 20}},
+                            kind_case{rope_axes_kind::vision_qwen2vl, 80, {}},
+                            kind_case{rope_axes_kind::vision_pixtral, 64, {}}}) {
+    posenc::rope_config c{.head_dim = k.head_dim, .base = 10000.0};
+    c.axes = {k.kind, k.section};
+    const posenc::rotary_cache cache(c);
+    const auto axes = static_cast<std::size_t>(cache.axes());
+    const std::size_t tokens = 5, r = static_cast<std::size_t>(k.head_dim), half = r / 2;
+    std::vector<std::int64_t> pos(axes * tokens);
+    for (std::size_t i = 0; i < pos.size(); ++i) pos[i] = static_cast<std::int64_t>(7 * i * i + 3 * i);
+    std::vector<float> co(tokens * r, -9), si(tokens * r, -9);
+    posenc::rope_cos_sin(cache, std::span<const std::int64_t>(pos), co, si);
+    std::vector<float> x(tokens * r, 0);
+    for (std::size_t t = 0; t < tokens; ++t) std::fill_n(x.begin() + t * r, half, 1.0f);
+    std::vector<std::int32_t> p32(pos.begin(), pos.end());
+    posenc::rope_apply(cache, posenc::tensor_view::dense(x.data(), x.size(), tokens, 1, r),
+                       std::span<const std::int32_t>(p32));
+    INFO("axes kind " << static_cast<int>(k.kind));
+    for (std::size_t t = 0; t < tokens; ++t)
+      for (std::size_t i = 0; i < half; ++i) {
+        CHECK(co[t * r + i] == Approx(x[t * r + i]).margin(1e-6));
+        CHECK(co[t * r + half + i] == co[t * r + i]);
+        CHECK(si[t * r + i] == Approx(x[t * r + half + i]).margin(1e-6));
+        CHECK(si[t * r + half + i] == si[t * r + i]);
+      }
+    std::vector<std::int64_t> odd(axes * tokens + 1, 0);
+    CHECK_THROWS_AS(posenc::rope_cos_sin(cache, std::span<const std::int64_t>(odd), co, si),
+                    posenc::length_error);
+    if (axes == 2)
+      CHECK_THROWS_WITH(posenc::rope_cos_sin(cache, 0, tokens, co, si), Catch::Contains("not start"));
+  }
 }

@@ -140,16 +140,110 @@ for (const [name, pe] of Object.entries(both)) {
   });
 }
 
-for (const [name, pe] of Object.entries(both)) {
-  test(`${name}: cosSin refuses multi-axis rotators (mrope, vision2d), naming the method`, () => {
-    for (const opts of [{ headDim: 128, mrope: { section: [16, 24, 24] } }, { headDim: 80, vision2d: 'qwen2-vl' }]) {
-      const rope = pe.rope(opts);
-      try {
-        assertThrows(() => rope.cosSin({ start: 0, tokens: 2 }), TypeError, /rope\.cosSin\(\)/);
-        assert.equal(rope.row(opts.mrope ? [3, 3, 3] : [1, 2]).cos.length, rope.rotaryDim / 2, 'the rotator still works');
-      } finally {
-        rope.dispose();
+// HF's merged (cos, sin) of a multi-axis rotator in float64, [T][rotaryDim], half layout,
+// written from transformers' code (positions [axes][T]):
+//  - mrope: modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb — cos = cat(freqs, freqs)
+//    per axis, split by mrope_section * 2, chunk j taken from axis j % 3;
+//  - mrope-interleaved: modeling_qwen3_vl.py Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope
+//    — freqs_t[..., offset : 3·section[offset] : 3] = freqs[offset] for offset 1 (h), 2 (w);
+//  - qwen2-vl: modeling_qwen2_vl.py VisionRotaryEmbedding(head_dim / 2) + rot_pos_emb —
+//    cat(freqs[row], freqs[col]), then cat(emb, emb);
+//  - pixtral: modeling_pixtral.py PixtralRotaryEmbedding — cat(outer(row, freqs[::2]),
+//    outer(col, freqs[1::2])), then cat(inv_freq, inv_freq).
+function referenceMulti(kind, positions, { rotaryDim, base, section, scaling }) {
+  const half = rotaryDim / 2;
+  const axes = kind === 'qwen2-vl' || kind === 'pixtral' ? 2 : 3;
+  const T = positions.length / axes;
+  const at = (a, t) => Number(positions[a * T + t]);
+  const { invFreq: theta, attentionFactor: f } = ref.inverseFrequencies({ dim: rotaryDim, base, scaling });
+  const cos = new Float64Array(T * rotaryDim);
+  const sin = new Float64Array(T * rotaryDim);
+  for (let t = 0; t < T; t++) {
+    const angle = new Float64Array(half); // the merged half row
+    if (kind === 'mrope') {
+      const chunks = [...section, ...section];
+      let k = 0;
+      chunks.forEach((size, j) => {
+        for (let e = 0; e < size; e++, k++) if (k < half) angle[k] = at(j % 3, t) * theta[k];
+      });
+    } else if (kind === 'mrope-interleaved') {
+      for (let i = 0; i < half; i++) angle[i] = at(0, t) * theta[i];
+      for (const offset of [1, 2]) {
+        for (let i = offset; i < 3 * section[offset]; i += 3) angle[i] = at(offset, t) * theta[i];
+      }
+    } else if (kind === 'qwen2-vl') {
+      const dim = rotaryDim / 2; // VisionRotaryEmbedding(head_dim // 2)
+      const phi = Array.from({ length: dim / 2 }, (_, j) => 1 / base ** ((2 * j) / dim));
+      phi.forEach((p, j) => { angle[j] = at(0, t) * p; angle[dim / 2 + j] = at(1, t) * p; });
+    } else {
+      const freqs = Array.from({ length: half }, (_, j) => 1 / base ** ((2 * j) / rotaryDim));
+      for (let j = 0; j < half / 2; j++) {
+        angle[j] = at(0, t) * freqs[2 * j];
+        angle[half / 2 + j] = at(1, t) * freqs[2 * j + 1];
       }
     }
+    for (let i = 0; i < half; i++) {
+      for (const k of [i, i + half]) { // emb = cat(freqs, freqs)
+        cos[t * rotaryDim + k] = f * Math.cos(angle[i]);
+        sin[t * rotaryDim + k] = f * Math.sin(angle[i]);
+      }
+    }
+  }
+  return { cos, sin, f };
+}
+
+// The half-layout pair moved to the interleaved places (value i at 2i and 2i + 1).
+function toInterleaved(pair, rotaryDim) {
+  const move = (a) => a.map((_, k) => a[k - (k % rotaryDim) + Math.floor((k % rotaryDim) / 2)]);
+  return { cos: move(pair.cos), sin: move(pair.sin), f: pair.f };
+}
+
+for (const [name, pe] of Object.entries(both)) {
+  test(`${name}: cosSin of M-RoPE and 2-D rotators is HF's merged pair`, () => {
+    const T = 9;
+    const text = (n, hi) => Array.from({ length: n }, () => rng.below(hi));
+    const cases = [
+      ['mrope', { headDim: 128, base: 1e6, mrope: { section: [16, 24, 24] } }, [16, 24, 24], 3, 100000],
+      ['mrope', { headDim: 128, base: 1e6, mrope: { section: [16, 24, 24] }, scaling: YARN }, [16, 24, 24], 3, 30000],
+      ['mrope-interleaved', { headDim: 128, base: 5e6, mrope: { section: [24, 20, 20], interleaved: true } },
+        [24, 20, 20], 3, 100000],
+      ['mrope', { headDim: 64, rotaryDim: 48, base: 1e4, mrope: { section: [8, 8, 8] } }, [8, 8, 8], 3, 5000],
+      ['qwen2-vl', { headDim: 80, base: 10000, vision2d: 'qwen2-vl' }, null, 2, 200],
+      ['pixtral', { headDim: 64, base: 10000, vision2d: 'pixtral' }, null, 2, 110],
+    ];
+    for (const [kind, opts, section, axes, hi] of cases) {
+      const rope = pe.rope(opts);
+      const positions = text(axes * T, hi);
+      const want = referenceMulti(kind, positions, { rotaryDim: rope.rotaryDim, base: opts.base, section,
+        scaling: opts.scaling });
+      const what = `${kind} ${JSON.stringify(opts)}`;
+      assertPair(rope.cosSin({ positions }), want, what);
+      assertPair(rope.cosSin({ positions: BigInt64Array.from(positions, BigInt) }), want, `${what} BigInt64Array`);
+      assertPair(rope.cosSin({ positions: Int32Array.from(positions), tokens: T }), want, `${what} tokens`);
+      rope.dispose();
+    }
+    // Mistral's complex form of Pixtral: the same values at the interleaved places.
+    const mistral = pe.rope({ headDim: 64, vision2d: 'pixtral', layout: 'interleaved' });
+    const ids = text(2 * T, 110);
+    assertPair(mistral.cosSin({ positions: ids }),
+      toInterleaved(referenceMulti('pixtral', ids, { rotaryDim: 64, base: 10000 }), 64), 'pixtral interleaved');
+  });
+
+  test(`${name}: M-RoPE text tokens (t = h = w) give plain RoPE's pair bit for bit; bad positions refused`, () => {
+    for (const mrope of [{ section: [16, 24, 24] }, { section: [24, 20, 20], interleaved: true }]) {
+      const m = pe.rope({ headDim: 128, base: 1e6, mrope });
+      const plain = pe.rope({ headDim: 128, base: 1e6 });
+      const p = [0, 5, 4000, 65535];
+      const same = m.cosSin({ positions: [...p, ...p, ...p] });
+      assert.deepEqual(same, plain.cosSin({ positions: p }));
+      assert.deepEqual(m.cosSin({ start: 4000, tokens: 3 }), plain.cosSin({ start: 4000, tokens: 3 }));
+      assertThrows(() => m.cosSin({ positions: [1, 2, 3, 4] }), RangeError, /multiple of 3/);
+      assertThrows(() => m.cosSin({ positions: [1, 2, 3], tokens: 2 }), RangeError, /positions holds 3.*tokens is 2/);
+      assert.equal(m.cosSin({ positions: [1, 1, 1] }).cos.length, 128, 'still works');
+    }
+    const vis = pe.rope({ headDim: 80, vision2d: 'qwen2-vl' });
+    assertThrows(() => vis.cosSin({ start: 0, tokens: 2 }), RangeError, /not start/);
+    assertThrows(() => vis.cosSin({ positions: [1, 2, 3] }), RangeError, /multiple of 2/);
+    assert.equal(vis.cosSin({ positions: [1, 2] }).cos.length, 80, 'still works');
   });
 }

@@ -368,6 +368,8 @@ export const CASES = [
       { path: 'opts.seed', ok: { '2^31': 'a seed is any safe integer ≥ 0' } },
     ],
   },
+  ...configCases(),
+  ...familyCases(),
   {
     name: 'tensor',
     make: () => ({ len: 6 }),
@@ -419,6 +421,134 @@ function scalingCases() {
       ['longFactor', { ok: { Float64Array: 'the valid value is one' }, extra: [['element −1', [-1, 1, 1, 1, 1, 1, 1, 1]]] }],
       ['seqLen', { ok: { undefined: 'optional: then the short factors apply' }, extra: [['zero', 0]] }],
       ['attentionFactor', { ok: { undefined: OPTIONAL, '1.5': 'in (0, 1e4]' }, extra: [['zero', 0], ['beyond 1e4', 1e5]] }]]),
+  ];
+}
+
+// pe.ropeFromConfig: the options, and the config object (a parsed config.json) by its keys.
+function configCases() {
+  const llama = () => ({ hidden_size: 64, num_attention_heads: 4, rope_theta: 500000, max_position_embeddings: 8192,
+    rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4,
+      original_max_position_embeddings: 1024 } });
+  const call = (pe, a) => {
+    const r = pe.ropeFromConfig(a.config, a.opts);
+    try {
+      return [r.headDim, r.rotaryDim, r.attentionFactor, ...r.invFreq];
+    } finally {
+      r.dispose();
+    }
+  };
+  // A config key's value: the core names the key path (snake_case, as published).
+  const key = (path, ok = {}, extra = []) => ({ path: `config.${path}`, name: path, ok, extra });
+  const ABSENT = 'absent keys take HF defaults';
+  return [
+    {
+      name: 'ropeFromConfig',
+      make: () => ({ config: llama(), opts: { seqLen: 4096, layout: 'half', layerType: 'full_attention', tower: 'text', cacheLength: 16 } }),
+      call,
+      args: [
+        { path: 'config', ok: {}, extra: [['array', []], ['cycle', (() => { const c = llama(); c.rope_scaling.self = c; return c; })()]],
+          aliases: ['self', 'key path'] },
+        { ...OPTIONS, ok: { undefined: 'optional: every option has a default' } },
+        { path: 'opts.seqLen', ok: { undefined: OPTIONAL }, extra: [['zero', 0]] },
+        { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'concat']] },
+        { path: 'opts.layerType', ok: { undefined: OPTIONAL }, extra: [['unknown', 'global']] },
+        { path: 'opts.tower', ok: { undefined: OPTIONAL }, extra: [['unknown', 'audio']] },
+        { path: 'opts.cacheLength', ok: { undefined: OPTIONAL } },
+        key('hidden_size', {}, [['zero', 0]]),
+        key('num_attention_heads', {}, [['zero', 0]]),
+        key('rope_theta', { undefined: ABSENT, null: ABSENT, '1.5': 'any finite base > 1', '2^31': 'any finite base > 1', '2^53': 'any finite base > 1' }, [['one', 1]]),
+        key('rope_scaling', { undefined: 'no rope_scaling: default rotary', null: 'null rope_scaling: default rotary' }, [['string', 'llama3'], ['unknown type', { rope_type: 'ntk' }]]),
+        key('rope_scaling.factor', { '2^31': 'any finite factor ≥ 1', '2^53': 'any finite factor ≥ 1', '1.5': 'any finite factor ≥ 1' }, [['below 1', 0.5]]),
+        // Without rope_type the type is 'default', which takes no factor: the refusal names that key.
+        { ...key('rope_scaling.rope_type', {}, [['unknown', 'ntk']]), aliases: ['rope_scaling.factor'] },
+      ],
+    },
+  ];
+}
+
+// The other families of the methods table, and positionAngles / addSinusoidal.
+function familyCases() {
+  return [
+    {
+      name: 'positionAngles',
+      make: () => ({ opts: { dim: 8, base: 10000, positions: [0, 5, -3] } }),
+      call: (pe, a) => pe.positionAngles(a.opts),
+      args: [
+        OPTIONS,
+        { path: 'opts.dim', extra: [['odd', 7], ['zero', 0]] },
+        { path: 'opts.base', ok: BASE, extra: [['one', 1]] },
+        { path: 'opts.positions', ok: { 'too short': 'any number of positions' }, extra: [['element 1.5', [1.5]], ['element 2^31', [2 ** 31]]] },
+      ],
+    },
+    {
+      name: 'addSinusoidal',
+      make: () => ({ opts: { e: ramp(16), dim: 8, positions: [3, 9], scale: 2, layout: 'interleaved' } }),
+      call: (pe, a) => pe.addSinusoidal(a.opts),
+      args: [
+        OPTIONS,
+        { path: 'opts.e', extra: [['one row short', new Float32Array(8)]], aliases: ['positions'] },
+        { path: 'opts.dim', extra: [['odd', 7], ['zero', 0]], aliases: ['e'] },
+        { path: 'opts.positions', aliases: ['e'], extra: [['element NaN', [1, NaN]]] },
+        { path: 'opts.base', ok: BASE, extra: [['one', 1]] },
+        { path: 'opts.scale', ok: { undefined: OPTIONAL, '-1': 'any finite scale', '1.5': 'any finite scale', '2^31': 'any finite scale', '2^53': 'any finite scale' } },
+        { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'half']] },
+      ],
+    },
+    {
+      name: 'alibiSlopes',
+      make: () => ({ opts: { heads: 12 } }),
+      call: (pe, a) => pe.alibiSlopes(a.opts),
+      args: [OPTIONS, { path: 'opts.heads', extra: [['zero', 0], ['too many', 65537]] }],
+    },
+    {
+      name: 'alibiBias',
+      make: () => ({ opts: { heads: 3, queries: 2, keys: 4, causal: true } }),
+      call: (pe, a) => pe.alibiBias(a.opts),
+      args: [
+        OPTIONS,
+        { path: 'opts.heads', extra: [['zero', 0]] },
+        { path: 'opts.queries', ok: { undefined: 'optional: keys' }, extra: [['> keys', 5]] },
+        { path: 'opts.keys', aliases: ['queries'] },
+        { path: 'opts.causal', ok: { undefined: OPTIONAL }, extra: [['number', 1]] },
+      ],
+    },
+    {
+      name: 't5Buckets',
+      make: () => ({ opts: { queries: 3, keys: 5, bidirectional: false, numBuckets: 8, maxDistance: 16 } }),
+      call: (pe, a) => pe.t5Buckets(a.opts),
+      args: [
+        OPTIONS,
+        { path: 'opts.queries' },
+        { path: 'opts.keys', ok: { undefined: 'optional: queries' } },
+        { path: 'opts.bidirectional', ok: { undefined: OPTIONAL }, extra: [['number', 0]] },
+        // Its default 32 needs maxDistance > 16: with this call's 16 the refusal names maxDistance.
+        { path: 'opts.numBuckets', extra: [['one', 1]], aliases: ['maxDistance'] },
+        { path: 'opts.maxDistance', ok: { undefined: OPTIONAL }, extra: [['= numBuckets/2', 4]], aliases: ['numBuckets'] },
+      ],
+    },
+    {
+      name: 'clippedDistances',
+      make: () => ({ opts: { queries: 3, keys: 4, maxDistance: 2 } }),
+      call: (pe, a) => pe.clippedDistances(a.opts),
+      args: [
+        OPTIONS,
+        { path: 'opts.queries' },
+        { path: 'opts.keys', ok: { undefined: 'optional: queries' } },
+        { path: 'opts.maxDistance' },
+      ],
+    },
+    {
+      name: 'learnedTable',
+      make: () => ({ opts: { positions: 8, dim: 4, seed: 1 }, list: [0, 7] }),
+      call: (pe, a) => [...pe.learnedTable(a.opts).lookup(a.list)],
+      args: [
+        OPTIONS,
+        { path: 'opts.positions', extra: [['zero', 0]] },
+        { path: 'opts.dim', extra: [['zero', 0]] },
+        { path: 'opts.seed', ok: { undefined: 'optional: seed 0', '2^31': 'a seed is any safe integer ≥ 0' } },
+        { path: 'list', name: 'positions', ok: { 'too short': 'any number of rows' }, extra: [['past the table', [8]], ['element 1.5', [1.5]]] },
+      ],
+    },
   ];
 }
 
@@ -495,6 +625,23 @@ function ropeMethodCases() {
       make: (env) => ({ self: env.rope, position: 1000 }),
       call: (pe, a) => { const r = a.self.row(a.position); return [...r.cos, ...r.sin]; },
       args: [self, { path: 'position', ok: { '-1': SAFE_POS, '2^31': 'any safe integer' } }],
+    },
+    {
+      name: 'rope.cosSin (start)',
+      make: (env) => ({ self: env.rope, opts: { start: 5, tokens: 3 } }),
+      call: (pe, a) => { const r = a.self.cosSin(a.opts); return [...r.cos, ...r.sin]; },
+      args: [self, OPTIONS,
+        { path: 'opts.start', ok: { undefined: OPTIONAL, '-1': SAFE_POS, '2^31': 'start is any safe integer' } },
+        { path: 'opts.tokens', extra: [['2^28 (8 GiB of rows)', 2 ** 28]] }],
+    },
+    {
+      name: 'rope.cosSin (positions)',
+      make: (env) => ({ self: env.rope, opts: { positions: Int32Array.of(3, -7, 4000) } }),
+      call: (pe, a) => { const r = a.self.cosSin(a.opts); return [...r.cos, ...r.sin]; },
+      args: [self,
+        { path: 'opts.positions', ok: { 'too short': 'any number of positions' }, aliases: ['tokens'],
+          extra: [['element NaN', [1, NaN]], ['element 2^31', [2 ** 31]]] },
+        { path: 'opts.tokens', ok: { undefined: 'optional: positions.length' }, extra: [['≠ positions.length', 2]] }],
     },
     {
       name: 'rope.dispose',

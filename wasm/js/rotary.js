@@ -477,19 +477,19 @@ export function rotaryApi({ module, heap }) {
     /**
      * HF's (cos, sin) pair as a model's rotary embedding returns it: Float32Array
      * [tokens][rotaryDim] each, full width in the rotator's layout, times attentionFactor;
-     * token t at positions[t] or start + t.
+     * token t at positions[t] or start + t. A multi-axis rotator takes axes·tokens positions
+     * ([axes][tokens]) and returns each token's merged row (after HF's section merge).
      */
     cosSin(opts) {
       Rope.#check(this, 'rope.cosSin()');
       const o = check.options(opts, 'rope.cosSin()', COS_SIN_KEYS);
-      if (this.#axes.count !== 1) {
-        throw new TypeError('posenc: rope.cosSin() is for single-axis rotators; an mrope / vision2d rotator gives its rows through rope.row([t, h, w])');
-      }
-      readPositions(call, o, 'rope.cosSin()', heap.buffer, 1);
+      const axes = this.#axes.count;
+      readPositions(call, o, 'rope.cosSin()', heap.buffer, axes);
       const { tokens, positions, start } = call;
       const n = positions === null ? 0 : check.lengthOf(positions);
-      if (positions !== null && n !== tokens) {
-        throw new RangeError(`posenc: rope.cosSin() positions holds ${n} values but tokens is ${tokens}`);
+      if (positions !== null && n !== axes * tokens) {
+        throw new RangeError(`posenc: rope.cosSin() positions holds ${n} values but tokens is ${tokens}` +
+          (axes === 1 ? '' : ` (this rotator takes ${axes} positions per token: ${axes * tokens})`));
       }
       const handle = this.#liveFor(positions, start, tokens);
       const base = n === 0 ? 0 : heap.acquire(4 * n, 'rope.cosSin()');

@@ -22,6 +22,8 @@ const FIELDS = [
   ['highFreqFactor', check.number],
 ];
 const LISTS = ['shortFactor', 'longFactor'];
+/** The block's field names in order (ropeFromConfig reads the core's block back by them). */
+export const SCALING_FIELDS = Object.freeze(FIELDS.map(([k]) => k));
 const KEYS = ['type', ...FIELDS.map(([k]) => k), ...LISTS];
 // A factor list holds one value per frequency: at most max_dim / 2 (posenc/frequencies.hpp).
 const MAX_FACTORS = 32768;

@@ -9,6 +9,7 @@
 #include "guard.hpp"
 #include "marshal.hpp"
 
+#include "posenc/detail/check.hpp"
 #include "posenc/half.hpp"
 #include "posenc/rotary.hpp"
 #include "posenc/tensor.hpp"
@@ -16,6 +17,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/em_macros.h>
 
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -144,8 +146,13 @@ val rope_cos_sin(std::uintptr_t handle, std::uintptr_t positions, std::size_t n_
                  double start, double tokens, bool use_positions) {
   return guarded([&] {
     const rotary_cache& cache = cache_at(handle);
-    const std::size_t t = use_positions ? n_positions : static_cast<std::size_t>(i64(tokens));
-    const std::size_t n = t * static_cast<std::size_t>(cache.rotary_dim());
+    // A multi-axis rotator's positions are [axes][tokens] (rope_cos_sin checks the count).
+    const std::size_t t = use_positions ? n_positions / static_cast<std::size_t>(cache.axes())
+                                        : static_cast<std::size_t>(i64(tokens));
+    const auto r = static_cast<std::size_t>(cache.rotary_dim());
+    if (t > std::numeric_limits<std::size_t>::max() / (2 * r))  // 32-bit size_t: no wrap
+      detail::fail_length("tokens·rotaryDim = ", t, "·", r, " floats (cos and sin) exceeds WebAssembly memory");
+    const std::size_t n = t * r;
     std::vector<float> both(2 * n);
     const std::span<float> cos_out(both.data(), n), sin_out(both.data() + n, n);
     if (use_positions)

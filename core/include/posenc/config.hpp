@@ -56,6 +56,9 @@ struct config_options {
   // Models with one rotary per attention type (Gemma 3, v5 per-layer-type rope_parameters):
   // "full_attention" (the global rotary, the default) or "sliding_attention" (the local one).
   std::string layer_type = "full_attention";
+  // Which rotary of a multimodal config: "text" (the language model's, the default) or
+  // "vision" (the vision tower's 2-D rotary, read from `vision_config`).
+  std::string tower = "text";
 };
 
 // The rope_config (angles exact) HF's rotary embedding of this config uses. Rules, as HF:
@@ -77,9 +80,24 @@ struct config_options {
 //  - family defaults of HF's config classes when keys are absent (Gemma 2: head_dim 256,
 //    max_position_embeddings 8192; Gemma 3: head_dim 256, 131072; Phi-3: 4096);
 //  - layout: interleaved for gptj, codegen, deepseek_v2 and deepseek_v3 (unless
-//    `rope_interleave` is false), half otherwise; options.layout overrides.
+//    `rope_interleave` is false), half otherwise; options.layout overrides;
+//  - multimodal RoPE (axes, posenc/multimodal.hpp): `mrope_section` in the rope parameters
+//    (any rope type; the legacy type "mrope" is "default", as Qwen2VLConfig maps it) gives
+//    contiguous sections (Qwen2-VL, Qwen2.5-VL: apply_multimodal_rotary_pos_emb);
+//    `mrope_interleaved: true` or a Qwen3-VL text model (qwen3_vl*, whose rotary always
+//    interleaves, section default [24, 20, 20]) the interleaved ones (apply_interleaved_mrope);
+//    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally).
+// With options.tower == "vision" the `vision_config` is read instead (the 2-D rotary of the
+// vision tower; no scaling, half layout unless options.layout says otherwise):
+//  - Qwen2-VL (model_type qwen2_vl): head_dim = vision_config.embed_dim / num_heads;
+//    Qwen2.5-VL and Qwen3-VL (qwen2_5_vl, qwen3_vl, qwen3_vl_moe): hidden_size / num_heads;
+//    base 10000 (VisionRotaryEmbedding's fixed theta) → axes vision_qwen2vl;
+//  - Pixtral (vision_config.model_type pixtral, as in llava / mistral3 configs): head_dim,
+//    else hidden_size / num_attention_heads; base rope_theta (or rope_parameters.rope_theta),
+//    default 10000 → axes vision_pixtral;
+//  - anything else: vision_config.model_type is named in the error.
 // Unsupported or malformed input throws posenc::invalid_argument naming the config key
-// (e.g. "rope_scaling.rope_type", "text_config.head_dim"): unknown rope types, keys the rope
+// (e.g. "rope_scaling.rope_type", "text_config.head_dim", "rope_scaling.mrope_section"): unknown rope types, keys the rope
 // type does not take, wrong value types, non-integral sizes, a value given twice (top level
 // and rope parameters) with different values, and every range error of the resulting
 // frequencies (inverse_frequencies' checks, reported under the key the value came from).

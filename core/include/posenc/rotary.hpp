@@ -220,7 +220,12 @@ void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta);
 // What a model's rotary embedding returns: cos_out/sin_out [tokens][rotary_dim], full width in
 // the cache's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1}; interleaved: c_0 c_0 c_1 c_1 …),
 // each value f·cos(p·θ_i) / f·sin(p·θ_i) rounded to float once (f = attention factor). Token
-// t sits at positions[t] or at start + t, every position within ±max_position. cos_out and
+// t sits at positions[t] or at start + t, every position within ±max_position. A multi-axis
+// cache (multimodal.hpp) returns each token's merged row — after HF's section merge
+// (apply_multimodal_rotary_pos_emb / apply_interleaved_mrope) or the vision towers' row and
+// column rungs (apply_rotary_pos_emb_vision) — from axes·tokens positions in [axes][tokens]
+// order (length_error naming positions otherwise); start gives M-RoPE text tokens
+// (t = h = w) and is refused by 2-D rotaries (invalid_argument naming start). cos_out and
 // sin_out hold exactly tokens·rotary_dim floats and must not overlap (else length_error naming
 // cos / sin); positions / start out of range → invalid_argument naming them; nothing is
 // written on error. Max error vs f·cos/sin in float64: f·(3e−7) + 0.5 ulp for |p| ≤ 2^24

@@ -80,3 +80,15 @@ export const usedMultimodal = [axes, sections, kind, bits, merged];
 pe.rope({ headDim: 64, vision2d: 'siglip' });
 // @ts-expect-error: dtypes are 16-bit formats
 vis.apply(new Uint16Array(80), { positions: [1, 2], dtype: 'float8' });
+
+// A Hugging Face config.json as published, and the vision tower of a multimodal one.
+const hf: Rope = pe.ropeFromConfig(JSON.parse('{"hidden_size": 4096, "num_attention_heads": 32}'), {
+  seqLen: 8192, layout: 'half', layerType: 'full_attention', cacheLength: 64 });
+const tower: Rope = pe.ropeFromConfig({ model_type: 'qwen2_5_vl', vision_config: { hidden_size: 1280, num_heads: 16 } },
+  { tower: 'vision' });
+// @ts-expect-error: layerType names an attention type
+pe.ropeFromConfig({}, { layerType: 'global' });
+// @ts-expect-error: the config is an object
+pe.ropeFromConfig('config.json');
+hf.dispose();
+tower.dispose();
