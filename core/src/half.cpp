@@ -36,35 +36,42 @@ bool is_empty(const half_tensor_view& v) noexcept {
   return v.tokens == 0 || v.heads == 0 || v.dim == 0;
 }
 
-// Tokens [t0, t0 + n) of one 16-bit view ⇄ a dense float block [n][heads][dim]. Only the
-// rotary dims go back: pass-through dims keep their exact bits (NaN payloads included).
+// Tokens [t0, t0 + n) of a 16-bit source ⇄ a dense float block [n][heads][dim] ⇄ the
+// 16-bit destination (the source itself in place). Only the rotary dims are narrowed:
+// pass-through dims keep their exact bits (NaN payloads included), copied out of place.
 class half_block {
 public:
-  half_block(const half_tensor_view& v, float* block) : v_(v), block_(block) {}
+  half_block(const half_tensor_view& src, const half_tensor_view& dst, float* block)
+      : src_(src), dst_(dst), block_(block) {}
 
   tensor_view widen(std::int64_t t0, std::int64_t n) const noexcept {
-    const bool bf = v_.format == half_format::bfloat16;
+    const bool bf = src_.format == half_format::bfloat16;
     for (std::int64_t t = 0; t < n; ++t)
-      for (std::int64_t h = 0; h < v_.heads; ++h)
-        detail::widen_row(row(t0 + t, h), static_cast<std::size_t>(v_.dim), bf,
-                          block_ + (t * v_.heads + h) * v_.dim);
-    const auto floats = static_cast<std::size_t>(n * v_.heads * v_.dim);
-    return tensor_view::dense(block_, floats, n, v_.heads, v_.dim);
+      for (std::int64_t h = 0; h < src_.heads; ++h)
+        detail::widen_row(row(src_, t0 + t, h), static_cast<std::size_t>(src_.dim), bf,
+                          block_ + (t * src_.heads + h) * src_.dim);
+    const auto floats = static_cast<std::size_t>(n * src_.heads * src_.dim);
+    return tensor_view::dense(block_, floats, n, src_.heads, src_.dim);
   }
 
   void narrow(std::int64_t t0, std::int64_t n, int rotary_dim) const noexcept {
-    const bool bf = v_.format == half_format::bfloat16;
+    const bool bf = dst_.format == half_format::bfloat16;
+    const bool copy = src_.data != dst_.data;
     for (std::int64_t t = 0; t < n; ++t)
-      for (std::int64_t h = 0; h < v_.heads; ++h)
-        detail::narrow_row(block_ + (t * v_.heads + h) * v_.dim,
-                           static_cast<std::size_t>(rotary_dim), bf, row(t0 + t, h));
+      for (std::int64_t h = 0; h < dst_.heads; ++h) {
+        std::uint16_t* out = row(dst_, t0 + t, h);
+        detail::narrow_row(block_ + (t * dst_.heads + h) * dst_.dim,
+                           static_cast<std::size_t>(rotary_dim), bf, out);
+        if (copy) std::copy(row(src_, t0 + t, h) + rotary_dim, row(src_, t0 + t, h) + dst_.dim,
+                            out + rotary_dim);
+      }
   }
 
 private:
-  std::uint16_t* row(std::int64_t t, std::int64_t h) const noexcept {
-    return v_.data + t * v_.token_stride + h * v_.head_stride;
+  static std::uint16_t* row(const half_tensor_view& v, std::int64_t t, std::int64_t h) noexcept {
+    return v.data + t * v.token_stride + h * v.head_stride;
   }
-  half_tensor_view v_;
+  half_tensor_view src_, dst_;
   float* block_;
 };
 
@@ -114,10 +121,11 @@ tensor_view no_heads(const rotary_cache& cache, std::int64_t tokens) {
 }
 
 template <class Positions>
-void apply_blocks(const rotary_cache& cache, const half_tensor_view& x, Positions&& rotate) {
+void apply_blocks(const rotary_cache& cache, const half_tensor_view& x, const half_tensor_view& out,
+                  Positions&& rotate) {
   if (is_empty(x)) return;
   block_buffer buffer(x.heads * x.dim);
-  const half_block blocks(x, buffer.data());
+  const half_block blocks(x, out, buffer.data());
   const std::int64_t per = buffer.tokens_per_block();
   for (std::int64_t t0 = 0; t0 < x.tokens; t0 += per) {
     const std::int64_t n = std::min(per, x.tokens - t0);
@@ -126,13 +134,41 @@ void apply_blocks(const rotary_cache& cache, const half_tensor_view& x, Position
   }
 }
 
+// [lowest, highest) 16-bit addresses a validated, non-empty view touches.
+const std::uint16_t* end_of(const half_tensor_view& v) noexcept {
+  return v.data + (v.tokens - 1) * v.token_stride + (v.heads - 1) * v.head_stride + v.dim;
+}
+
+bool overlaps(const half_tensor_view& a, const half_tensor_view& b) noexcept {
+  return !is_empty(a) && !is_empty(b) && a.data < end_of(b) && b.data < end_of(a);
+}
+
+// x alone (in place: out is the very same view; named x), or in → out (named in / out):
+// out of in's shape and dtype, sharing no memory with it.
+void check_in_out(const rotary_cache& cache, const half_tensor_view& in, const half_tensor_view& out) {
+  const bool in_place = in.data == out.data && in.size == out.size && in.tokens == out.tokens &&
+                        in.heads == out.heads && in.dim == out.dim && in.format == out.format &&
+                        in.token_stride == out.token_stride && in.head_stride == out.head_stride;
+  if (in_place) return check_half_view(cache, "x", "x.dim", in);
+  check_half_view(cache, "in", "in.dim", in);
+  check_half_view(cache, "out", "out.dim", out);
+  if (out.tokens != in.tokens || out.heads != in.heads)
+    detail::fail_length("out must have in's shape (", in.tokens, " tokens x ", in.heads,
+                        " heads), got ", out.tokens, " x ", out.heads);
+  if (out.format != in.format)
+    detail::fail_argument("out must have in's dtype (", to_string(in.format), "), got ",
+                          to_string(out.format));
+  if (overlaps(in, out))
+    detail::fail_argument("out must be the same view as in or not share memory with it");
+}
+
 template <class Id>
-void apply_span(const rotary_cache& cache, const half_tensor_view& x,
+void apply_span(const rotary_cache& cache, const half_tensor_view& x, const half_tensor_view& out,
                 std::span<const Id> positions, direction dir) {
-  check_half_view(cache, "x", "x.dim", x);
+  check_in_out(cache, x, out);
   rope_apply(cache, no_heads(cache, x.tokens), positions, dir);
   position_blocks<Id> ids(cache, positions, x.tokens);
-  apply_blocks(cache, x, [&](tensor_view block, std::int64_t t0, std::int64_t n) {
+  apply_blocks(cache, x, out, [&](tensor_view block, std::int64_t t0, std::int64_t n) {
     rope_apply(cache, block, ids.block(t0, n), dir);
   });
 }
@@ -145,7 +181,7 @@ void apply_qk_blocks(const rotary_cache& cache, const half_tensor_view& q,
   const std::int64_t per_q = q.heads * q.dim, per_k = k.heads * k.dim;
   block_buffer buffer(per_q + per_k);
   const std::int64_t per = buffer.tokens_per_block();
-  const half_block qb(q, buffer.data()), kb(k, buffer.data() + per * per_q);
+  const half_block qb(q, q, buffer.data()), kb(k, k, buffer.data() + per * per_q);
   for (std::int64_t t0 = 0; t0 < q.tokens; t0 += per) {
     const std::int64_t n = std::min(per, q.tokens - t0);
     rotate(qb.widen(t0, n), kb.widen(t0, n), t0, n);
@@ -160,12 +196,7 @@ void check_qk(const rotary_cache& cache, const half_tensor_view& q, const half_t
   if (q.tokens != k.tokens)
     detail::fail_length("k.tokens must equal q.tokens (", q.tokens, "), got ", k.tokens);
   if (q.format != k.format) detail::fail_argument("q and k must have the same dtype");
-  if (!is_empty(q) && !is_empty(k)) {
-    const auto end = [](const half_tensor_view& v) {
-      return v.data + (v.tokens - 1) * v.token_stride + (v.heads - 1) * v.head_stride + v.dim;
-    };
-    if (q.data < end(k) && k.data < end(q)) detail::fail_argument("q and k must not share memory");
-  }
+  if (overlaps(q, k)) detail::fail_argument("q and k must not share memory");
 }
 
 } // namespace
@@ -190,19 +221,34 @@ std::uint16_t from_float(float value, half_format format) noexcept {
 
 void rope_apply(const rotary_cache& cache, half_tensor_view x,
                 std::span<const std::int32_t> positions, direction dir) {
-  apply_span(cache, x, positions, dir);
+  apply_span(cache, x, x, positions, dir);
 }
 
 void rope_apply(const rotary_cache& cache, half_tensor_view x,
                 std::span<const std::int64_t> positions, direction dir) {
-  apply_span(cache, x, positions, dir);
+  apply_span(cache, x, x, positions, dir);
 }
 
 void rope_apply(const rotary_cache& cache, half_tensor_view x, std::int64_t start,
                 direction dir) {
-  check_half_view(cache, "x", "x.dim", x);
-  rope_apply(cache, no_heads(cache, x.tokens), start, dir);
-  apply_blocks(cache, x, [&](tensor_view block, std::int64_t t0, std::int64_t) {
+  rope_apply(cache, x, x, start, dir);
+}
+
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::span<const std::int32_t> positions, direction dir) {
+  apply_span(cache, in, out, positions, dir);
+}
+
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::span<const std::int64_t> positions, direction dir) {
+  apply_span(cache, in, out, positions, dir);
+}
+
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::int64_t start, direction dir) {
+  check_in_out(cache, in, out);
+  rope_apply(cache, no_heads(cache, in.tokens), start, dir);
+  apply_blocks(cache, in, out, [&](tensor_view block, std::int64_t t0, std::int64_t) {
     rope_apply(cache, block, start + t0, dir);
   });
 }

@@ -325,3 +325,64 @@ TEST_CASE("16-bit RoPE: pass-through dims keep their bits; bad arguments throw, 
   require_throws<invalid_argument>([] { (void)posenc::parse_half_format("half"); }, "dtype");
   CHECK(posenc::parse_half_format("bfloat16") == half_format::bfloat16);
 }
+
+TEST_CASE("16-bit RoPE out of place: in unchanged, out the in-place result (pass-through "
+          "bits copied); bad pairs throw, nothing written", "[half]") {
+  using posenc::invalid_argument;
+  using posenc::length_error;
+  using posenc::test::require_throws;
+  const rotary_cache cache({.head_dim = 64, .rotary_dim = 48, .base = 10000});
+  for (const half_format format : {half_format::float16, half_format::bfloat16}) {
+    const std::int64_t tokens = 70, heads = 3, dim = 64;  // several blocks
+    const auto n = static_cast<std::size_t>(tokens * heads * dim);
+    const auto in = random_half(n, format, 8);
+    auto src = in, expected = in;
+    posenc::rope_apply(cache, half_tensor_view::dense(expected.data(), n, tokens, heads, dim, format),
+                       std::int64_t{77}, posenc::direction::inverse);
+    // out stored heads-major ([heads][tokens][dim]) with a gap: any strides of its own.
+    const std::int64_t ts = dim, hs = tokens * dim + 5;
+    std::vector<std::uint16_t> out(static_cast<std::size_t>((heads - 1) * hs + tokens * ts), 0xabcd);
+    const half_tensor_view ov{out.data(), out.size(), tokens, heads, dim, ts, hs, format};
+    posenc::rope_apply(cache, half_tensor_view::dense(src.data(), n, tokens, heads, dim, format), ov,
+                       std::int64_t{77}, posenc::direction::inverse);
+    CHECK(src == in);
+    for (std::int64_t t = 0; t < tokens; ++t)
+      for (std::int64_t h = 0; h < heads; ++h)
+        for (std::int64_t j = 0; j < dim; ++j)
+          REQUIRE(out[static_cast<std::size_t>(t * ts + h * hs + j)] ==
+                  expected[static_cast<std::size_t>((t * heads + h) * dim + j)]);
+    for (std::int64_t h = 0; h + 1 < heads; ++h)  // the gaps are never written
+      for (std::int64_t g = 0; g < 5; ++g) REQUIRE(out[static_cast<std::size_t>(h * hs + tokens * ts + g)] == 0xabcd);
+    // positions (int32 and int64) give the same as in place.
+    std::vector<std::int32_t> p32(static_cast<std::size_t>(tokens));
+    for (std::int64_t t = 0; t < tokens; ++t) p32[static_cast<std::size_t>(t)] = static_cast<std::int32_t>(9 * t - 40);
+    const std::vector<std::int64_t> p64(p32.begin(), p32.end());
+    auto inplace = in;
+    posenc::rope_apply(cache, half_tensor_view::dense(inplace.data(), n, tokens, heads, dim, format), p32);
+    std::vector<std::uint16_t> o32(n), o64(n);
+    posenc::rope_apply(cache, half_tensor_view::dense(src.data(), n, tokens, heads, dim, format),
+                       half_tensor_view::dense(o32.data(), n, tokens, heads, dim, format), p32);
+    posenc::rope_apply(cache, half_tensor_view::dense(src.data(), n, tokens, heads, dim, format),
+                       half_tensor_view::dense(o64.data(), n, tokens, heads, dim, format), p64);
+    CHECK(o32 == inplace);
+    CHECK(o64 == inplace);
+    CHECK(src == in);
+  }
+  // Refused pairs: overlap, another dtype, another shape; nothing written.
+  std::vector<std::uint16_t> buf(3 * 64, 0x3c00);
+  const auto before = buf;
+  const auto a = half_tensor_view::dense(buf.data(), 128, 2, 1, 64, half_format::float16);
+  const auto shifted = half_tensor_view::dense(buf.data() + 32, 128, 2, 1, 64, half_format::float16);
+  require_throws<invalid_argument>([&] { posenc::rope_apply(cache, a, shifted, std::int64_t{3}); },
+                                   "share memory");
+  std::vector<std::uint16_t> other(128);
+  const auto bf = half_tensor_view::dense(other.data(), 128, 2, 1, 64, half_format::bfloat16);
+  require_throws<invalid_argument>([&] { posenc::rope_apply(cache, a, bf, std::int64_t{3}); }, "dtype");
+  const auto one = half_tensor_view::dense(other.data(), 64, 1, 1, 64, half_format::float16);
+  require_throws<length_error>([&] { posenc::rope_apply(cache, a, one, std::int64_t{3}); }, "out");
+  const std::vector<std::int32_t> three = {1, 2, 3};
+  const auto ok = half_tensor_view::dense(other.data(), 128, 2, 1, 64, half_format::float16);
+  require_throws<length_error>([&] { posenc::rope_apply(cache, a, ok, three); }, "positions");
+  CHECK(buf == before);
+  CHECK(std::all_of(other.begin(), other.end(), [](std::uint16_t v) { return v == 0; }));
+}

@@ -52,13 +52,23 @@ struct half_tensor_view {
 // rope_apply / rope_apply_qk on 16-bit tensors, in place: the contract of rotary.hpp
 // (positions, multi-axis positions, start, direction, GQA), with the error above. The
 // views are checked as check_view checks float views, naming x, q or k; q and k must not
-// share memory. Invalid arguments throw before anything is written.
+// share memory. Out of place, `in` is only read and `out` (in's tokens, heads, dim and
+// dtype; any strides) receives the rotation, pass-through dims copied bit for bit; out is
+// either the very same view as in (then in place) or shares no memory with it. There is
+// no conversion between storage types: a float32 destination takes the float32 overloads.
+// Invalid arguments throw before anything is written.
 void rope_apply(const rotary_cache& cache, half_tensor_view x,
                 std::span<const std::int32_t> positions, direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, half_tensor_view x,
                 std::span<const std::int64_t> positions, direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, half_tensor_view x, std::int64_t start,
                 direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::span<const std::int32_t> positions, direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::span<const std::int64_t> positions, direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::int64_t start, direction dir = direction::forward);
 void rope_apply_qk(const rotary_cache& cache, half_tensor_view q, half_tensor_view k,
                    std::span<const std::int32_t> positions);
 void rope_apply_qk(const rotary_cache& cache, half_tensor_view q, half_tensor_view k,
