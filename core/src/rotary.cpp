@@ -6,6 +6,7 @@
 #include "detail/angles.hpp"
 #include "detail/axis_rows.hpp"
 #include "detail/dispatch.hpp"
+#include "detail/half_driver.hpp"
 #include "detail/rotary_kernels.hpp"
 #include "posenc/detail/check.hpp"
 
@@ -14,6 +15,7 @@
 #include <span>
 #include <type_traits>
 #include <string>
+#include <utility>
 
 namespace posenc {
 
@@ -79,7 +81,8 @@ struct position_source {
   }
 };
 
-// One tensor the driver rotates: in → out (the same memory for in-place calls).
+// One tensor the driver rotates: in → out (the same memory for in-place calls); float views,
+// or 16-bit ones (detail::half_target: the same fields over std::uint16_t).
 struct rope_target {
   const_tensor_view in;
   tensor_view out;
@@ -150,10 +153,11 @@ public:
     lane_sin_ = lanes + n;
   }
 
-  // The kernel job for token t of one target (after load).
-  detail::token_rows<T> job(const rope_target& target, std::int64_t t, float g,
-                            std::int64_t head_group) const noexcept {
-    detail::token_rows<T> j;
+  // The kernel job for token t of one target (after load), over its values V.
+  template <class Target, class V = std::remove_pointer_t<decltype(std::declval<Target>().out.data)>>
+  detail::token_rows<T, V> job(const Target& target, std::int64_t t, float g,
+                               std::int64_t head_group) const noexcept {
+    detail::token_rows<T, V> j;
     j.cos = cos_;
     j.sin = sin_;
     j.lane_cos = lane_cos_;
@@ -189,7 +193,8 @@ private:
 
 // check_view accepts an empty view (0 tokens, heads or dim) without checking its data or
 // strides, since no element is touched; the drivers must then not even form its addresses.
-bool is_empty(const const_tensor_view& v) noexcept {
+template <class View>
+bool is_empty(const View& v) noexcept {
   return v.tokens == 0 || v.heads == 0 || v.dim == 0;
 }
 
@@ -205,12 +210,13 @@ constexpr bool kInterleavedOneGroup = true;
 constexpr bool kInterleavedOneGroup = false;
 #endif
 
-std::int64_t head_group(std::span<const rope_target> targets, bool interleaved) noexcept {
+template <class Target>
+std::int64_t head_group(std::span<const Target> targets, bool interleaved) noexcept {
   std::int64_t bytes = 0, heads = 1;
-  for (const rope_target& target : targets) {
+  for (const Target& target : targets) {
     if (is_empty(target.in)) continue;
-    const std::int64_t floats = target.in.tokens * target.in.heads * target.in.dim;
-    bytes += static_cast<std::int64_t>(sizeof(float)) * floats *
+    const std::int64_t values = target.in.tokens * target.in.heads * target.in.dim;
+    bytes += static_cast<std::int64_t>(sizeof(*target.in.data)) * values *
              (target.in.data == target.out.data ? 1 : 2);
     heads = std::max(heads, target.in.heads);
   }
@@ -219,10 +225,10 @@ std::int64_t head_group(std::span<const rope_target> targets, bool interleaved) 
 
 // Rotates every (token, head) row of every target by `kernel`; token t sits at pos.at(t).
 // One row per token, applied to all heads of all targets (GQA: q and k share it).
-template <class T>
-void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targets,
+template <class T, class Target, class V>
+void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
                    std::int64_t tokens, position_source pos, float sign, float g,
-                   void (*kernel)(const detail::token_rows<T>&) noexcept) {
+                   void (*kernel)(const detail::token_rows<T, V>&) noexcept) {
   row_buffer<T> row(cache, sign);
   detail::axis_rows axis_rows(cache);  // holds nothing unless the cache has several axes
   std::int64_t p_axes[3];
@@ -238,7 +244,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targe
     } else if (const std::int64_t p = pos.at(t); t == 0 || p != pos.at(t - 1)) {
       row.load(cache, p);  // a run of one position loads once
     }
-    for (const rope_target& target : targets)
+    for (const Target& target : targets)
       if (!is_empty(target.in)) kernel(row.job(target, t, g, group));
   }
 }
@@ -258,6 +264,18 @@ void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
                                  kernels.shift[interleaved]);
   rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
                        kernels.apply[interleaved][how.g != 1.0f]);
+}
+
+// rotate's 16-bit twin (detail/half_driver.hpp): the same driver, the 16-bit kernels.
+void rotate_16(const rotary_cache& cache, std::span<const detail::half_target> targets,
+               std::int64_t tokens, position_source pos, rotation how) {
+  if (std::all_of(targets.begin(), targets.end(),
+                  [](const detail::half_target& target) { return is_empty(target.in); }))
+    return;
+  const bool bf = targets[0].in.format == half_format::bfloat16;
+  const bool interleaved = cache.layout() == rope_layout::interleaved;
+  rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
+                       detail::dispatched::half_kernels().apply[bf][interleaved][how.g != 1.0f]);
 }
 
 // [lowest, highest] float addresses a validated, non-empty view touches.
@@ -508,6 +526,14 @@ void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::int64_t start) {
   check_qk(cache, q, k);
   apply_qk(cache, q, k, positions_of(cache, start, q.tokens));
+}
+
+void detail::rotate_half(const rotary_cache& cache, std::span<const half_target> targets,
+                         std::int64_t tokens, half_positions pos, direction dir) {
+  const bool ids = pos.ids32 != nullptr || pos.ids64 != nullptr;  // start: one position for all axes
+  rotate_16(cache, targets, tokens,
+            {pos.ids32, pos.ids64, pos.start, 1, ids ? cache.axes() : 1, tokens},
+            apply_rotation(cache, dir));
 }
 
 void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {

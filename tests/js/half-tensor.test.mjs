@@ -100,7 +100,7 @@ for (const [name, pe] of Object.entries(both)) {
     assertThrows(() => rope.apply(mid, { tokens: 2, start: 2 ** 53, dtype: 'bfloat16' }), RangeError, /start/);
     assertThrows(() => rope.apply(mid, { tokens: 2, dtype: 'float16' }), TypeError, /bfloat16/, /float16/);
     assertThrows(() => rope.apply(t, { tokens: 4, dtype: 'float16' }), TypeError, /bfloat16 tensor/, /dtype/);
-    assertThrows(() => rope.apply(t, { tokens: 4, headStride: 17 }), RangeError, /x/);
+    assertThrows(() => rope.apply(t, { tokens: 4, tokenStride: 17 }), RangeError, /x/);
     // A view reaching past the tensor is memory no tensor owns.
     const past = new Uint16Array(t.array.buffer, t.array.byteOffset + 2 * 48, 32);
     assertThrows(() => rope.apply(past, { tokens: 2, dtype: 'bfloat16' }), TypeError, /WebAssembly memory/);
@@ -118,23 +118,23 @@ for (const [name, pe] of Object.entries(both)) {
     const rope = pe.rope({ headDim: 32, rotaryDim: 24 });
     for (const dtype of DTYPES) {
       const x = randomHalf(3 * 2 * 32, dtype);
-      const inPlace = rope.apply(x.slice(), { heads: 2, start: 40, dtype });
+      const inPlace = rope.apply(x.slice(), { heads: 2, tokens: 3, start: 40, dtype });
       const tx = pe.tensor(x, { dtype });
       const tout = pe.tensor(x.length, { dtype });
-      assert.equal(rope.apply(tx, { heads: 2, start: 40, out: tout }), tout);
+      assert.equal(rope.apply(tx, { heads: 2, tokens: 3, start: 40, out: tout }), tout);
       assert.deepEqual(tout.array, inPlace); // pass-through dims 24…31 copied
       assert.deepEqual(tx.array, x);
       const arrOut = new Uint16Array(x.length);
-      assert.equal(rope.apply(tx, { heads: 2, start: 40, out: arrOut }), arrOut);
+      assert.equal(rope.apply(tx, { heads: 2, tokens: 3, start: 40, out: arrOut }), arrOut);
       assert.deepEqual(arrOut, inPlace);
       tout.array.fill(0);
-      rope.apply(x, { heads: 2, start: 40, out: tout, dtype });
+      rope.apply(x, { heads: 2, tokens: 3, start: 40, out: tout, dtype });
       assert.deepEqual(tout.array, inPlace);
       const plain = new Uint16Array(x.length);
-      rope.apply(x, { heads: 2, start: 40, out: plain, dtype });
+      rope.apply(x, { heads: 2, tokens: 3, start: 40, out: plain, dtype });
       assert.deepEqual(plain, inPlace);
       // out === x is in place.
-      rope.apply(tx, { heads: 2, start: 40, out: tx });
+      rope.apply(tx, { heads: 2, tokens: 3, start: 40, out: tx });
       assert.deepEqual(tx.array, inPlace);
       tx.dispose();
       tout.dispose();
@@ -150,8 +150,8 @@ for (const [name, pe] of Object.entries(both)) {
     assertThrows(() => rope.apply(f, { tokens: 2, out: b }), TypeError, /out/, /float32/);
     assertThrows(() => rope.apply(new Float32Array(64), { tokens: 2, out: new Uint16Array(64) }), TypeError, /out/,
       /float32/);
-    // Overlap: a view of the same tensor shifted by one token, as out.
-    const shifted = new Uint16Array(b.array.buffer, b.array.byteOffset + 2 * 32, 32);
+    // Overlap: a view of the same tensor shifted by half a token, as out.
+    const shifted = new Uint16Array(b.array.buffer, b.array.byteOffset + 2 * 16, 32);
     const head = new Uint16Array(b.array.buffer, b.array.byteOffset, 32);
     assertThrows(() => rope.apply(head, { tokens: 1, out: shifted, dtype: 'bfloat16' }), RangeError, /share memory/);
     const arr = randomHalf(64, 'bfloat16');

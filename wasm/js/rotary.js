@@ -420,8 +420,9 @@ export function rotaryApi({ module, heap }) {
       const { tokens, positions, start } = call;
       const dtypeGiven = dtypeArg(o);
       const dtype = halfDtype('q', q, dtypeGiven);
-      if (halfDtype('k', k, dtypeGiven) !== dtype) {
-        throw new TypeError('posenc: q and k must both be 16-bit (of one dtype) or both float32');
+      const kDtype = halfDtype('k', k, dtypeGiven);
+      if (kDtype !== dtype) {
+        throw new TypeError(`posenc: q holds ${dtype ?? 'float32'} but k holds ${kDtype ?? 'float32'}: q and k must share one dtype`);
       }
       const handle = this.#liveFor(positions, start, tokens);
       const half = dtype !== undefined;

@@ -1,6 +1,7 @@
 // core/src/detail/rotary_kernels.hpp — the RoPE inner loop: rotate the first r = 2·half
 // dims of every head row of ONE token by one cos/sin row. The scalar reference first, its
-// xsimd twin beside it; both are templates over the layout and the row's precision.
+// xsimd twin beside it; both are templates over the layout, the row's precision and the
+// tensor's storage (float32 here; 16-bit formats in half_kernels.hpp, converted in registers).
 //
 // For each pair (a, b) with cos c_i, signed sin s_i (s_i = sin for forward, −sin for
 // inverse) and scale g (the attention factor, or its inverse):
@@ -22,8 +23,9 @@
 
 namespace posenc::detail {
 
-// One token of one tensor: `heads` rows of `dim` floats, all rotated by the same row.
-template <class T>
+// One token of one tensor: `heads` rows of `dim` values V (float, or 16-bit bits), all
+// rotated by the same row.
+template <class T, class V = float>
 struct token_rows {
   const T* cos = nullptr;  // half values: cos(p·θ_i)
   const T* sin = nullptr;  // half values: sin(p·θ_i), unsigned
@@ -34,8 +36,8 @@ struct token_rows {
   std::size_t half = 0;
   float sign = 1.0f;  // +1 forward, −1 inverse
   float g = 1.0f;     // attention factor (or its inverse); 1 for rope_shift
-  const float* in = nullptr;
-  float* out = nullptr;
+  const V* in = nullptr;
+  V* out = nullptr;
   std::int64_t in_head_stride = 0;
   std::int64_t out_head_stride = 0;
   std::int64_t heads = 0;
@@ -62,6 +64,19 @@ void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool
   }
 }
 
+// Float32 storage: values are read and written as they are (the default of every kernel).
+struct float_storage {
+  using value = float;
+  static float widen(float v) noexcept { return v; }
+  static float narrow(float v) noexcept { return v; }
+#if !POSENC_SCALAR_ONLY
+  template <class Batch>
+  static Batch load(const float* p) noexcept { return Batch::load_unaligned(p); }
+  template <class Batch>
+  static void store(const Batch& v, float* p) noexcept { v.store_unaligned(p); }
+#endif
+};
+
 // One pair rotation: the single scalar statement of the formula above.
 template <class T>
 inline void rotate_pair(T a, T b, T c, T s, T g, float& a_out, float& b_out) noexcept {
@@ -72,25 +87,30 @@ inline void rotate_pair(T a, T b, T c, T s, T g, float& a_out, float& b_out) noe
 }
 
 // Pairs [first, half) of one row, then its pass-through dims: the scalar reference of a
-// row, and the SIMD kernel's tail.
-template <class T, bool Interleaved>
-void rotate_row_scalar(const token_rows<T>& job, std::size_t first, const float* in,
-                       float* out) noexcept {
+// row, and the SIMD kernel's tail. Values are widened to float and each result narrowed
+// once by the Storage (identity for float32).
+template <class T, bool Interleaved, class Storage = float_storage>
+void rotate_row_scalar(const token_rows<T, typename Storage::value>& job, std::size_t first,
+                       const typename Storage::value* in, typename Storage::value* out) noexcept {
   const std::size_t half = job.half;
   const T sign = static_cast<T>(job.sign), g = static_cast<T>(job.g);
   for (std::size_t i = first; i < half; ++i) {
     const std::size_t ja = Interleaved ? 2 * i : i, jb = Interleaved ? 2 * i + 1 : i + half;
-    rotate_pair<T>(in[ja], in[jb], job.cos[i], sign * job.sin[i], g, out[ja], out[jb]);
+    float a = 0, b = 0;
+    rotate_pair<T>(Storage::widen(in[ja]), Storage::widen(in[jb]), job.cos[i], sign * job.sin[i],
+                   g, a, b);
+    out[ja] = Storage::narrow(a);
+    out[jb] = Storage::narrow(b);
   }
   if (in != out) std::copy(in + 2 * half, in + job.dim, out + 2 * half);
 }
 
 // Scalar reference of the token kernel: every head row.
-template <class T, bool Interleaved>
-void rotate_token_scalar(const token_rows<T>& job) noexcept {
+template <class T, bool Interleaved, class Storage = float_storage>
+void rotate_token_scalar(const token_rows<T, typename Storage::value>& job) noexcept {
   for (std::int64_t h = 0; h < job.heads; ++h)
-    rotate_row_scalar<T, Interleaved>(job, 0, job.in + h * job.in_head_stride,
-                                      job.out + h * job.out_head_stride);
+    rotate_row_scalar<T, Interleaved, Storage>(job, 0, job.in + h * job.in_head_stride,
+                                               job.out + h * job.out_head_stride);
 }
 
 #if !POSENC_SCALAR_ONLY
@@ -105,18 +125,18 @@ inline Batch scaled(const Batch& v, const Batch& g) noexcept {
 
 // One batch of each stream of a row, at `in`/`out`, by the lanes c, s. In the interleaved
 // layout lane 2i computes a·c + b·(−s) = a·c − b·s and lane 2i + 1 b·c + a·s: the pair
-// formula through swap_pairs (simd.hpp). Float memory is read and written as batches of T
-// (xsimd converts).
-template <bool Interleaved, bool Scaled, class Batch>
-inline void rotate_batch(const float* in, float* out, std::size_t half, const Batch& c,
-                         const Batch& s, const Batch& g) noexcept {
+// formula through swap_pairs (simd.hpp). Memory is read and written as batches of T by
+// the Storage (float32: xsimd converts; 16-bit: converted in registers).
+template <bool Interleaved, bool Scaled, class Storage, class Batch>
+inline void rotate_batch(const typename Storage::value* in, typename Storage::value* out,
+                         std::size_t half, const Batch& c, const Batch& s, const Batch& g) noexcept {
   if constexpr (Interleaved) {
-    const Batch x = Batch::load_unaligned(in);
-    scaled<Scaled>(x * c + swap_pairs(x) * s, g).store_unaligned(out);
+    const Batch x = Storage::template load<Batch>(in);
+    Storage::store(scaled<Scaled>(x * c + swap_pairs(x) * s, g), out);
   } else {
-    const Batch a = Batch::load_unaligned(in), b = Batch::load_unaligned(in + half);
-    scaled<Scaled>(a * c - b * s, g).store_unaligned(out);
-    scaled<Scaled>(b * c + a * s, g).store_unaligned(out + half);
+    const Batch a = Storage::template load<Batch>(in), b = Storage::template load<Batch>(in + half);
+    Storage::store(scaled<Scaled>(a * c - b * s, g), out);
+    Storage::store(scaled<Scaled>(b * c + a * s, g), out + half);
   }
 }
 
@@ -130,9 +150,10 @@ inline constexpr std::size_t kRowBlock = 4;
 // the scalar reference finishes rows whose length is not a whole number of batches. Small
 // groups keep few rows in flight (memory streams well); one group of all heads loads each
 // row block once per token (what counts when the tensor is already in L1).
-template <class Arch, class T, bool Interleaved, bool Scaled>
-void rotate_token(const token_rows<T>& job_in) noexcept {
-  const token_rows<T> job = job_in;  // a local copy: stores through float* cannot alias it
+template <class Arch, class T, bool Interleaved, bool Scaled, class Storage = float_storage>
+void rotate_token(const token_rows<T, typename Storage::value>& job_in) noexcept {
+  using V = typename Storage::value;
+  const token_rows<T, V> job = job_in;  // a local copy: stores through V* cannot alias it
   using batch = xsimd::batch<T, Arch>;
   constexpr std::size_t width = batch::size;  // even on every arch: pairs never straddle
   const std::size_t half = job.half, lanes = Interleaved ? 2 * half : half;
@@ -141,8 +162,8 @@ void rotate_token(const token_rows<T>& job_in) noexcept {
   const batch g(static_cast<T>(job.g));
   for (std::int64_t h0 = 0; h0 < job.heads; h0 += job.head_group) {
     const std::int64_t heads = std::min(job.head_group, job.heads - h0);
-    const float* const in0 = job.in + h0 * job.in_head_stride;
-    float* const out0 = job.out + h0 * job.out_head_stride;
+    const V* const in0 = job.in + h0 * job.in_head_stride;
+    V* const out0 = job.out + h0 * job.out_head_stride;
     // N batches from lane j0 of every head of the group (N a constant: c, s in registers).
     const auto block = [&]<std::size_t N>(std::size_t j0) {
       batch c[N], s[N];
@@ -153,10 +174,10 @@ void rotate_token(const token_rows<T>& job_in) noexcept {
       // Each head's row from its index: stepping a pointer past the last head by a huge
       // stride would form an address outside the tensor.
       for (std::int64_t h = 0; h < heads; ++h) {
-        const float* in = in0 + h * job.in_head_stride + j0;
-        float* out = out0 + h * job.out_head_stride + j0;
+        const V* in = in0 + h * job.in_head_stride + j0;
+        V* out = out0 + h * job.out_head_stride + j0;
         for (std::size_t k = 0; k < N; ++k)
-          rotate_batch<Interleaved, Scaled>(in + k * width, out + k * width, half, c[k], s[k], g);
+          rotate_batch<Interleaved, Scaled, Storage>(in + k * width, out + k * width, half, c[k], s[k], g);
       }
     };
     std::size_t j = 0;
@@ -164,8 +185,8 @@ void rotate_token(const token_rows<T>& job_in) noexcept {
     for (; j < simd_end; j += width) block.template operator()<1>(j);
     if (!row_tail) continue;
     for (std::int64_t h = 0; h < heads; ++h)
-      rotate_row_scalar<T, Interleaved>(job, Interleaved ? simd_end / 2 : simd_end,
-                                        in0 + h * job.in_head_stride, out0 + h * job.out_head_stride);
+      rotate_row_scalar<T, Interleaved, Storage>(job, Interleaved ? simd_end / 2 : simd_end,
+                                                 in0 + h * job.in_head_stride, out0 + h * job.out_head_stride);
   }
 }
 
