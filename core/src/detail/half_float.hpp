@@ -73,7 +73,8 @@ inline std::uint16_t f32_to_bf16(float f) noexcept {
 #if defined(__SSE2__)
 // Four values at a time with SSE2 (x86-64's baseline; WebAssembly SIMD128 under
 // Emscripten's -msse2): the same integer and float operations as the scalar functions
-// above, lane by lane, so the results are bit-identical to them.
+// above, lane by lane, so the results are bit-identical to them. The common case (normal
+// values, no NaN) takes a short path; a batch holding any other value takes the full one.
 namespace sse2_half {
 
 inline __m128i select(__m128i mask, __m128i a, __m128i b) noexcept {  // mask ? a : b
@@ -87,9 +88,10 @@ inline __m128i widen4(__m128i h, bool bf) noexcept {
   const __m128i em = _mm_and_si128(h, _mm_set1_epi32(0x7fff));
   const __m128i shifted = _mm_slli_epi32(em, 13);
   const __m128i finite = _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(shifted), _mm_set1_ps(0x1p112f)));
+  const __m128i is_special = _mm_cmpgt_epi32(em, _mm_set1_epi32(0x7bff));
+  if (_mm_movemask_epi8(is_special) == 0) [[likely]] return _mm_or_si128(finite, sign);  // no Inf / NaN
   const __m128i quiet = _mm_and_si128(_mm_cmpgt_epi32(em, _mm_set1_epi32(0x7c00)), _mm_set1_epi32(0x00400000));
   const __m128i special = _mm_or_si128(_mm_or_si128(shifted, _mm_set1_epi32(0x7f800000)), quiet);
-  const __m128i is_special = _mm_cmpgt_epi32(em, _mm_set1_epi32(0x7bff));
   return _mm_or_si128(select(is_special, special, finite), sign);
 }
 
@@ -100,20 +102,24 @@ inline __m128i narrow4(__m128i x, bool bf) noexcept {
   if (bf) {
     const __m128i odd = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1));
     const __m128i rounded = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(x, _mm_set1_epi32(0x7fff)), odd), 16);
+    if (_mm_movemask_epi8(is_nan) == 0) [[likely]] return rounded;
     const __m128i nan = _mm_or_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0x40));
     return select(is_nan, nan, rounded);
   }
   const __m128i sign = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0x8000));
-  const __m128i magic = _mm_set1_epi32(126 << 23);
-  const __m128i sub = _mm_sub_epi32(
-      _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(abs), _mm_castsi128_ps(magic))), magic);
   const __m128i odd = _mm_and_si128(_mm_srli_epi32(abs, 13), _mm_set1_epi32(1));
   const __m128i normal = _mm_srli_epi32(
       _mm_add_epi32(_mm_add_epi32(abs, _mm_set1_epi32(static_cast<int>(0xc8000fffu))), odd), 13);
+  const __m128i is_small = _mm_cmplt_epi32(abs, _mm_set1_epi32(113 << 23));
+  const __m128i is_big = _mm_cmpgt_epi32(abs, _mm_set1_epi32((143 << 23) - 1));  // NaN too
+  if (_mm_movemask_epi8(_mm_or_si128(is_small, is_big)) == 0) [[likely]] return _mm_or_si128(normal, sign);
+  const __m128i magic = _mm_set1_epi32(126 << 23);
+  const __m128i sub = _mm_sub_epi32(
+      _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(abs), _mm_castsi128_ps(magic))), magic);
   const __m128i nan = _mm_or_si128(_mm_set1_epi32(0x7e00),
                                    _mm_and_si128(_mm_srli_epi32(abs, 13), _mm_set1_epi32(0x3ff)));
-  __m128i out = select(_mm_cmplt_epi32(abs, _mm_set1_epi32(113 << 23)), sub, normal);
-  out = select(_mm_cmpgt_epi32(abs, _mm_set1_epi32((143 << 23) - 1)), _mm_set1_epi32(0x7c00), out);
+  __m128i out = select(is_small, sub, normal);
+  out = select(is_big, _mm_set1_epi32(0x7c00), out);
   out = select(is_nan, nan, out);
   return _mm_or_si128(out, sign);
 }
@@ -156,10 +162,12 @@ template <bool BF>
     const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
     const __m256i rounded =
         _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd), 16);
-    const __m256i nan = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
-    const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)),
-                                              _mm256_set1_epi32(0x7f800000));
-    const __m256i v = _mm256_blendv_epi8(rounded, nan, is_nan);  // lanes ≤ 0xffff
+    __m256i v = rounded;  // lanes ≤ 0xffff
+    const __m256 is_nan = _mm256_cmp_ps(f, f, _CMP_UNORD_Q);
+    if (!_mm256_testz_ps(is_nan, is_nan)) [[unlikely]] {  // NaN lanes: quiet, sign and payload top kept
+      const __m256i nan = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
+      v = _mm256_blendv_epi8(rounded, nan, _mm256_castps_si256(is_nan));
+    }
     return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08));
   }
 }
