@@ -13,9 +13,8 @@
 #include <algorithm>
 #include <array>
 #include <span>
-#include <type_traits>
 #include <string>
-#include <utility>
+#include <type_traits>
 
 namespace posenc {
 
@@ -97,98 +96,83 @@ struct rotation {
 };
 
 // The per-call row of T (float: rope_apply, double: rope_shift) and the SIMD kernel's lanes
-// of it (rotary_kernels.hpp, expand_lanes). Rows up to kInlineHalf pairs (rotary_dim ≤ 256,
-// every common head) live in the object itself, so a decode call allocates nothing; larger
-// ones take one heap block, the only allocation of a rope call.
-template <class T>
+// of it (rotary_kernels.hpp, expand_lanes), held in the kernel job itself: each token
+// rewrites only the fields that change, so the kernel never reads a job copied wide out of
+// fields just stored narrow (a stalled store forward costs more than a small head's work).
+// Rows up to kInlineHalf pairs (rotary_dim ≤ 256, every common head) live in the object
+// itself, so a decode call allocates nothing; larger ones take one heap block, the only
+// allocation of a rope call. V: the tensor's values (float, or 16-bit bits).
+template <class T, class V = float>
 class row_buffer {
 public:
   row_buffer(const row_buffer&) = delete;  // the pointers point into the buffers
   row_buffer& operator=(const row_buffer&) = delete;
 
-  row_buffer(const rotary_cache& cache, float sign)
-      : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)),
-        interleaved_(cache.layout() == rope_layout::interleaved), sign_(sign),
+  row_buffer(const rotary_cache& cache, float sign, float g, std::int64_t head_group)
+      : interleaved_(cache.layout() == rope_layout::interleaved),
         lanes_(!POSENC_SCALAR_ONLY && (interleaved_ || sign != 1.0f)) {
-    const std::size_t floats = half_ * (2 + (lanes_ ? (interleaved_ ? 4 : 2) : 0));
+    job_.half = static_cast<std::size_t>(cache.rotary_dim() / 2);
+    job_.sign = sign;
+    job_.g = g;
+    job_.head_group = head_group;
+    const std::size_t half = job_.half;
+    const std::size_t floats = half * (2 + (lanes_ ? (interleaved_ ? 4 : 2) : 0));
     if (floats > inline_.size()) heap_.resize(floats);
     data_ = heap_.empty() ? inline_.data() : heap_.data();
   }
 
   // The row of position p: pointers into the cache when it holds p, else computed here.
   void load(const rotary_cache& cache, std::int64_t p) {
+    const std::size_t half = job_.half;
     if constexpr (std::is_same_v<T, double>) {
-      detail::sincos_row_scalar(static_cast<double>(p), cache.inv_freq().data(), half_,
-                                data_ + half_, data_);
-      cos_ = data_;
-      sin_ = data_ + half_;
+      detail::sincos_row_scalar(static_cast<double>(p), cache.inv_freq().data(), half,
+                                data_ + half, data_);
+      use(data_, data_ + half);
     } else if (cache.cached(p)) {
-      const auto offset = static_cast<std::size_t>(p - cache.first()) * half_;
-      cos_ = cache.cos_table().data() + offset;
-      sin_ = cache.sin_table().data() + offset;
+      const auto offset = static_cast<std::size_t>(p - cache.first()) * half;
+      use(cache.cos_table().data() + offset, cache.sin_table().data() + offset);
     } else {
-      compute_row(cache, p, data_, data_ + half_);
-      cos_ = data_;
-      sin_ = data_ + half_;
+      compute_row(cache, p, data_, data_ + half);
+      use(data_, data_ + half);
     }
-    expand();
   }
 
-  // A row formed elsewhere (a multi-axis token's, detail/axis_rows.hpp).
+  // A row formed elsewhere (a multi-axis token's, detail/axis_rows.hpp), and its lanes.
   void use(const T* cos, const T* sin) noexcept {
-    cos_ = cos;
-    sin_ = sin;
-    expand();
-  }
-
-  // The SIMD kernel's lanes of the row just set.
-  void expand() noexcept {
-    lane_cos_ = cos_;
-    lane_sin_ = sin_;
+    job_.cos = cos;
+    job_.sin = sin;
+    job_.lane_cos = cos;
+    job_.lane_sin = sin;
     if (!lanes_) return;
-    T* lanes = data_ + 2 * half_;
-    const std::size_t n = interleaved_ ? 2 * half_ : half_;
-    detail::expand_lanes(cos_, sin_, half_, sign_, interleaved_, lanes, lanes + n);
-    lane_cos_ = lanes;
-    lane_sin_ = lanes + n;
+    const std::size_t half = job_.half;
+    T* lanes = data_ + 2 * half;
+    const std::size_t n = interleaved_ ? 2 * half : half;
+    detail::expand_lanes(cos, sin, half, job_.sign, interleaved_, lanes, lanes + n);
+    job_.lane_cos = lanes;
+    job_.lane_sin = lanes + n;
   }
 
-  // The kernel job for token t of one target (after load), over its values V.
-  template <class Target, class V = std::remove_pointer_t<decltype(std::declval<Target>().out.data)>>
-  detail::token_rows<T, V> job(const Target& target, std::int64_t t, float g,
-                               std::int64_t head_group) const noexcept {
-    detail::token_rows<T, V> j;
-    j.cos = cos_;
-    j.sin = sin_;
-    j.lane_cos = lane_cos_;
-    j.lane_sin = lane_sin_;
-    j.half = half_;
-    j.sign = sign_;
-    j.g = g;
-    j.in = target.in.data + t * target.in.token_stride;
-    j.out = target.out.data + t * target.out.token_stride;
-    j.in_head_stride = target.in.head_stride;
-    j.out_head_stride = target.out.head_stride;
-    j.heads = target.in.heads;
-    j.dim = target.in.dim;
-    j.head_group = head_group;
-    return j;
+  // The kernel job for token t of one target (after load).
+  template <class Target>
+  const detail::token_rows<T, V>& job(const Target& target, std::int64_t t) noexcept {
+    job_.in = target.in.data + t * target.in.token_stride;
+    job_.out = target.out.data + t * target.out.token_stride;
+    job_.in_head_stride = target.in.head_stride;
+    job_.out_head_stride = target.out.head_stride;
+    job_.heads = target.in.heads;
+    job_.dim = target.in.dim;
+    return job_;
   }
 
 private:
   static constexpr std::size_t kInlineHalf = 128;
 
-  std::size_t half_;
   bool interleaved_;
-  float sign_;
   bool lanes_;  // the kernel reads lanes other than cos/sin themselves
+  detail::token_rows<T, V> job_;
   std::array<T, 6 * kInlineHalf> inline_;  // uninitialised: every use writes first
   std::vector<T> heap_;
   T* data_ = nullptr;  // [cos | sin | lane_cos | lane_sin], in inline_ or heap_
-  const T* cos_ = nullptr;
-  const T* sin_ = nullptr;
-  const T* lane_cos_ = nullptr;
-  const T* lane_sin_ = nullptr;
 };
 
 // check_view accepts an empty view (0 tokens, heads or dim) without checking its data or
@@ -223,29 +207,51 @@ std::int64_t head_group(std::span<const Target> targets, bool interleaved) noexc
   return bytes <= kL1ResidentBytes || (interleaved && kInterleavedOneGroup) ? heads : 2;
 }
 
+template <class T, class V = float>
+using token_kernel = void (*)(const detail::token_rows<T, V>&) noexcept;
+
+// Token t of every target, by the row just set: one row, applied to all heads of all
+// targets (GQA: q and k share it).
+template <class T, class V, class Target>
+void rotate_targets(row_buffer<T, V>& row, std::span<const Target> targets, std::int64_t t,
+                    token_kernel<T, V> kernel) noexcept {
+  for (const Target& target : targets)
+    if (!is_empty(target.in)) kernel(row.job(target, t));
+}
+
+// Tokens with several positions each (a span, [axes][tokens]): a token's merged row is
+// formed (detail/axis_rows.hpp) when its positions differ from the previous token's.
+template <class V, class Target>
+void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float, V>& row,
+                        std::span<const Target> targets, std::int64_t tokens,
+                        position_source pos, token_kernel<float, V> kernel) {
+  detail::axis_rows axis_rows(cache);
+  std::int64_t p[3];
+  for (std::int64_t t = 0; t < tokens; ++t) {
+    if (pos.axes_at(t, p)) {
+      axis_rows.load(cache, p);
+      row.use(axis_rows.cos(), axis_rows.sin());
+    }
+    rotate_targets(row, targets, t, kernel);
+  }
+}
+
 // Rotates every (token, head) row of every target by `kernel`; token t sits at pos.at(t).
-// One row per token, applied to all heads of all targets (GQA: q and k share it).
-template <class T, class Target, class V>
+template <class T, class V, class Target>
 void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
                    std::int64_t tokens, position_source pos, float sign, float g,
-                   void (*kernel)(const detail::token_rows<T, V>&) noexcept) {
-  row_buffer<T> row(cache, sign);
-  detail::axis_rows axis_rows(cache);  // holds nothing unless the cache has several axes
-  std::int64_t p_axes[3];
-  const std::int64_t group = head_group(targets, cache.layout() == rope_layout::interleaved);
+                   token_kernel<T, V> kernel) {
+  row_buffer<T, V> row(cache, sign, g,
+                    head_group(targets, cache.layout() == rope_layout::interleaved));
+  if (pos.axes > 1) {  // only rope_apply forms multi-axis sources (rope_shift: one Δ)
+    if constexpr (std::is_same_v<T, float>)
+      rotate_axis_tokens(cache, row, targets, tokens, pos, kernel);
+    return;
+  }
   for (std::int64_t t = 0; t < tokens; ++t) {
-    if (pos.axes > 1) {  // a multi-axis token (a span; start is one position for all)
-      if constexpr (std::is_same_v<T, float>) {
-        if (pos.axes_at(t, p_axes)) {
-          axis_rows.load(cache, p_axes);
-          row.use(axis_rows.cos(), axis_rows.sin());
-        }
-      }
-    } else if (const std::int64_t p = pos.at(t); t == 0 || p != pos.at(t - 1)) {
+    if (const std::int64_t p = pos.at(t); t == 0 || p != pos.at(t - 1))
       row.load(cache, p);  // a run of one position loads once
-    }
-    for (const Target& target : targets)
-      if (!is_empty(target.in)) kernel(row.job(target, t, g, group));
+    rotate_targets(row, targets, t, kernel);
   }
 }
 

@@ -38,7 +38,7 @@ test('every literal key the sources ask for exists', () => {
     }
   }
   assert.deepEqual(missing, []);
-  for (let n = 1; n <= 15; n++) {
+  for (let n = 1; n <= 16; n++) {
     assert.ok(`s${n}.title` in en && `s${n}.lead` in en, `section ${n} has a title and a lead`);
   }
 });

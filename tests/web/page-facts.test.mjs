@@ -22,7 +22,7 @@ const close = (text, want, tol, what) => {
 
 test('every section renders (no failure note) and the engine is reported', async () => {
   const sections = await page.$$eval('section[data-section]', (els) => els.map((e) => Number(e.dataset.section)));
-  assert.deepEqual(sections, [...Array(15).keys()].map((i) => i + 1));
+  assert.deepEqual(sections, [...Array(16).keys()].map((i) => i + 1));
   const failed = await page.$$eval('section .note.warn', (els) => els.map((e) => e.textContent));
   assert.deepEqual(failed, []);
   assert.match(await page.textContent('[data-testid="engine"]'), /SIMD/);
@@ -135,6 +135,7 @@ test('screenshots at 1440×900 and 390×844 (English and Korean)', async () => {
   await page.screenshot({ path: join(SHOTS, 'page-1440-en.png'), timeout: 30000 });
   await page.screenshot({ path: join(SHOTS, 'page-1440-en-full.png'), fullPage: true, timeout: 30000 });
   await (await page.$('section[data-section="9"]')).screenshot({ path: join(SHOTS, 'section9-1440-en.png'), timeout: 30000 });
+  await (await page.$('section[data-section="15"]')).screenshot({ path: join(SHOTS, 'section15-1440-en.png'), timeout: 30000 });
   const koWide = await suite.open('#lang=ko&sec=8', { width: 1440, height: 900 });
   await koWide.waitForTimeout(300);
   await koWide.screenshot({ path: join(SHOTS, 'page-1440-ko-sec8.png'), timeout: 30000 });
@@ -143,6 +144,10 @@ test('screenshots at 1440×900 and 390×844 (English and Korean)', async () => {
   await enPhone.waitForTimeout(300);
   await enPhone.screenshot({ path: join(SHOTS, 'page-390-en-sec9.png'), timeout: 30000 });
   await enPhone.close();
+  const koPhone15 = await suite.open('#lang=ko&sec=15', { width: 390, height: 844 });
+  await koPhone15.waitForTimeout(300);
+  await (await koPhone15.$('section[data-section="15"]')).screenshot({ path: join(SHOTS, 'section15-390-ko.png'), timeout: 30000 });
+  await koPhone15.close();
   const phone = await suite.open('#lang=ko', { width: 390, height: 844 });
   await phone.screenshot({ path: join(SHOTS, 'page-390-ko.png'), timeout: 30000 });
   await phone.screenshot({ path: join(SHOTS, 'page-390-ko-full.png'), fullPage: true, timeout: 30000 });

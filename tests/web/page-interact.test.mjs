@@ -159,7 +159,7 @@ test('attention: heads and causal mask change the heatmaps (read through the key
 });
 
 test('speed: the three implementations are timed side by side', async () => {
-  const page = await suite.open('#lang=en&s15.tokens=16');
+  const page = await suite.open('#lang=en&s16.tokens=16');
   await page.click('[data-testid="speed-run"]');
   await page.waitForSelector('[data-testid="speed-table"]', { timeout: 20000 });
   const rows = await tableCells(page, 'speed-table');

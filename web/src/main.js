@@ -1,4 +1,4 @@
-// Entry: load the posenc package, read the URL hash, and mount the fifteen sections.
+// Entry: load the posenc package, read the URL hash, and mount the sixteen sections.
 // Every number on the page comes from the package; this file only wires state and language.
 import { createPosenc } from 'posenc';
 import './styles/main.css';

@@ -151,33 +151,40 @@ inline constexpr std::size_t kRowBlock = 4;
 // groups keep few rows in flight (memory streams well); one group of all heads loads each
 // row block once per token (what counts when the tensor is already in L1).
 template <class Arch, class T, bool Interleaved, bool Scaled, class Storage = float_storage>
-void rotate_token(const token_rows<T, typename Storage::value>& job_in) noexcept {
+void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
   using V = typename Storage::value;
-  const token_rows<T, V> job = job_in;  // a local copy: stores through V* cannot alias it
+  // Fields read one by one into locals: stores through V* cannot alias them, and no
+  // wide load spans the narrow stores that just wrote the job (a stalled store forward).
+  const T* const lane_cos = job.lane_cos;
+  const T* const lane_sin = job.lane_sin;
+  const V* const in = job.in;
+  V* const out = job.out;
+  const std::int64_t in_stride = job.in_head_stride, out_stride = job.out_head_stride;
+  const std::int64_t all_heads = job.heads, head_group = job.head_group;
   using batch = xsimd::batch<T, Arch>;
   constexpr std::size_t width = batch::size;  // even on every arch: pairs never straddle
   const std::size_t half = job.half, lanes = Interleaved ? 2 * half : half;
   const std::size_t simd_end = lanes - lanes % width;
-  const bool row_tail = simd_end != lanes || (job.in != job.out && job.dim != std::int64_t(2 * half));
+  const bool row_tail = simd_end != lanes || (in != out && job.dim != std::int64_t(2 * half));
   const batch g(static_cast<T>(job.g));
-  for (std::int64_t h0 = 0; h0 < job.heads; h0 += job.head_group) {
-    const std::int64_t heads = std::min(job.head_group, job.heads - h0);
-    const V* const in0 = job.in + h0 * job.in_head_stride;
-    V* const out0 = job.out + h0 * job.out_head_stride;
+  for (std::int64_t h0 = 0; h0 < all_heads; h0 += head_group) {
+    const std::int64_t heads = std::min(head_group, all_heads - h0);
+    const V* const in0 = in + h0 * in_stride;
+    V* const out0 = out + h0 * out_stride;
     // N batches from lane j0 of every head of the group (N a constant: c, s in registers).
     const auto block = [&]<std::size_t N>(std::size_t j0) {
       batch c[N], s[N];
       for (std::size_t k = 0; k < N; ++k) {
-        c[k] = batch::load_unaligned(job.lane_cos + j0 + k * width);
-        s[k] = batch::load_unaligned(job.lane_sin + j0 + k * width);
+        c[k] = batch::load_unaligned(lane_cos + j0 + k * width);
+        s[k] = batch::load_unaligned(lane_sin + j0 + k * width);
       }
       // Each head's row from its index: stepping a pointer past the last head by a huge
       // stride would form an address outside the tensor.
       for (std::int64_t h = 0; h < heads; ++h) {
-        const V* in = in0 + h * job.in_head_stride + j0;
-        V* out = out0 + h * job.out_head_stride + j0;
+        const V* x = in0 + h * in_stride + j0;
+        V* y = out0 + h * out_stride + j0;
         for (std::size_t k = 0; k < N; ++k)
-          rotate_batch<Interleaved, Scaled, Storage>(in + k * width, out + k * width, half, c[k], s[k], g);
+          rotate_batch<Interleaved, Scaled, Storage>(x + k * width, y + k * width, half, c[k], s[k], g);
       }
     };
     std::size_t j = 0;
@@ -186,7 +193,7 @@ void rotate_token(const token_rows<T, typename Storage::value>& job_in) noexcept
     if (!row_tail) continue;
     for (std::int64_t h = 0; h < heads; ++h)
       rotate_row_scalar<T, Interleaved, Storage>(job, Interleaved ? simd_end / 2 : simd_end,
-                                                 in0 + h * job.in_head_stride, out0 + h * job.out_head_stride);
+                                                 in0 + h * in_stride, out0 + h * out_stride);
   }
 }
 

@@ -21,6 +21,7 @@ export default {
     's14.T': spec.int(24, 8, 64),
     's14.d': spec.int(16, 2, 64, { even: true }),
     's14.head': spec.int(0, 0, 7),
+    's14.scale': spec.enumOf('yarn', ['linear', 'yarn']),
     's14.view': spec.enumOf('absolute', ['absolute', 'xl']),
     's14.clip': spec.int(3, 0, 8),
   },

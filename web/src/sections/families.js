@@ -1,9 +1,9 @@
 // Section 14's live parts: the four families of the methods table side by side on the same
-// content with a trained length L (what each does past L), and article 003's lineage of
-// relative encodings as score decompositions: Shaw 2018, the 2019 four terms with W_qᵀW_k
-// and Transformer-XL's substitution, the 2020 variants. Every matrix is a package result
-// (pe.scores, pe.alibiBias, pe.t5Buckets, pe.clippedDistances, pe.learnedTable); the page
-// only picks entries (b[bucket], p_{m−n}) and draws them.
+// content with a trained length L (what each does past L; RoPE with and without scaling), and
+// article 003's lineage of relative encodings as score decompositions: Shaw 2018, the 2019
+// four terms with W_qᵀW_k and Transformer-XL's substitution, the 2020 variants. Every matrix
+// is a package result (pe.scores, pe.alibiBias, pe.t5Buckets, pe.clippedDistances,
+// pe.learnedTable); the page only picks entries (b[bucket], p_{m−n}) and draws them.
 import { h, replace } from '../ui/dom.js';
 import { panel, tex, result } from '../ui/section.js';
 import { rich } from '../ui/math.js';
@@ -58,6 +58,11 @@ export function familiesPanel(ctx) {
     const pos = Int32Array.from({ length: T }, (_, i) => i);
     const sinus = pe.scores({ q: qs, k: ks, dim, qPositions: pos, kPositions: pos, mode: 'additive' }).scores;
     const rope = pe.scores({ q: qs, k: ks, dim, qPositions: pos, kPositions: pos, mode: 'rotary' }).scores;
+    // RoPE with the context stretched from L to T (factor T/L, HF rope_scaling keys).
+    const factor = Math.max(1, T / L);
+    const type = state.get('s14.scale');
+    const scaling = type === 'yarn' ? { type, factor, originalMaxPositionEmbeddings: L } : { type, factor };
+    const scaled = pe.scores({ q: qs, k: ks, dim, qPositions: pos, kPositions: pos, mode: 'rotary', scaling }).scores;
     // Learned: P[m]·P[n] for m, n < L; past L there is no vector (NaN = drawn black).
     const table = pe.learnedTable({ positions: L, dim, seed: 14 });
     const rows = table.lookup([...Array(Math.min(T, L)).keys()]);
@@ -75,13 +80,16 @@ export function familiesPanel(ctx) {
     const b = pe.learnedTable({ positions: numBuckets, dim: 1, seed: 15 }).lookup(buckets);
     paramsOut.textContent = t('fam.params', { L, d: dim, learned: table.parameters, t5: numBuckets * heads, heads });
     replace(grid,
-      heat(ctx, { title: t('fam.sin'), label: t('fam.sinLabel'), testid: 'fam-sin', data: sinus, T, L, note: t('fam.sinNote') }),
+      heat(ctx, { title: t('fam.sin'), label: t('fam.sinLabel'), testid: 'fam-sin', data: sinus, T, L,
+        note: t('fam.sinNote', { gap: fixed(diagonalGap(sinus, T), 2) }) }),
       heat(ctx, { title: t('fam.learned'), label: t('fam.learnedLabel'), testid: 'fam-learned', data: learned, T, L, note: refusal }),
       heat(ctx, { title: t('fam.alibi', { slope: fixed(slope, 5) }), label: t('fam.alibiLabel'), testid: 'fam-alibi', data: alibi, T, L, note: t('fam.alibiNote') }),
       heat(ctx, { title: t('fam.t5'), label: t('fam.t5Label'), testid: 'fam-t5', data: b, T, L,
         note: t('fam.t5Note', { far: buckets[T - 1], last: numBuckets - 1 }) }),
       heat(ctx, { title: t('fam.rope'), label: t('fam.ropeLabel'), testid: 'fam-rope', data: rope, T, L,
-        note: t('fam.ropeNote', { gap: sci(diagonalGap(rope, T), 1) }) }));
+        note: t('fam.ropeNote', { gap: sci(diagonalGap(rope, T), 1) }) }),
+      heat(ctx, { title: t('fam.ropeScaled', { type, f: fixed(factor, 2) }), label: t('fam.ropeScaledLabel'), testid: 'fam-rope-scaled',
+        data: scaled, T, L, note: t('fam.ropeScaledNote', { gap: sci(diagonalGap(scaled, T), 1), f: fixed(factor, 2) }) }));
   }
 
   const el = panel(t('fam.title'),
@@ -90,7 +98,8 @@ export function familiesPanel(ctx) {
       boundSlider(ctx, 's14.L', { label: t('fam.L') }, update),
       boundSlider(ctx, 's14.T', { label: t('fam.T') }, update),
       boundSlider(ctx, 's14.d', { label: t('s9.dim'), step: 2 }, update),
-      boundSlider(ctx, 's14.head', { label: t('fam.head') }, update)),
+      boundSlider(ctx, 's14.head', { label: t('fam.head') }, update),
+      boundChoice(ctx, 's14.scale', { label: t('fam.scale'), options: [['linear', 'linear'], ['yarn', 'YaRN']] }, update)),
     result(t('fam.paramsLabel'), paramsOut),
     grid);
   update();

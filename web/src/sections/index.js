@@ -1,4 +1,4 @@
-// The fifteen sections, in reading order. Each module exports
+// The sixteen sections, in reading order. Each module exports
 //   { num, id, params (hash schema entries), mount(ctx) → { el, dispose? } }.
 import order from './01-order.js';
 import naive from './02-naive.js';
@@ -14,7 +14,8 @@ import decay from './11-decay.js';
 import scaling from './12-scaling.js';
 import attention from './13-attention.js';
 import compare from './14-compare.js';
-import speed from './15-speed.js';
+import multiaxis from './15-multiaxis.js';
+import speed from './16-speed.js';
 
 export const SECTIONS = [order, naive, ladder, table, properties, shift, leak, pair, invariance,
-  layouts, decay, scaling, attention, compare, speed];
+  layouts, decay, scaling, attention, compare, multiaxis, speed];

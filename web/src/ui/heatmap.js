@@ -5,21 +5,25 @@ import { h, uid } from './dom.js';
 import { viridis } from './palette.js';
 
 /**
- * heatmap({ label, rowLabel, colLabel, format, readout(row, col, value) → string })
- * .draw(data, rows, cols, { min, max, rowName(i), colName(j) })
+ * heatmap({ label, rowLabel, colLabel, format, readout(row, col, value) → string, onPick(row, col, { start }) })
+ * .draw(data, rows, cols, { min, max, rowName(i), colName(j), mark: [row, col] })
+ * With onPick, pressing the pointer on a cell (or Enter / space on the focused cell) picks it
+ * with start: true, and each new cell the pressed pointer is dragged to with start: false.
+ * `mark` outlines one cell (the picked one) until the next draw.
  */
 export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3), readout, palette = viridis,
-  className = '' }) {
+  className = '', onPick }) {
   const id = uid('heat');
   const canvas = h('canvas', { class: 'heat-canvas', role: 'img', 'aria-label': label, tabindex: '0',
     'aria-describedby': `${id}-out` });
   const cursor = h('div', { class: 'heat-cursor', hidden: true });
+  const marker = h('div', { class: 'heat-mark', hidden: true });
   const out = h('p', { class: 'heat-readout', id: `${id}-out`, 'aria-live': 'polite' }, '\u00a0');
   const legendCanvas = h('canvas', { class: 'legend-bar', width: 256, height: 1, 'aria-hidden': 'true' });
   const legendMin = h('span', { class: 'legend-min' });
   const legendMax = h('span', { class: 'legend-max' });
   const legend = h('div', { class: 'legend' }, legendMin, legendCanvas, legendMax);
-  const frame = h('div', { class: 'heat-frame' }, canvas, cursor);
+  const frame = h('div', { class: ['heat-frame', onPick && 'pickable'] }, canvas, marker, cursor);
   const axisX = h('span', { class: 'axis-x' }, colLabel ?? '');
   const axisY = h('span', { class: 'axis-y' }, rowLabel ?? '');
   const el = h('figure', { class: ['heatmap', className] },
@@ -68,7 +72,18 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
     legendMin.textContent = format(min);
     legendMax.textContent = format(max);
     state = { data, rows, cols, min, max, ...opts };
+    place(marker, opts.mark);
     if (!cursor.hidden) show(...focusCell);
+  }
+
+  /** Puts an overlay box on cell [r, c] (hidden without a cell). */
+  function place(box, cell) {
+    box.hidden = !cell;
+    if (!cell) return;
+    box.style.setProperty('left', `${(cell[1] / state.cols) * 100}%`);
+    box.style.setProperty('top', `${(cell[0] / state.rows) * 100}%`);
+    box.style.setProperty('width', `${100 / state.cols}%`);
+    box.style.setProperty('height', `${100 / state.rows}%`);
   }
 
   function show(r, c) {
@@ -78,23 +93,48 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
     focusCell = [r, c];
     const v = state.data[r * state.cols + c];
     out.textContent = readout ? readout(r, c, v, state) : `${r}, ${c}: ${format(v)}`;
-    cursor.hidden = false;
-    cursor.style.setProperty('left', `${(c / state.cols) * 100}%`);
-    cursor.style.setProperty('top', `${(r / state.rows) * 100}%`);
-    cursor.style.setProperty('width', `${100 / state.cols}%`);
-    cursor.style.setProperty('height', `${100 / state.rows}%`);
+    place(cursor, [r, c]);
   }
 
+  const cellAt = (e) => {
+    const rect = canvas.getBoundingClientRect();
+    return [Math.max(0, Math.min(state.rows - 1, Math.floor(((e.clientY - rect.top) / rect.height) * state.rows))),
+      Math.max(0, Math.min(state.cols - 1, Math.floor(((e.clientX - rect.left) / rect.width) * state.cols)))];
+  };
+  let dragging = false;
+  let picked = null;
+  const pick = ([r, c], start = false) => {
+    if (!start && picked && picked[0] === r && picked[1] === c) return;
+    picked = [r, c];
+    onPick(r, c, { start });
+  };
   canvas.addEventListener('pointermove', (e) => {
     if (!state) return;
-    const rect = canvas.getBoundingClientRect();
-    show(Math.floor(((e.clientY - rect.top) / rect.height) * state.rows),
-      Math.floor(((e.clientX - rect.left) / rect.width) * state.cols));
+    const cell = cellAt(e);
+    if (dragging) pick(cell);
+    show(...cell);
   });
+  if (onPick) {
+    canvas.addEventListener('pointerdown', (e) => {
+      if (!state) return;
+      dragging = true;
+      canvas.setPointerCapture?.(e.pointerId);
+      pick(cellAt(e), true);
+      show(...cellAt(e));
+    });
+    const stop = () => { dragging = false; };
+    canvas.addEventListener('pointerup', stop);
+    canvas.addEventListener('pointercancel', stop);
+  }
   canvas.addEventListener('pointerleave', () => { if (document.activeElement !== canvas) cursor.hidden = true; });
   canvas.addEventListener('focus', () => show(...focusCell));
   canvas.addEventListener('blur', () => { cursor.hidden = true; });
   canvas.addEventListener('keydown', (e) => {
+    if (onPick && (e.key === 'Enter' || e.key === ' ')) {
+      e.preventDefault();
+      pick(focusCell, true);
+      return;
+    }
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const m = moves[e.key];
     if (!m) return;

@@ -1,4 +1,4 @@
-// 15. Speed in your browser: RoPE apply timed on the visitor's machine with the SIMD binary,
+// 16. Speed in your browser: RoPE apply timed on the visitor's machine with the SIMD binary,
 // the scalar binary (createPosenc({ simd: false })) and the plain-JS reference loop of
 // bench/plain-js-rope.mjs. Timing is measurement, not maths; every rotation is the package's
 // (or the reference's, which is the thing compared against).
@@ -53,15 +53,15 @@ function bars(items, lang) {
 }
 
 export default {
-  num: 15,
+  num: 16,
   id: 'speed',
   params: {
-    's15.tokens': spec.int(512, 16, 4096),
+    's16.tokens': spec.int(512, 16, 4096),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
     const out = h('div', { 'data-testid': 'speed-result', 'aria-live': 'polite' },
-      h('p', { class: 'hint' }, t('s15.idle')));
+      h('p', { class: 'hint' }, t('s16.idle')));
     let busy = false;
     let disposed = false;
 
@@ -69,8 +69,8 @@ export default {
       if (busy) return;
       busy = true;
       runBtn.disabled = true;
-      replace(out, h('p', { class: 'hint' }, rich(t('s15.running'))));
-      const tokens = state.get('s15.tokens');
+      replace(out, h('p', { class: 'hint' }, rich(t('s16.running'))));
+      const tokens = state.get('s16.tokens');
       const n = tokens * HEADS * HEAD_DIM;
       const budget = 400;
       const rows = [];
@@ -80,29 +80,29 @@ export default {
         const simdRun = ropeRunner(pe, { headDim: HEAD_DIM, tokens, heads: HEADS, x });
         const tSimd = await timeIt(simdRun.step, budget);
         simdRun.dispose();
-        rows.push([pe.simd ? t('s15.simd') : t('s15.scalarOnly'), tSimd]);
+        rows.push([pe.simd ? t('s16.simd') : t('s16.scalarOnly'), tSimd]);
         const scalarPe = pe.simd ? await loadScalar() : null;
         const scalarMissing = pe.simd && !scalarPe;
         if (scalarPe) {
           const scalarRun = ropeRunner(scalarPe, { headDim: HEAD_DIM, tokens, heads: HEADS, x });
-          rows.push([t('s15.scalar'), await timeIt(scalarRun.step, budget)]);
+          rows.push([t('s16.scalar'), await timeIt(scalarRun.step, budget)]);
           scalarRun.dispose();
         }
         const cache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: tokens });
         const y = Float32Array.from(x);
-        rows.push([t('s15.plain'), await timeIt(() => plainRopeApply(y, cache, { tokens, heads: HEADS, headDim: HEAD_DIM }), budget)]);
+        rows.push([t('s16.plain'), await timeIt(() => plainRopeApply(y, cache, { tokens, heads: HEADS, headDim: HEAD_DIM }), budget)]);
         if (disposed) return;
         const ref = rows[rows.length - 1][1];
         replace(out,
           table({
-            caption: t('s15.caption', { tokens, heads: HEADS, dim: HEAD_DIM, mib: ((n * 4) / 2 ** 20).toFixed(1) }),
-            columns: [t('s15.engine'), t('s15.time'), t('s15.throughput'), t('s15.vsPlain')],
+            caption: t('s16.caption', { tokens, heads: HEADS, dim: HEAD_DIM, mib: ((n * 4) / 2 ** 20).toFixed(1) }),
+            columns: [t('s16.engine'), t('s16.time'), t('s16.throughput'), t('s16.vsPlain')],
             rows: rows.map(([name, ms]) => [name, `${ms.toFixed(3)} ms`, rate(n / (ms / 1000), undefined, t.lang), `${(ref / ms).toFixed(2)}×`]),
             testid: 'speed-table',
           }),
           bars(rows.map(([name, ms]) => [name, n / (ms / 1000)]), t.lang),
-          scalarMissing ? h('p', { class: 'note info' }, t('s15.noScalar')) : null,
-          result(t('s15.ratio'), h('output', {}, `${(ref / rows[0][1]).toFixed(1)}×`)));
+          scalarMissing ? h('p', { class: 'note info' }, t('s16.noScalar')) : null,
+          result(t('s16.ratio'), h('output', {}, `${(ref / rows[0][1]).toFixed(1)}×`)));
       } catch (err) {
         replace(out, h('p', { class: 'note warn' }, String(err?.message ?? err)));
       } finally {
@@ -111,14 +111,14 @@ export default {
       }
     }
 
-    const runBtn = button(t('s15.run'), run, { 'data-testid': 'speed-run' });
+    const runBtn = button(t('s16.run'), run, { 'data-testid': 'speed-run' });
     const el = shell(ctx, this,
       controlRow(
-        boundSelect(ctx, 's15.tokens', { label: t('s15.tokens'),
+        boundSelect(ctx, 's16.tokens', { label: t('s16.tokens'),
           options: [16, 128, 512, 2048, 4096].map((v) => [String(v), String(v)]) }, () => {}),
         runBtn),
-      panel(t('s15.resultTitle'), out),
-      h('p', { class: 'hint' }, rich(t('s15.note'))));
+      panel(t('s16.resultTitle'), out),
+      h('p', { class: 'hint' }, rich(t('s16.note'))));
     return { el, dispose() { disposed = true; } };
   },
 };
