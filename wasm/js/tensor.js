@@ -18,7 +18,7 @@ function dataDtype(tag, data, given) {
     return given;
   }
   if (own === null) {
-    throw new TypeError(`posenc: tensor() takes a length, a Float32Array, a Uint16Array or a Float16Array, got ${check.describe(data)}`);
+    throw new TypeError(`posenc: tensor() data must be a Float32Array, a Uint16Array or a Float16Array, got ${check.describe(data)}`);
   }
   if (given !== undefined && given !== own) {
     throw new TypeError(`posenc: tensor() of a ${tag} holds ${own}, so dtype must be '${own}' or absent, got '${given}' ` +

@@ -1,15 +1,16 @@
 // posenc/half.hpp — RoPE on 16-bit storage: IEEE float16 or bfloat16 tensors
 // [tokens][heads][head_dim], as models keep q and k.
 //
-// Each block of whole tokens is widened exactly to float32 in a small L1-resident buffer,
-// rotated there by the float32 rope_apply (rotary.hpp: the same rows, kernels and bounds),
-// and rounded back to the 16-bit format to nearest, ties to even: the result is the 16-bit
+// Each value is widened exactly to float32 as the rotation kernel loads it, rotated by the
+// float32 formula with the rows of rope_apply (rotary.hpp: the same rows and bounds), and
+// rounded back to the 16-bit format to nearest, ties to even, as it is stored (SIMD where
+// the CPU has it: SSE2 / WebAssembly SIMD, AVX2 + F16C): the result is the 16-bit
 // rounding of the float32 result, so within 1 ulp of the format of the exact rotation of
 // the decoded inputs (0.5 ulp from the final rounding, plus float32's ≤ 4e−7 relative,
 // which can move a value across a rounding boundary). Subnormals are kept; ±Inf and NaN
 // inputs give NaN/Inf as float arithmetic does; a rotated value beyond the format's
 // range becomes ±Inf (float16 max 65504; bfloat16 has float32's range). Pass-through dims
-// (≥ rotary_dim) are rewritten with their own bits.
+// (≥ rotary_dim) keep their bits (copied bit for bit out of place).
 #pragma once
 
 #include "posenc/rotary.hpp"
