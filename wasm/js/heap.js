@@ -24,7 +24,7 @@ export class Heap {
   scratchPtr = 0;
   scratchBytes = 0;
   busy = false;
-  // Live tensors: address → [byte count, dtype] (never the handles themselves, which stay
+  // Live tensors: address → { bytes, dtype } (never the handles themselves, which stay
   // collectable); used to recognise a typed array that views a tensor's memory.
   tensors = new Map();
   registry;
@@ -122,8 +122,8 @@ export class Heap {
 
   /** The dtype of the live tensor whose memory holds all of [byteOffset, +bytes), or null. */
   tensorHolding(byteOffset, bytes) {
-    for (const [ptr, [size, dtype]] of this.tensors) {
-      if (byteOffset >= ptr && byteOffset + bytes <= ptr + size) return dtype;
+    for (const [ptr, held] of this.tensors) {
+      if (byteOffset >= ptr && byteOffset + bytes <= ptr + held.bytes) return held.dtype;
     }
     return null;
   }
@@ -169,7 +169,7 @@ export class Tensor {
     this.#length = length;
     this.#dtype = dtype;
     this.#ptr = heap.malloc(bytes, `tensor(${length})`);
-    heap.tensors.set(this.#ptr, [bytes, dtype]);
+    heap.tensors.set(this.#ptr, { bytes, dtype }); // own data properties: nothing inherited is read
     heap.registry.register(this, this.#ptr, this);
   }
 
