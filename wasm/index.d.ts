@@ -109,15 +109,23 @@ export interface LadderOptions {
   scaling?: Scaling;
 }
 
+/** What a tensor holds: float32 values, or the bits of float16 / bfloat16 values. */
+export type TensorDtype = 'float32' | HalfDtype;
+
 /**
- * A Float32Array living in WebAssembly memory: calls that take it work on it in place with
- * zero copies. `array` is re-made whenever memory grows (old views detach), so read it
- * after each posenc call rather than keeping it; keep the handle alive while you use it.
+ * An array living in WebAssembly memory: calls that take it work on it in place with zero
+ * copies. `array` is a Float32Array (dtype 'float32') or a Uint16Array of the 16-bit bits
+ * (dtype 'float16' | 'bfloat16'; view it as a Float16Array yourself where the engine has
+ * one). `Tensor` alone is a float32 tensor. `array` is re-made whenever memory grows (old
+ * views detach), so read it after each posenc call rather than keeping it; keep the handle
+ * alive while you use it.
  */
-export interface Tensor {
+export interface Tensor<D extends TensorDtype = 'float32'> {
+  /** Number of elements (floats, or 16-bit values). */
   readonly length: number;
-  /** The tensor's floats (a view of WebAssembly memory). Throws TypeError once disposed. */
-  readonly array: Float32Array;
+  readonly dtype: D;
+  /** The tensor's memory (a view of WebAssembly memory). Throws TypeError once disposed. */
+  readonly array: D extends 'float32' ? Float32Array : Uint16Array;
   readonly disposed: boolean;
   /** Frees the memory now (a FinalizationRegistry frees forgotten tensors eventually). */
   dispose(): void;
@@ -129,19 +137,24 @@ export interface Tensor {
  * chunks of whole tokens). The package reads a tensor's address, length and liveness from
  * private state only, never from its public properties.
  */
-export type FloatTarget = Float32Array | Tensor;
+export type FloatTarget = Float32Array | Tensor<'float32'>;
 
 /**
- * 16-bit storage: a Uint16Array holding float16 or bfloat16 bits (give `dtype`), or a
- * Float16Array where the engine has one (dtype implied 'float16'). Rotated in place, copied
- * into WebAssembly memory and back around one call: the values are widened exactly to
- * float32, rotated as a float32 tensor would be, and rounded back to nearest, ties to even
- * (within 1 ulp of the 16-bit format of the exact rotation; subnormals kept, beyond the
- * format's range ±Inf, NaN stays NaN; dims ≥ rotaryDim keep their bits). A dtype with any
- * other x, a Uint16Array without one, or a Float16Array with dtype 'bfloat16' is a TypeError.
+ * 16-bit storage: a 16-bit tensor of this instance (pe.tensor(n, { dtype }); its dtype is
+ * implied, zero-copy) or a Uint16Array / Float16Array view of one's memory (zero-copy), or
+ * any Uint16Array holding float16 or bfloat16 bits (give `dtype`) or Float16Array (dtype
+ * implied 'float16'), copied into WebAssembly memory and back around one call. The values
+ * are widened exactly to float32, rotated as a float32 tensor would be, and rounded back to
+ * nearest, ties to even (within 1 ulp of the 16-bit format of the exact rotation;
+ * subnormals kept, beyond the format's range ±Inf, NaN stays NaN; dims ≥ rotaryDim keep
+ * their bits). TypeError: a dtype with float32 data, a Uint16Array without one, a dtype
+ * other than a tensor's or a Float16Array's own, a view of WebAssembly memory no live
+ * tensor of that dtype owns. `out` (rope.apply) must hold x's dtype: a 16-bit x takes a
+ * 16-bit out of the same dtype, a float32 x a float32 out (no call converts between
+ * storage types; TypeError naming out). q and k of applyQK share one dtype likewise.
  */
 // Float16Array is in the ES2025 library; older TypeScript libs do not declare it.
-export type HalfTarget = Uint16Array | (typeof globalThis extends { Float16Array: infer F }
+export type HalfTarget = Uint16Array | Tensor<HalfDtype> | (typeof globalThis extends { Float16Array: infer F }
   ? F extends abstract new (...args: never[]) => infer A ? A : never : never);
 export type HalfDtype = 'float16' | 'bfloat16';
 
@@ -246,9 +259,13 @@ export type RopeApplyOptions = Strides & {
   heads?: number;
   /** Rotate back: R(−p·θ)/attentionFactor. Default false. */
   inverse?: boolean;
-  /** Write the result here (same length and strides as x; x is left unchanged). Float32 only. */
-  out?: FloatTarget;
-  /** What the bits of a Uint16Array x hold (see HalfTarget). */
+  /**
+   * Write the result here (same length and strides as x; x is left unchanged): of x's
+   * dtype (see HalfTarget); the very same array as x is in place, an overlapping one a
+   * RangeError.
+   */
+  out?: FloatTarget | HalfTarget;
+  /** What the bits of a Uint16Array x (and out) hold; a tensor's or Float16Array's own (see HalfTarget). */
   dtype?: HalfDtype;
 } & (
     | { positions: Positions; tokens?: number; start?: never }
@@ -307,9 +324,11 @@ export interface Rope {
   /** apply with inverse: true. */
   invert<T extends FloatTarget>(x: T, options: Omit<RopeApplyOptions, 'inverse'> & { out?: undefined }): T;
   invert<O extends FloatTarget>(x: FloatTarget, options: Omit<RopeApplyOptions, 'inverse'> & { out: O }): O;
-  /** Rotates a 16-bit x in place (see HalfTarget); returns x. */
+  /** Rotates a 16-bit x in place, or into a 16-bit out of its dtype (see HalfTarget). */
   apply<T extends HalfTarget>(x: T, options: RopeApplyOptions & { out?: undefined }): T;
+  apply<O extends HalfTarget>(x: HalfTarget, options: RopeApplyOptions & { out: O }): O;
   invert<T extends HalfTarget>(x: T, options: Omit<RopeApplyOptions, 'inverse'> & { out?: undefined }): T;
+  invert<O extends HalfTarget>(x: HalfTarget, options: Omit<RopeApplyOptions, 'inverse'> & { out: O }): O;
   /** Rotates q and k forward in place, one cos/sin row per token shared by both. */
   applyQK<Q extends FloatTarget, K extends FloatTarget>(q: Q, k: K, options: RopeApplyQKOptions): [Q, K];
   applyQK<Q extends HalfTarget, K extends HalfTarget>(q: Q, k: K, options: RopeApplyQKOptions): [Q, K];
@@ -547,9 +566,16 @@ export interface Posenc {
 
   /**
    * A tensor of `length` zeros, or a copy of `data`, in WebAssembly memory. Calls of this
-   * instance use it in place; another instance copies it like any Float32Array.
+   * instance use it in place; another instance copies it like any array. dtype: 'float32'
+   * (default; data a Float32Array), 'float16' | 'bfloat16' (data a Uint16Array of those
+   * bits, or a Float16Array: float16). tensor() copies, it never converts: a dtype other
+   * than the data's own is a TypeError, as is a Uint16Array without a 16-bit dtype.
    */
-  tensor(lengthOrData: number | Float32Array): Tensor;
+  tensor(length: number, options?: { dtype?: 'float32' }): Tensor<'float32'>;
+  tensor<D extends TensorDtype>(length: number, options: { dtype: D }): Tensor<D>;
+  tensor(data: Float32Array, options?: { dtype?: 'float32' }): Tensor<'float32'>;
+  tensor<D extends HalfDtype>(data: Uint16Array, options: { dtype: D }): Tensor<D>;
+  tensor(data: Exclude<HalfTarget, Uint16Array | Tensor<HalfDtype>>, options?: { dtype?: 'float16' }): Tensor<'float16'>;
   /** Debug: WebAssembly memory size and allocator bytes in use. */
   memoryStats(): { memoryBytes: number; heapInUse: number };
 }

@@ -4,7 +4,7 @@
 // its arguments (TypeError / RangeError naming the argument) and leaves the module usable
 // after any error. See index.d.ts for the full contract.
 import { LOADER_OPTIONS, loadModule, simdSupported } from './js/loader.js';
-import { Heap, Tensor, tensorPtr } from './js/heap.js';
+import { Heap } from './js/heap.js';
 import * as check from './js/check.js';
 import { frequencyApi } from './js/frequencies.js';
 import { sinusoidalApi } from './js/sinusoidal.js';
@@ -15,6 +15,7 @@ import { attentionApi } from './js/attention.js';
 import { randomApi } from './js/random.js';
 import { positionsApi } from './js/positions.js';
 import { relativeApi } from './js/relative.js';
+import { tensorApi } from './js/tensor.js';
 
 export { simdSupported };
 
@@ -40,24 +41,7 @@ export async function createPosenc(opts) {
     ...randomApi(ctx),
     ...positionsApi(ctx),
     ...relativeApi(ctx),
-
-    /** A Float32Array in WebAssembly memory (zero-copy argument); length or data to copy. */
-    tensor(lengthOrData) {
-      if (check.tagOf(lengthOrData) !== undefined) {
-        // Copied first when it views WebAssembly memory: allocating the tensor may grow it.
-        const data = check.floatInput('data', lengthOrData, heap.buffer);
-        const t = new Tensor(heap, check.lengthOf(data));
-        heap.put(tensorPtr(t), data, 'Float32Array');
-        return t;
-      }
-      if (typeof lengthOrData !== 'number') {
-        throw new TypeError(`posenc: tensor() takes a length or a Float32Array, got ${check.describe(lengthOrData)}`);
-      }
-      const n = check.size('length', lengthOrData);
-      const t = new Tensor(heap, n);
-      module.HEAPF32.fill(0, tensorPtr(t) >>> 2, (tensorPtr(t) >>> 2) + n); // malloc'd memory may hold old floats
-      return t;
-    },
+    ...tensorApi(ctx),
 
     /** Debug: WebAssembly memory size and allocator bytes in use (for leak tests). */
     memoryStats() {

@@ -52,6 +52,11 @@ namespace posenc::detail::dispatched {
 
 const char* arch_name() noexcept { return "scalar"; }
 
+const half_kernel_table& half_kernels() noexcept {
+  static const half_kernel_table table = half_kernels_scalar();
+  return table;
+}
+
 const rope_kernel_table& rope_kernels() noexcept {
   static constexpr rope_kernel_table table{
       {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
@@ -101,7 +106,21 @@ const char* arch_name() noexcept {
 
 #if POSENC_DISPATCH
 rope_kernel_table rope_kernels_for(xsimd::sse2) noexcept { return rope_kernels_of<xsimd::sse2>(); }
+half_kernel_table half_kernels_for(xsimd::sse2) noexcept { return half_kernels_of<xsimd::sse2>(); }
 #endif
+
+const half_kernel_table& half_kernels() noexcept {
+  static const half_kernel_table table = [] {
+#if POSENC_DISPATCH
+    if (xsimd::available_architectures().fma3_avx2 && avx2_half::available())
+      return half_kernels_for(xsimd::fma3<xsimd::avx2>{});
+    return half_kernels_for(xsimd::sse2{});
+#else
+    return half_kernels_of<xsimd::default_arch>();
+#endif
+  }();
+  return table;
+}
 
 const rope_kernel_table& rope_kernels() noexcept {
   static const rope_kernel_table table = [] {

@@ -1,20 +1,16 @@
-// half.cpp — RoPE on float16 / bfloat16 tensors (posenc/half.hpp): blocks of whole tokens
-// widened into an L1-sized float32 buffer, rotated by the float32 rope_apply, narrowed back.
+// half.cpp — RoPE on float16 / bfloat16 tensors (posenc/half.hpp): the views checked here,
+// then rotated by the one RoPE driver with the 16-bit kernels (detail/half_kernels.hpp),
+// which convert in registers.
 #include "posenc/half.hpp"
 
+#include "detail/half_driver.hpp"
 #include "detail/half_float.hpp"
 #include "posenc/detail/check.hpp"
 
-#include <algorithm>
-#include <array>
 #include <string>
-#include <vector>
 
 namespace posenc {
 namespace {
-
-// Floats per block: 16 KiB, so the block and its 16-bit source stay in a 32 KiB L1.
-constexpr std::int64_t kBlockFloats = 4096;
 
 // The view's geometry as a float view, for check_view (which reads no element: the
 // address only tells null from not).
@@ -36,122 +32,53 @@ bool is_empty(const half_tensor_view& v) noexcept {
   return v.tokens == 0 || v.heads == 0 || v.dim == 0;
 }
 
-// Tokens [t0, t0 + n) of one 16-bit view ⇄ a dense float block [n][heads][dim]. Only the
-// rotary dims go back: pass-through dims keep their exact bits (NaN payloads included).
-class half_block {
-public:
-  half_block(const half_tensor_view& v, float* block) : v_(v), block_(block) {}
-
-  tensor_view widen(std::int64_t t0, std::int64_t n) const noexcept {
-    const bool bf = v_.format == half_format::bfloat16;
-    for (std::int64_t t = 0; t < n; ++t)
-      for (std::int64_t h = 0; h < v_.heads; ++h)
-        detail::widen_row(row(t0 + t, h), static_cast<std::size_t>(v_.dim), bf,
-                          block_ + (t * v_.heads + h) * v_.dim);
-    const auto floats = static_cast<std::size_t>(n * v_.heads * v_.dim);
-    return tensor_view::dense(block_, floats, n, v_.heads, v_.dim);
-  }
-
-  void narrow(std::int64_t t0, std::int64_t n, int rotary_dim) const noexcept {
-    const bool bf = v_.format == half_format::bfloat16;
-    for (std::int64_t t = 0; t < n; ++t)
-      for (std::int64_t h = 0; h < v_.heads; ++h)
-        detail::narrow_row(block_ + (t * v_.heads + h) * v_.dim,
-                           static_cast<std::size_t>(rotary_dim), bf, row(t0 + t, h));
-  }
-
-private:
-  std::uint16_t* row(std::int64_t t, std::int64_t h) const noexcept {
-    return v_.data + t * v_.token_stride + h * v_.head_stride;
-  }
-  half_tensor_view v_;
-  float* block_;
-};
-
-// The float block of one call: kBlockFloats inline, or a heap block when a single token
-// is larger than that.
-class block_buffer {
-public:
-  explicit block_buffer(std::int64_t floats_per_token)
-      : per_(std::max<std::int64_t>(1, kBlockFloats / std::max<std::int64_t>(1, floats_per_token))) {
-    if (floats_per_token > kBlockFloats) heap_.resize(static_cast<std::size_t>(floats_per_token));
-  }
-  std::int64_t tokens_per_block() const noexcept { return per_; }
-  float* data() noexcept { return heap_.empty() ? inline_.data() : heap_.data(); }
-
-private:
-  std::int64_t per_;
-  std::array<float, kBlockFloats> inline_;  // uninitialised: widen writes before use
-  std::vector<float> heap_;
-};
-
-// Positions of tokens [t0, t0 + n) of a call, as the float rope_apply takes them: a span
-// slice, or for a multi-axis cache ([axes][tokens]) the block's columns gathered.
-template <class Id>
-class position_blocks {
-public:
-  position_blocks(const rotary_cache& cache, std::span<const Id> all, std::int64_t tokens)
-      : all_(all), tokens_(tokens), axes_(cache.axes()) {}
-  std::span<const Id> block(std::int64_t t0, std::int64_t n) {
-    if (axes_ == 1) return all_.subspan(static_cast<std::size_t>(t0), static_cast<std::size_t>(n));
-    gathered_.resize(static_cast<std::size_t>(axes_ * n));
-    for (int a = 0; a < axes_; ++a)
-      std::copy_n(all_.data() + a * tokens_ + t0, n, gathered_.data() + a * n);
-    return gathered_;
-  }
-
-private:
-  std::span<const Id> all_;
-  std::int64_t tokens_;
-  int axes_;
-  std::vector<Id> gathered_;
-};
-
 // An empty float view of x's tokens: rope_apply on it checks the positions (length, range,
 // start) exactly as the real call would, touching nothing.
 tensor_view no_heads(const rotary_cache& cache, std::int64_t tokens) {
   return {nullptr, 0, tokens, 0, cache.head_dim(), 0, 0};
 }
 
+// [lowest, highest) 16-bit addresses a validated, non-empty view touches.
+const std::uint16_t* end_of(const half_tensor_view& v) noexcept {
+  return v.data + (v.tokens - 1) * v.token_stride + (v.heads - 1) * v.head_stride + v.dim;
+}
+
+bool overlaps(const half_tensor_view& a, const half_tensor_view& b) noexcept {
+  return !is_empty(a) && !is_empty(b) && a.data < end_of(b) && b.data < end_of(a);
+}
+
+// x alone (in place: out is the very same view; named x), or in → out (named in / out):
+// out of in's shape and dtype, sharing no memory with it.
+void check_in_out(const rotary_cache& cache, const half_tensor_view& in, const half_tensor_view& out) {
+  const bool in_place = in.data == out.data && in.size == out.size && in.tokens == out.tokens &&
+                        in.heads == out.heads && in.dim == out.dim && in.format == out.format &&
+                        in.token_stride == out.token_stride && in.head_stride == out.head_stride;
+  if (in_place) return check_half_view(cache, "x", "x.dim", in);
+  check_half_view(cache, "in", "in.dim", in);
+  check_half_view(cache, "out", "out.dim", out);
+  if (out.tokens != in.tokens || out.heads != in.heads)
+    detail::fail_length("out must have in's shape (", in.tokens, " tokens x ", in.heads,
+                        " heads), got ", out.tokens, " x ", out.heads);
+  if (out.format != in.format)
+    detail::fail_argument("out must have in's dtype (", to_string(in.format), "), got ",
+                          to_string(out.format));
+  if (overlaps(in, out))
+    detail::fail_argument("out must be the same view as in or not share memory with it");
+}
+
+detail::half_positions ids_of(std::span<const std::int32_t> p) noexcept { return {p.data(), nullptr, 0}; }
+detail::half_positions ids_of(std::span<const std::int64_t> p) noexcept { return {nullptr, p.data(), 0}; }
+detail::half_positions ids_of(std::int64_t start) noexcept { return {nullptr, nullptr, start}; }
+
+// in → out (or x in place): the views checked, the positions checked by the float
+// rope_apply on an empty view, then everything rotated by the one driver.
 template <class Positions>
-void apply_blocks(const rotary_cache& cache, const half_tensor_view& x, Positions&& rotate) {
-  if (is_empty(x)) return;
-  block_buffer buffer(x.heads * x.dim);
-  const half_block blocks(x, buffer.data());
-  const std::int64_t per = buffer.tokens_per_block();
-  for (std::int64_t t0 = 0; t0 < x.tokens; t0 += per) {
-    const std::int64_t n = std::min(per, x.tokens - t0);
-    rotate(blocks.widen(t0, n), t0, n);
-    blocks.narrow(t0, n, cache.rotary_dim());
-  }
-}
-
-template <class Id>
-void apply_span(const rotary_cache& cache, const half_tensor_view& x,
-                std::span<const Id> positions, direction dir) {
-  check_half_view(cache, "x", "x.dim", x);
-  rope_apply(cache, no_heads(cache, x.tokens), positions, dir);
-  position_blocks<Id> ids(cache, positions, x.tokens);
-  apply_blocks(cache, x, [&](tensor_view block, std::int64_t t0, std::int64_t n) {
-    rope_apply(cache, block, ids.block(t0, n), dir);
-  });
-}
-
-// q and k share blocks of tokens (one row per token serves both, as rope_apply_qk).
-template <class Rotate>
-void apply_qk_blocks(const rotary_cache& cache, const half_tensor_view& q,
-                     const half_tensor_view& k, Rotate&& rotate) {
-  if (is_empty(q) && is_empty(k)) return;
-  const std::int64_t per_q = q.heads * q.dim, per_k = k.heads * k.dim;
-  block_buffer buffer(per_q + per_k);
-  const std::int64_t per = buffer.tokens_per_block();
-  const half_block qb(q, buffer.data()), kb(k, buffer.data() + per * per_q);
-  for (std::int64_t t0 = 0; t0 < q.tokens; t0 += per) {
-    const std::int64_t n = std::min(per, q.tokens - t0);
-    rotate(qb.widen(t0, n), kb.widen(t0, n), t0, n);
-    qb.narrow(t0, n, cache.rotary_dim());
-    kb.narrow(t0, n, cache.rotary_dim());
-  }
+void apply(const rotary_cache& cache, const half_tensor_view& in, const half_tensor_view& out,
+           Positions positions, direction dir) {
+  check_in_out(cache, in, out);
+  rope_apply(cache, no_heads(cache, in.tokens), positions, dir);
+  const detail::half_target target{in, out};
+  detail::rotate_half(cache, {&target, 1}, in.tokens, ids_of(positions), dir);
 }
 
 void check_qk(const rotary_cache& cache, const half_tensor_view& q, const half_tensor_view& k) {
@@ -160,12 +87,17 @@ void check_qk(const rotary_cache& cache, const half_tensor_view& q, const half_t
   if (q.tokens != k.tokens)
     detail::fail_length("k.tokens must equal q.tokens (", q.tokens, "), got ", k.tokens);
   if (q.format != k.format) detail::fail_argument("q and k must have the same dtype");
-  if (!is_empty(q) && !is_empty(k)) {
-    const auto end = [](const half_tensor_view& v) {
-      return v.data + (v.tokens - 1) * v.token_stride + (v.heads - 1) * v.head_stride + v.dim;
-    };
-    if (q.data < end(k) && k.data < end(q)) detail::fail_argument("q and k must not share memory");
-  }
+  if (overlaps(q, k)) detail::fail_argument("q and k must not share memory");
+}
+
+// q and k forward in place, one row per token for both (as rope_apply_qk).
+template <class Positions>
+void apply_qk(const rotary_cache& cache, const half_tensor_view& q, const half_tensor_view& k,
+              Positions positions) {
+  check_qk(cache, q, k);
+  rope_apply(cache, no_heads(cache, q.tokens), positions);
+  const detail::half_target targets[2] = {{q, q}, {k, k}};
+  detail::rotate_half(cache, targets, q.tokens, ids_of(positions), direction::forward);
 }
 
 } // namespace
@@ -190,40 +122,42 @@ std::uint16_t from_float(float value, half_format format) noexcept {
 
 void rope_apply(const rotary_cache& cache, half_tensor_view x,
                 std::span<const std::int32_t> positions, direction dir) {
-  apply_span(cache, x, positions, dir);
+  apply(cache, x, x, positions, dir);
 }
 
 void rope_apply(const rotary_cache& cache, half_tensor_view x,
                 std::span<const std::int64_t> positions, direction dir) {
-  apply_span(cache, x, positions, dir);
+  apply(cache, x, x, positions, dir);
 }
 
 void rope_apply(const rotary_cache& cache, half_tensor_view x, std::int64_t start,
                 direction dir) {
-  check_half_view(cache, "x", "x.dim", x);
-  rope_apply(cache, no_heads(cache, x.tokens), start, dir);
-  apply_blocks(cache, x, [&](tensor_view block, std::int64_t t0, std::int64_t) {
-    rope_apply(cache, block, start + t0, dir);
-  });
+  apply(cache, x, x, start, dir);
+}
+
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::span<const std::int32_t> positions, direction dir) {
+  apply(cache, in, out, positions, dir);
+}
+
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::span<const std::int64_t> positions, direction dir) {
+  apply(cache, in, out, positions, dir);
+}
+
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::int64_t start, direction dir) {
+  apply(cache, in, out, start, dir);
 }
 
 void rope_apply_qk(const rotary_cache& cache, half_tensor_view q, half_tensor_view k,
                    std::span<const std::int32_t> positions) {
-  check_qk(cache, q, k);
-  rope_apply(cache, no_heads(cache, q.tokens), positions);
-  position_blocks<std::int32_t> ids(cache, positions, q.tokens);
-  apply_qk_blocks(cache, q, k, [&](tensor_view qv, tensor_view kv, std::int64_t t0, std::int64_t n) {
-    rope_apply_qk(cache, qv, kv, ids.block(t0, n));
-  });
+  apply_qk(cache, q, k, positions);
 }
 
 void rope_apply_qk(const rotary_cache& cache, half_tensor_view q, half_tensor_view k,
                    std::int64_t start) {
-  check_qk(cache, q, k);
-  rope_apply(cache, no_heads(cache, q.tokens), start);
-  apply_qk_blocks(cache, q, k, [&](tensor_view qv, tensor_view kv, std::int64_t t0, std::int64_t) {
-    rope_apply_qk(cache, qv, kv, start + t0);
-  });
+  apply_qk(cache, q, k, start);
 }
 
 } // namespace posenc

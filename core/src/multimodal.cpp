@@ -180,11 +180,19 @@ void axis_rows::load(const rotary_cache& cache, const std::int64_t* p) {
     sin_ = sin[0];
     return;
   }
+  if (axes_ == 2) {  // the select below reads three rows: the last one twice
+    cos[2] = cos[1];
+    sin[2] = sin[1];
+  }
   float* merged_cos = data_ + 2 * kSlots * half_;
   float* merged_sin = merged_cos + half_;
+  // A select over the three rows rather than an indexed pointer: the loop vectorises.
+  const float *c0 = cos[0], *c1 = cos[1], *c2 = cos[2];
+  const float *s0 = sin[0], *s1 = sin[1], *s2 = sin[2];
   for (std::size_t i = 0; i < half_; ++i) {
-    merged_cos[i] = cos[pair_axis_[i]][i];
-    merged_sin[i] = sin[pair_axis_[i]][i];
+    const std::uint8_t a = pair_axis_[i];
+    merged_cos[i] = a == 0 ? c0[i] : a == 1 ? c1[i] : c2[i];
+    merged_sin[i] = a == 0 ? s0[i] : a == 1 ? s1[i] : s2[i];
   }
   cos_ = merged_cos;
   sin_ = merged_sin;

@@ -6,6 +6,7 @@
 #include "detail/angles.hpp"
 #include "detail/axis_rows.hpp"
 #include "detail/dispatch.hpp"
+#include "detail/half_driver.hpp"
 #include "detail/rotary_kernels.hpp"
 #include "posenc/detail/check.hpp"
 
@@ -79,7 +80,8 @@ struct position_source {
   }
 };
 
-// One tensor the driver rotates: in → out (the same memory for in-place calls).
+// One tensor the driver rotates: in → out (the same memory for in-place calls); float views,
+// or 16-bit ones (detail::half_target: the same fields over std::uint16_t).
 struct rope_target {
   const_tensor_view in;
   tensor_view out;
@@ -99,8 +101,8 @@ struct rotation {
 // fields just stored narrow (a stalled store forward costs more than a small head's work).
 // Rows up to kInlineHalf pairs (rotary_dim ≤ 256, every common head) live in the object
 // itself, so a decode call allocates nothing; larger ones take one heap block, the only
-// allocation of a rope call.
-template <class T>
+// allocation of a rope call. V: the tensor's values (float, or 16-bit bits).
+template <class T, class V = float>
 class row_buffer {
 public:
   row_buffer(const row_buffer&) = delete;  // the pointers point into the buffers
@@ -151,7 +153,8 @@ public:
   }
 
   // The kernel job for token t of one target (after load).
-  const detail::token_rows<T>& job(const rope_target& target, std::int64_t t) noexcept {
+  template <class Target>
+  const detail::token_rows<T, V>& job(const Target& target, std::int64_t t) noexcept {
     job_.in = target.in.data + t * target.in.token_stride;
     job_.out = target.out.data + t * target.out.token_stride;
     job_.in_head_stride = target.in.head_stride;
@@ -166,7 +169,7 @@ private:
 
   bool interleaved_;
   bool lanes_;  // the kernel reads lanes other than cos/sin themselves
-  detail::token_rows<T> job_;
+  detail::token_rows<T, V> job_;
   std::array<T, 6 * kInlineHalf> inline_;  // uninitialised: every use writes first
   std::vector<T> heap_;
   T* data_ = nullptr;  // [cos | sin | lane_cos | lane_sin], in inline_ or heap_
@@ -174,7 +177,8 @@ private:
 
 // check_view accepts an empty view (0 tokens, heads or dim) without checking its data or
 // strides, since no element is touched; the drivers must then not even form its addresses.
-bool is_empty(const const_tensor_view& v) noexcept {
+template <class View>
+bool is_empty(const View& v) noexcept {
   return v.tokens == 0 || v.heads == 0 || v.dim == 0;
 }
 
@@ -190,35 +194,37 @@ constexpr bool kInterleavedOneGroup = true;
 constexpr bool kInterleavedOneGroup = false;
 #endif
 
-std::int64_t head_group(std::span<const rope_target> targets, bool interleaved) noexcept {
+template <class Target>
+std::int64_t head_group(std::span<const Target> targets, bool interleaved) noexcept {
   std::int64_t bytes = 0, heads = 1;
-  for (const rope_target& target : targets) {
+  for (const Target& target : targets) {
     if (is_empty(target.in)) continue;
-    const std::int64_t floats = target.in.tokens * target.in.heads * target.in.dim;
-    bytes += static_cast<std::int64_t>(sizeof(float)) * floats *
+    const std::int64_t values = target.in.tokens * target.in.heads * target.in.dim;
+    bytes += static_cast<std::int64_t>(sizeof(*target.in.data)) * values *
              (target.in.data == target.out.data ? 1 : 2);
     heads = std::max(heads, target.in.heads);
   }
   return bytes <= kL1ResidentBytes || (interleaved && kInterleavedOneGroup) ? heads : 2;
 }
 
-template <class T>
-using token_kernel = void (*)(const detail::token_rows<T>&) noexcept;
+template <class T, class V = float>
+using token_kernel = void (*)(const detail::token_rows<T, V>&) noexcept;
 
 // Token t of every target, by the row just set: one row, applied to all heads of all
 // targets (GQA: q and k share it).
-template <class T>
-void rotate_targets(row_buffer<T>& row, std::span<const rope_target> targets, std::int64_t t,
-                    token_kernel<T> kernel) noexcept {
-  for (const rope_target& target : targets)
+template <class T, class V, class Target>
+void rotate_targets(row_buffer<T, V>& row, std::span<const Target> targets, std::int64_t t,
+                    token_kernel<T, V> kernel) noexcept {
+  for (const Target& target : targets)
     if (!is_empty(target.in)) kernel(row.job(target, t));
 }
 
 // Tokens with several positions each (a span, [axes][tokens]): a token's merged row is
 // formed (detail/axis_rows.hpp) when its positions differ from the previous token's.
-void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float>& row,
-                        std::span<const rope_target> targets, std::int64_t tokens,
-                        position_source pos, token_kernel<float> kernel) {
+template <class V, class Target>
+void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float, V>& row,
+                        std::span<const Target> targets, std::int64_t tokens,
+                        position_source pos, token_kernel<float, V> kernel) {
   detail::axis_rows axis_rows(cache);
   std::int64_t p[3];
   for (std::int64_t t = 0; t < tokens; ++t) {
@@ -231,11 +237,11 @@ void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float>& row,
 }
 
 // Rotates every (token, head) row of every target by `kernel`; token t sits at pos.at(t).
-template <class T>
-void rotate_tokens(const rotary_cache& cache, std::span<const rope_target> targets,
+template <class T, class V, class Target>
+void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
                    std::int64_t tokens, position_source pos, float sign, float g,
-                   token_kernel<T> kernel) {
-  row_buffer<T> row(cache, sign, g,
+                   token_kernel<T, V> kernel) {
+  row_buffer<T, V> row(cache, sign, g,
                     head_group(targets, cache.layout() == rope_layout::interleaved));
   if (pos.axes > 1) {  // only rope_apply forms multi-axis sources (rope_shift: one Δ)
     if constexpr (std::is_same_v<T, float>)
@@ -264,6 +270,18 @@ void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
                                  kernels.shift[interleaved]);
   rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
                        kernels.apply[interleaved][how.g != 1.0f]);
+}
+
+// rotate's 16-bit twin (detail/half_driver.hpp): the same driver, the 16-bit kernels.
+void rotate_16(const rotary_cache& cache, std::span<const detail::half_target> targets,
+               std::int64_t tokens, position_source pos, rotation how) {
+  if (std::all_of(targets.begin(), targets.end(),
+                  [](const detail::half_target& target) { return is_empty(target.in); }))
+    return;
+  const bool bf = targets[0].in.format == half_format::bfloat16;
+  const bool interleaved = cache.layout() == rope_layout::interleaved;
+  rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
+                       detail::dispatched::half_kernels().apply[bf][interleaved][how.g != 1.0f]);
 }
 
 // [lowest, highest] float addresses a validated, non-empty view touches.
@@ -514,6 +532,14 @@ void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::int64_t start) {
   check_qk(cache, q, k);
   apply_qk(cache, q, k, positions_of(cache, start, q.tokens));
+}
+
+void detail::rotate_half(const rotary_cache& cache, std::span<const half_target> targets,
+                         std::int64_t tokens, half_positions pos, direction dir) {
+  const bool ids = pos.ids32 != nullptr || pos.ids64 != nullptr;  // start: one position for all axes
+  rotate_16(cache, targets, tokens,
+            {pos.ids32, pos.ids64, pos.start, 1, ids ? cache.axes() : 1, tokens},
+            apply_rotation(cache, dir));
 }
 
 void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {

@@ -2,7 +2,9 @@
 // references (every float16 value, every tie, random floats), and RoPE on 16-bit tensors
 // against the exact rotation of the decoded inputs (≤ 1 ulp of the 16-bit format) and
 // against the float32 rope_apply of the widened tensor (bit for bit).
+#include "detail/dispatch.hpp"
 #include "detail/half_float.hpp"
+#include "detail/half_kernels.hpp"
 #include "posenc/errors.hpp"
 #include "posenc/half.hpp"
 #include "support.hpp"
@@ -15,6 +17,7 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 using posenc::half_format;
@@ -151,28 +154,109 @@ TEST_CASE("bfloat16 widening is exact; narrowing rounds to nearest even; NaN sta
   CHECK(posenc::from_float(-INFINITY, half_format::bfloat16) == 0xff80);
 }
 
-TEST_CASE("the row conversions (SSE2 where built with it) equal the scalar ones bit for bit",
+// Every arch's 16-bit token kernels the CPU runs (the dispatched table, SSE2, AVX2 with
+// F16C) against their scalar reference: rows of random values with specials mixed in (±0,
+// subnormals, ±Inf, NaN), strided, offset, in place and out of place. Equal to 1 ulp of the
+// 16-bit format (a fused multiply-add may move the float32 result across a rounding
+// boundary), NaN where the reference is NaN; nothing outside the rows written.
+namespace {
+
+struct half_arch {
+  std::string name;
+  posenc::detail::half_kernel_table table;
+};
+
+std::vector<half_arch> every_half_arch() {
+  namespace d = posenc::detail::dispatched;
+  std::vector<half_arch> archs{{"dispatched", d::half_kernels()}};
+#if POSENC_DISPATCH
+  archs.push_back({"sse2", d::half_kernels_for(xsimd::sse2{})});
+  if (xsimd::available_architectures().fma3_avx2 && posenc::detail::avx2_half::available())
+    archs.push_back({"fma3+avx2+f16c", d::half_kernels_for(xsimd::fma3<xsimd::avx2>{})});
+#endif
+  return archs;
+}
+
+template <bool BF, bool Interleaved>
+void check_half_kernel(posenc::detail::half_kernel_table::apply_fn kernel, std::size_t half,
+                       std::int64_t dim, std::int64_t heads, std::int64_t stride, std::size_t offset,
+                       float sign, float g, bool in_place, std::mt19937& rng) {
+  using storage = posenc::detail::half_storage<BF>;
+  const half_format format = BF ? half_format::bfloat16 : half_format::float16;
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> c(half), s(half), lc(2 * half), ls(2 * half);
+  for (std::size_t i = 0; i < half; ++i) c[i] = u(rng), s[i] = u(rng);
+  posenc::detail::expand_lanes(c.data(), s.data(), half, sign, Interleaved, lc.data(), ls.data());
+  const std::size_t n = static_cast<std::size_t>(heads * stride) + 40;
+  auto input = random_half(n, format, static_cast<std::uint32_t>(rng()));
+  // ±0, subnormals, ±Inf, a quiet and a signalling NaN of each format.
+  constexpr std::uint16_t f16_specials[] = {0x0000, 0x8000, 0x0001, 0x83ff, 0x7c00, 0xfc00, 0x7e00, 0x7d01};
+  constexpr std::uint16_t bf16_specials[] = {0x0000, 0x8000, 0x0001, 0x807f, 0x7f80, 0xff80, 0x7fc0, 0x7f81};
+  for (std::size_t i = 0; i < n; i += 37) input[i] = (BF ? bf16_specials : f16_specials)[i % 8];
+  std::vector<std::uint16_t> x(n + offset), other(n + offset, 0xabcd), want(n + offset);
+  std::copy(input.begin(), input.end(), x.begin() + offset);
+  std::copy(input.begin(), input.end(), want.begin() + offset);
+  std::uint16_t* got = in_place ? x.data() + offset : other.data() + offset;
+  posenc::detail::token_rows<float, std::uint16_t> job;
+  job.cos = c.data();
+  job.sin = s.data();
+  job.lane_cos = lc.data();
+  job.lane_sin = ls.data();
+  job.half = half;
+  job.sign = sign;
+  job.g = g;
+  job.in = x.data() + offset;
+  job.out = got;
+  job.in_head_stride = job.out_head_stride = stride;
+  job.heads = heads;
+  job.dim = dim;
+  job.head_group = heads % 3 + 1;
+  kernel(job);
+  job.in = job.out = want.data() + offset;
+  posenc::detail::rotate_token_scalar<float, Interleaved, storage>(job);
+  std::size_t bad = n;
+  for (std::size_t i = 0; i < n && bad == n; ++i) {
+    const bool in_row = static_cast<std::int64_t>(i) < heads * stride &&
+                        static_cast<std::int64_t>(i) % stride < dim;
+    const std::uint16_t expected = in_row ? want[offset + i] : in_place ? input[i] : 0xabcd;
+    const float e = storage::widen(expected), v = storage::widen(got[i]);
+    const bool ok = std::isnan(e) ? std::isnan(v) : !std::isnan(v) && ulp_distance(got[i], expected) <= 1;
+    if (!ok) bad = i;
+  }
+  CAPTURE(half, dim, heads, stride, offset, sign, g, in_place, bad);
+  REQUIRE(bad == n);
+}
+
+}  // namespace
+
+TEST_CASE("16-bit RoPE kernels of every arch the CPU runs equal their scalar reference",
           "[half]") {
-  std::vector<std::uint16_t> all(65536 + 5);  // + 5: a tail past the 8-wide steps
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<std::uint16_t>(i * 40503u);
-  for (const bool bf : {false, true}) {
-    std::vector<float> wide(all.size());
-    posenc::detail::widen_row(all.data(), all.size(), bf, wide.data());
-    for (std::size_t i = 0; i < all.size(); ++i) {
-      const float ref = bf ? posenc::detail::bf16_to_f32(all[i]) : posenc::detail::f16_to_f32(all[i]);
-      REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == std::bit_cast<std::uint32_t>(ref));
+  const half_arch arch = GENERATE(from_range(every_half_arch()));
+  CAPTURE(arch.name);
+  std::mt19937 rng(23);
+  for (std::size_t half : {1u, 3u, 4u, 8u, 9u, 16u, 31u, 32u, 64u}) {
+    for (std::int64_t extra : {0, 5}) {
+      const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra;
+      for (std::int64_t heads : {1, 3, 8}) {
+        for (std::int64_t gap : {0, 3}) {
+          for (std::size_t offset : {0u, 1u, 5u}) {
+            for (bool in_place : {true, false}) {
+              const std::int64_t stride = dim + gap;
+              for (float sign : {1.0f, -1.0f}) {
+                check_half_kernel<false, false>(arch.table.apply[0][0][1], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
+                check_half_kernel<false, true>(arch.table.apply[0][1][1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
+                check_half_kernel<true, false>(arch.table.apply[1][0][1], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
+                check_half_kernel<true, true>(arch.table.apply[1][1][1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
+                check_half_kernel<false, false>(arch.table.apply[0][0][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<false, true>(arch.table.apply[0][1][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<true, false>(arch.table.apply[1][0][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<true, true>(arch.table.apply[1][1][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+              }
+            }
+          }
+        }
+      }
     }
-    std::mt19937 rng(9);
-    std::uniform_int_distribution<std::uint32_t> bits(0, 0xffffffffu);
-    std::vector<float> floats(300003);
-    for (std::size_t i = 0; i < floats.size(); ++i) {
-      const std::uint32_t u = bits(rng);  // all patterns, and many near float16's range
-      floats[i] = i % 2 ? std::bit_cast<float>(u) : std::ldexp(float(u) / 4294967296.0f, int(u % 48) - 30);
-    }
-    std::vector<std::uint16_t> narrow(floats.size());
-    posenc::detail::narrow_row(floats.data(), floats.size(), bf, narrow.data());
-    for (std::size_t i = 0; i < floats.size(); ++i)
-      REQUIRE(narrow[i] == (bf ? posenc::detail::f32_to_bf16(floats[i]) : posenc::detail::f32_to_f16(floats[i])));
   }
 }
 
@@ -324,4 +408,65 @@ TEST_CASE("16-bit RoPE: pass-through dims keep their bits; bad arguments throw, 
   CHECK(x == before);
   require_throws<invalid_argument>([] { (void)posenc::parse_half_format("half"); }, "dtype");
   CHECK(posenc::parse_half_format("bfloat16") == half_format::bfloat16);
+}
+
+TEST_CASE("16-bit RoPE out of place: in unchanged, out the in-place result (pass-through "
+          "bits copied); bad pairs throw, nothing written", "[half]") {
+  using posenc::invalid_argument;
+  using posenc::length_error;
+  using posenc::test::require_throws;
+  const rotary_cache cache({.head_dim = 64, .rotary_dim = 48, .base = 10000});
+  for (const half_format format : {half_format::float16, half_format::bfloat16}) {
+    const std::int64_t tokens = 70, heads = 3, dim = 64;  // several blocks
+    const auto n = static_cast<std::size_t>(tokens * heads * dim);
+    const auto in = random_half(n, format, 8);
+    auto src = in, expected = in;
+    posenc::rope_apply(cache, half_tensor_view::dense(expected.data(), n, tokens, heads, dim, format),
+                       std::int64_t{77}, posenc::direction::inverse);
+    // out stored heads-major ([heads][tokens][dim]) with a gap: any strides of its own.
+    const std::int64_t ts = dim, hs = tokens * dim + 5;
+    std::vector<std::uint16_t> out(static_cast<std::size_t>((heads - 1) * hs + tokens * ts), 0xabcd);
+    const half_tensor_view ov{out.data(), out.size(), tokens, heads, dim, ts, hs, format};
+    posenc::rope_apply(cache, half_tensor_view::dense(src.data(), n, tokens, heads, dim, format), ov,
+                       std::int64_t{77}, posenc::direction::inverse);
+    CHECK(src == in);
+    for (std::int64_t t = 0; t < tokens; ++t)
+      for (std::int64_t h = 0; h < heads; ++h)
+        for (std::int64_t j = 0; j < dim; ++j)
+          REQUIRE(out[static_cast<std::size_t>(t * ts + h * hs + j)] ==
+                  expected[static_cast<std::size_t>((t * heads + h) * dim + j)]);
+    for (std::int64_t h = 0; h + 1 < heads; ++h)  // the gaps are never written
+      for (std::int64_t g = 0; g < 5; ++g) REQUIRE(out[static_cast<std::size_t>(h * hs + tokens * ts + g)] == 0xabcd);
+    // positions (int32 and int64) give the same as in place.
+    std::vector<std::int32_t> p32(static_cast<std::size_t>(tokens));
+    for (std::int64_t t = 0; t < tokens; ++t) p32[static_cast<std::size_t>(t)] = static_cast<std::int32_t>(9 * t - 40);
+    const std::vector<std::int64_t> p64(p32.begin(), p32.end());
+    auto inplace = in;
+    posenc::rope_apply(cache, half_tensor_view::dense(inplace.data(), n, tokens, heads, dim, format), p32);
+    std::vector<std::uint16_t> o32(n), o64(n);
+    posenc::rope_apply(cache, half_tensor_view::dense(src.data(), n, tokens, heads, dim, format),
+                       half_tensor_view::dense(o32.data(), n, tokens, heads, dim, format), p32);
+    posenc::rope_apply(cache, half_tensor_view::dense(src.data(), n, tokens, heads, dim, format),
+                       half_tensor_view::dense(o64.data(), n, tokens, heads, dim, format), p64);
+    CHECK(o32 == inplace);
+    CHECK(o64 == inplace);
+    CHECK(src == in);
+  }
+  // Refused pairs: overlap, another dtype, another shape; nothing written.
+  std::vector<std::uint16_t> buf(3 * 64, 0x3c00);
+  const auto before = buf;
+  const auto a = half_tensor_view::dense(buf.data(), 128, 2, 1, 64, half_format::float16);
+  const auto shifted = half_tensor_view::dense(buf.data() + 32, 128, 2, 1, 64, half_format::float16);
+  require_throws<invalid_argument>([&] { posenc::rope_apply(cache, a, shifted, std::int64_t{3}); },
+                                   "share memory");
+  std::vector<std::uint16_t> other(128);
+  const auto bf = half_tensor_view::dense(other.data(), 128, 2, 1, 64, half_format::bfloat16);
+  require_throws<invalid_argument>([&] { posenc::rope_apply(cache, a, bf, std::int64_t{3}); }, "dtype");
+  const auto one = half_tensor_view::dense(other.data(), 64, 1, 1, 64, half_format::float16);
+  require_throws<length_error>([&] { posenc::rope_apply(cache, a, one, std::int64_t{3}); }, "out");
+  const std::vector<std::int32_t> three = {1, 2, 3};
+  const auto ok = half_tensor_view::dense(other.data(), 128, 2, 1, 64, half_format::float16);
+  require_throws<length_error>([&] { posenc::rope_apply(cache, a, ok, three); }, "positions");
+  CHECK(buf == before);
+  CHECK(std::all_of(other.begin(), other.end(), [](std::uint16_t v) { return v == 0; }));
 }

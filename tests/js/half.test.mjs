@@ -5,60 +5,10 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Random, assertThrows, loadBoth } from './support.mjs';
+import { FORMATS, bf16Round, bf16Value, f16Value, worstUlp } from './half-reference.mjs';
 
 const both = await loadBoth();
 const rng = new Random(1717);
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-
-// IEEE binary16 from its fields.
-function f16Value(h) {
-  const e = (h >> 10) & 31;
-  const m = h & 1023;
-  const mag = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1024 + m) * 2 ** (e - 25);
-  return h & 0x8000 ? -mag : mag;
-}
-function bf16Value(h) {
-  u32[0] = h << 16;
-  return f32[0];
-}
-
-// Round-half-even of a finite double v onto the grid of a format with `mant` fraction
-// bits and minimum normal exponent `emin`, as bits (overflow → Inf).
-function roundTo(v, mant, emin, maxFinite, encode) {
-  const sign = v < 0 || Object.is(v, -0) ? 1 : 0;
-  const a = Math.abs(v);
-  let e = Math.max(emin, Math.floor(Math.log2(a || 2 ** emin)));
-  if (2 ** e > a && e > emin) e--;
-  if (2 ** (e + 1) <= a) e++;
-  const ulp = 2 ** (e - mant);
-  const q = a / ulp;
-  let r = Math.floor(q);
-  if (q - r > 0.5 || (q - r === 0.5 && r % 2 === 1)) r++;
-  const value = r * ulp;
-  return encode(sign, value > maxFinite ? Infinity : value);
-}
-function f16Round(v) {
-  return roundTo(v, 10, -14, 65504, (sign, value) => {
-    if (value === Infinity) return (sign << 15) | 0x7c00;
-    if (value < 2 ** -14) return (sign << 15) | Math.round(value / 2 ** -24);
-    const e = Math.floor(Math.log2(value));
-    return (sign << 15) | ((e + 15) << 10) | Math.round((value / 2 ** e - 1) * 1024);
-  });
-}
-function bf16Round(v) {
-  return roundTo(v, 7, -126, 3.3895313892515355e38, (sign, value) => {
-    f32[0] = value; // exact: value is on the bfloat16 grid (or Inf)
-    return (sign << 15) | (u32[0] >>> 16);
-  });
-}
-
-const FORMATS = {
-  float16: { value: f16Value, round: f16Round },
-  bfloat16: { value: bf16Value, round: bf16Round },
-};
-const ordered = (h) => (h & 0x8000 ? -(h & 0x7fff) : h);
-
 function randomHalf(n, dtype) {
   const out = new Uint16Array(n);
   for (let i = 0; i < n; i++) out[i] = FORMATS[dtype].round(rng.uniform(-2, 2));
@@ -75,27 +25,12 @@ for (const [name, pe] of Object.entries(both)) {
         const positions = [0, 7, 8, 1000000, 2 ** 24, -3];
         const x = randomHalf(positions.length * heads * headDim, dtype);
         const y = rope.apply(x.slice(), { heads, positions, dtype });
-        const { value, round } = FORMATS[dtype];
-        const f = rope.attentionFactor;
-        let worst = 0;
-        for (let t = 0; t < positions.length; t++) {
-          for (let h = 0; h < heads; h++) {
-            const o = (t * heads + h) * headDim;
-            for (let i = 0; i < rotaryDim / 2; i++) {
-              const [ja, jb] = layout === 'half' ? [i, i + rotaryDim / 2] : [2 * i, 2 * i + 1];
-              const ang = positions[t] * rope.invFreq[i];
-              const a = value(x[o + ja]);
-              const b = value(x[o + jb]);
-              const ra = round(f * (a * Math.cos(ang) - b * Math.sin(ang)));
-              const rb = round(f * (b * Math.cos(ang) + a * Math.sin(ang)));
-              worst = Math.max(worst, Math.abs(ordered(y[o + ja]) - ordered(ra)), Math.abs(ordered(y[o + jb]) - ordered(rb)));
-            }
-            for (let j = rotaryDim; j < headDim; j++) assert.equal(y[o + j], x[o + j]);
-          }
-        }
+        const worst = worstUlp(rope, x, y, heads, positions, dtype);
         assert.ok(worst <= 1, `${dtype} ${headDim}/${rotaryDim} ${layout}: ${worst} ulp`);
         // invert undoes it to two 16-bit roundings.
         const back = rope.invert(y, { heads, positions, dtype });
+        const { value } = FORMATS[dtype];
+        const f = rope.attentionFactor;
         for (let i = 0; i < back.length; i++) assert.ok(Math.abs(value(back[i]) - value(x[i])) <= 2 ** -6 * f);
         rope.dispose();
       }
@@ -144,7 +79,7 @@ for (const [name, pe] of Object.entries(both)) {
     assertThrows(() => rope.apply(t, { tokens: 2, dtype: 'bfloat16' }), TypeError, /dtype/, /tensor/);
     assertThrows(() => rope.apply(u, { tokens: 2 }), TypeError, /Uint16Array/, /dtype/);
     assertThrows(() => rope.apply(u, { tokens: 2, dtype: 'half' }), RangeError, /dtype/);
-    assertThrows(() => rope.apply(u, { tokens: 2, dtype: 'float16', out: new Uint16Array(16) }), TypeError, /out/);
+    assertThrows(() => rope.apply(u, { tokens: 2, dtype: 'float16', out: new Float32Array(16) }), TypeError, /out/, /dtype/);
     assertThrows(() => rope.apply(u, { positions: [1, 2, 3], tokens: 2, dtype: 'float16' }), RangeError, /positions/);
     assertThrows(() => rope.apply(u, { tokens: 3, dtype: 'float16' }), RangeError, /x/);
     assertThrows(() => rope.applyQK(u, f, { tokens: 2, dtype: 'float16' }), TypeError, /dtype/);

@@ -73,7 +73,8 @@ export const copyInto = (target, source, offset) => typedArraySet(target, source
 /** A new typed array of the same internal type and contents (intrinsic constructor). */
 export function copyOf(a, tag = typedArrayTag(a)) {
   const n = typedArrayLength(a);
-  const out = tag === 'Int32Array' ? new Int32(n) : tag === 'Float64Array' ? new Float64(n) : new Float32(n);
+  const out = tag === 'Int32Array' ? new Int32(n) : tag === 'Float64Array' ? new Float64(n)
+    : tag === 'Uint16Array' ? new Uint16(n) : new Float32(n);
   typedArraySet(out, a, 0);
   return out;
 }

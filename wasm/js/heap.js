@@ -24,8 +24,8 @@ export class Heap {
   scratchPtr = 0;
   scratchBytes = 0;
   busy = false;
-  // Live tensors: address → float count (never the handles themselves, which stay
-  // collectable); used to recognise a Float32Array that views a tensor's memory.
+  // Live tensors: address → { bytes, dtype } (never the handles themselves, which stay
+  // collectable); used to recognise a typed array that views a tensor's memory.
   tensors = new Map();
   registry;
 
@@ -91,6 +91,10 @@ export class Heap {
     return new Float32(bufferOf(this.module.HEAPF32), ptr, length);
   }
 
+  u16(ptr, length) {
+    return new Uint16(bufferOf(this.module.HEAPU8), ptr, length);
+  }
+
   /** Copies a Float32Array / Int32Array / Uint16Array / Float64Array (by `tag`) to `ptr`. */
   put(ptr, a, tag) {
     const m = this.module;
@@ -119,12 +123,12 @@ export class Heap {
     return out;
   }
 
-  /** The float count of the live tensor whose memory holds all of [byteOffset, +bytes), or -1. */
+  /** The dtype of the live tensor whose memory holds all of [byteOffset, +bytes), or null. */
   tensorHolding(byteOffset, bytes) {
-    for (const [ptr, length] of this.tensors) {
-      if (byteOffset >= ptr && byteOffset + bytes <= ptr + 4 * length) return length;
+    for (const [ptr, held] of this.tensors) {
+      if (byteOffset >= ptr && byteOffset + bytes <= ptr + held.bytes) return held.dtype;
     }
-    return -1;
+    return null;
   }
 }
 
@@ -135,50 +139,66 @@ export class Heap {
 export let tensorHeap;
 /** A tensor's address: 0 once disposed. Only for values tensorHeap accepted. */
 export let tensorPtr;
-/** A tensor's float count. Only for values tensorHeap accepted. */
+/** A tensor's element count. Only for values tensorHeap accepted. */
 export let tensorLength;
+/** A tensor's dtype: 'float32', 'float16' or 'bfloat16'. Only for values tensorHeap accepted. */
+export let tensorDtype;
 
 /**
- * A Float32Array that lives in WebAssembly memory, for zero-copy calls (rope.apply on a
- * tensor rotates it where it is). `array` is a view re-made whenever memory has grown, so
- * read it anew after any posenc call instead of keeping it. Free with dispose(); a
- * FinalizationRegistry frees a forgotten handle once it is garbage-collected (keep the
- * handle, not only its view, alive while you use the view).
+ * An array that lives in WebAssembly memory, for zero-copy calls (rope.apply on a tensor
+ * rotates it where it is): float32 values, or the bits of float16 / bfloat16 values.
+ * `array` is a view (Float32Array, or Uint16Array for 16-bit dtypes) re-made whenever memory
+ * has grown, so read it anew after any posenc call instead of keeping it. Free with
+ * dispose(); a FinalizationRegistry frees a forgotten handle once it is garbage-collected
+ * (keep the handle, not only its view, alive while you use the view).
  */
 export class Tensor {
   #heap;
   #ptr;
   #length;
+  #dtype;
   #view = null;
 
   static {
     tensorHeap = (t) => (typeof t === 'object' && t !== null && #ptr in t ? t.#heap : null);
     tensorPtr = (t) => t.#ptr;
     tensorLength = (t) => t.#length;
+    tensorDtype = (t) => t.#dtype;
   }
 
-  constructor(heap, length) {
+  constructor(heap, length, dtype = 'float32') {
+    const bytes = (dtype === 'float32' ? 4 : 2) * length;
     this.#heap = heap;
     this.#length = length;
-    this.#ptr = heap.malloc(4 * length, `tensor(${length})`);
-    heap.tensors.set(this.#ptr, length);
+    this.#dtype = dtype;
+    this.#ptr = heap.malloc(bytes, `tensor(${length})`);
+    heap.tensors.set(this.#ptr, { bytes, dtype }); // own data properties: nothing inherited is read
     heap.registry.register(this, this.#ptr, this);
   }
 
-  /** Number of floats. */
+  /** Number of elements. */
   get length() {
     return this.#length;
+  }
+
+  /** 'float32' | 'float16' | 'bfloat16'. */
+  get dtype() {
+    return this.#dtype;
   }
 
   get disposed() {
     return this.#ptr === 0;
   }
 
-  /** The tensor's memory as a Float32Array (valid until the next call that may grow memory). */
+  /**
+   * The tensor's memory: a Float32Array, or a Uint16Array of 16-bit bits (valid until the
+   * next call that may grow memory).
+   */
   get array() {
     if (this.#ptr === 0) throw new TypeError('posenc: tensor.array of a disposed tensor');
     if (this.#view === null || bufferOf(this.#view) !== this.#heap.buffer) {
-      this.#view = this.#heap.f32(this.#ptr, this.#length);
+      this.#view = this.#dtype === 'float32' ? this.#heap.f32(this.#ptr, this.#length)
+        : this.#heap.u16(this.#ptr, this.#length);
     }
     return this.#view;
   }

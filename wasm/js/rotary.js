@@ -6,7 +6,7 @@
 import * as check from './check.js';
 import { fromStatus, unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
-import { align } from './heap.js';
+import { align, tensorDtype, tensorHeap } from './heap.js';
 import { scalingArg, withScaling } from './scaling.js';
 import { Target, chunkable, inChunks, resolveHalfTarget, resolveTarget, sharing, stage, stagedBytes,
   unstage } from './target.js';
@@ -103,10 +103,18 @@ function dtypeArg(o) {
   return o.dtype === undefined ? undefined : check.oneOf('dtype', o.dtype, HALF_DTYPES);
 }
 
-// Whether x is a 16-bit array, checked against the dtype given (argument `name`): a
-// Uint16Array needs one, a Float16Array implies 'float16', anything else takes none.
-// Returns the dtype to use, or undefined for float32 data.
+// Whether x is 16-bit data, checked against the dtype given (argument `name`): a Uint16Array
+// needs one, a Float16Array implies 'float16', a posenc tensor has its own (a dtype given
+// must be it), anything else takes none. Returns the dtype to use, or undefined for float32
+// data. Runs no user code (private tensor state, intrinsic tag).
 function halfDtype(name, x, dtype) {
+  if (tensorHeap(x) !== null) {
+    const own = tensorDtype(x);
+    if (dtype !== undefined && dtype !== own) {
+      throw new TypeError(`posenc: ${name} is a ${own} tensor, so dtype must be '${own}' or absent, got '${dtype}'`);
+    }
+    return own === 'float32' ? undefined : own;
+  }
   const tag = check.tagOf(x);
   if (tag === 'Float16Array') {
     if (dtype !== undefined && dtype !== 'float16') {
@@ -121,10 +129,24 @@ function halfDtype(name, x, dtype) {
     return dtype;
   }
   if (dtype !== undefined) {
-    throw new TypeError(`posenc: dtype '${dtype}' is for 16-bit data (a Uint16Array or Float16Array), but ${name} ` +
-      `is ${check.describe(x)}`);
+    throw new TypeError(`posenc: dtype '${dtype}' is for 16-bit data (a Uint16Array, Float16Array or 16-bit ` +
+      `tensor), but ${name} is ${check.describe(x)}`);
   }
   return undefined;
+}
+
+// The storage of out (rope.apply's option), which must be x's: x's dtype (undefined:
+// float32) is the dtype its bits are read as; no call converts between storage types.
+function checkOutDtype(out, dtype) {
+  const outTag = check.tagOf(out);
+  const sixteen = tensorHeap(out) !== null ? tensorDtype(out) !== 'float32'
+    : outTag === 'Uint16Array' || outTag === 'Float16Array';
+  const has = dtype === undefined ? 'float32' : dtype;
+  if (dtype === undefined ? sixteen : !sixteen) {
+    throw new TypeError(`posenc: out is ${check.describe(out)}${tensorHeap(out) !== null ? ` (${tensorDtype(out)})` : ''}` +
+      ` but x holds ${has}: out must hold x's dtype (rope.apply does not convert between storage types)`);
+  }
+  if (dtype !== undefined) halfDtype('out', out, dtype); // a Float16Array / tensor of another dtype
 }
 
 // heads, tokenStride and headStride into c from the record's options named h, ts, hs
@@ -292,12 +314,10 @@ export function rotaryApi({ module, heap }) {
       const { tokens, positions, start, heads, tokenStride: ts, headStride: hs } = call;
       const out = o.out;
       const dtype = halfDtype('x', x, dtypeArg(o));
+      if (out !== undefined) checkOutDtype(out, dtype);
       // Every option is read: from here on no user code runs.
       const handle = this.#liveFor(positions, start, tokens);
-      if (dtype !== undefined) {
-        if (out !== undefined) throw new TypeError('posenc: out is not supported for 16-bit x (it is rotated in place)');
-        return this.#apply16(handle, x, dtype, inverse, fn);
-      }
+      if (dtype !== undefined) return this.#apply16(handle, x, out, dtype, inverse, fn);
       resolveTarget(heap, 'x', x, X);
       let hasOut = out !== undefined;
       if (hasOut) {
@@ -333,26 +353,40 @@ export function rotaryApi({ module, heap }) {
       return out === undefined ? x : out;
     }
 
-    // apply on a 16-bit x (copied through scratch memory), in place; call holds the rest.
-    #apply16(handle, x, dtype, inverse, fn) {
+    // apply on a 16-bit x, in place or into a 16-bit out of the same dtype (zero-copy for
+    // tensors of this instance, else through scratch memory); call holds the rest.
+    #apply16(handle, x, out, dtype, inverse, fn) {
       const { tokens, positions, start, heads, tokenStride: ts, headStride: hs } = call;
-      resolveHalfTarget(heap, 'x', x, X);
+      resolveHalfTarget(heap, 'x', x, dtype, X);
+      let hasOut = out !== undefined;
+      if (hasOut) {
+        resolveHalfTarget(heap, 'out', out, dtype, OUT);
+        const shared = sharing(X, OUT);
+        if (shared === 2) {
+          throw new RangeError('posenc: out must be the same array as x or not share memory with it (out overlaps x)');
+        }
+        hasOut = shared === 0;
+      }
       const n = positions === null ? 0 : check.lengthOf(positions);
       const xBytes = align(stagedBytes(X));
-      const total = xBytes + 4 * n;
+      const outBytes = hasOut ? align(stagedBytes(OUT)) : 0;
+      const total = xBytes + outBytes + 4 * n;
       const base = total === 0 ? 0 : heap.acquire(total, fn);
       let status;
       try {
         stage(heap, X, base);
-        if (n !== 0) heap.put(base + xBytes, positions, 'Int32Array');
-        status = module._posenc_rope_apply16(handle, X.ptr, X.length, tokens, heads, ts, hs, base + xBytes, n,
-          start, positions === null ? 0 : 1, inverse ? 1 : 0, dtype === 'bfloat16' ? 1 : 0);
-        if (status === 0) unstage(heap, X);
+        if (hasOut) stage(heap, OUT, base + xBytes);
+        const pp = base + xBytes + outBytes;
+        if (n !== 0) heap.put(pp, positions, 'Int32Array');
+        const target = hasOut ? OUT : X;
+        status = module._posenc_rope_apply16(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads,
+          ts, hs, pp, n, start, positions === null ? 0 : 1, inverse ? 1 : 0, dtype === 'bfloat16' ? 1 : 0);
+        if (status === 0) unstage(heap, target);
       } finally {
         if (base !== 0) heap.release(base);
       }
-      fromStatus(module, status);
-      return x;
+      fromStatus(module, status, hasOut ? inNames : undefined);
+      return out === undefined ? x : out;
     }
 
     // apply in place on a big X (a copy target) in token chunks through scratch memory
@@ -386,14 +420,15 @@ export function rotaryApi({ module, heap }) {
       const { tokens, positions, start } = call;
       const dtypeGiven = dtypeArg(o);
       const dtype = halfDtype('q', q, dtypeGiven);
-      if (halfDtype('k', k, dtypeGiven) !== dtype) {
-        throw new TypeError('posenc: q and k must both be 16-bit (of one dtype) or both float32');
+      const kDtype = halfDtype('k', k, dtypeGiven);
+      if (kDtype !== dtype) {
+        throw new TypeError(`posenc: q holds ${dtype ?? 'float32'} but k holds ${kDtype ?? 'float32'}: q and k must share one dtype`);
       }
       const handle = this.#liveFor(positions, start, tokens);
       const half = dtype !== undefined;
       if (half) {
-        resolveHalfTarget(heap, 'q', q, X);
-        resolveHalfTarget(heap, 'k', k, OUT);
+        resolveHalfTarget(heap, 'q', q, dtype, X);
+        resolveHalfTarget(heap, 'k', k, dtype, OUT);
       } else {
         resolveTarget(heap, 'q', q, X);
         resolveTarget(heap, 'k', k, OUT);

@@ -10,7 +10,7 @@
 // caller resolves its targets after reading its options, and a handle disposed by a getter
 // is seen here. Targets are reusable records: nothing is allocated per call.
 import * as check from './check.js';
-import { tensorHeap, tensorLength, tensorPtr } from './heap.js';
+import { tensorDtype, tensorHeap, tensorLength, tensorPtr } from './heap.js';
 
 /** A resolved in-place argument. */
 export class Target {
@@ -34,6 +34,9 @@ export function resolveTarget(heap, name, x, t) {
   if (owner !== null) {
     const ptr = tensorPtr(x);
     if (ptr === 0) throw new TypeError(`posenc: ${name} is a disposed tensor`);
+    if (tensorDtype(x) !== 'float32') {
+      throw new TypeError(`posenc: ${name} is a ${tensorDtype(x)} tensor; this call takes float32 data`);
+    }
     t.length = tensorLength(x);
     t.bytes = 4;
     if (owner === heap) {
@@ -58,8 +61,12 @@ export function resolveTarget(heap, name, x, t) {
     return t;
   }
   const offset = check.byteOffsetOf(x);
-  if (heap.tensorHolding(offset, 4 * n) < 0) {
+  const held = heap.tensorHolding(offset, 4 * n);
+  if (held === null) {
     throw new TypeError(`posenc: ${name} views WebAssembly memory that no live posenc tensor owns`);
+  }
+  if (held !== 'float32') {
+    throw new TypeError(`posenc: ${name} is a Float32Array viewing a ${held} tensor's memory; this call takes float32 data`);
   }
   t.ptr = offset;
   t.copy = null;
@@ -70,20 +77,40 @@ export function resolveTarget(heap, name, x, t) {
 export const HALF_TAGS = ['Uint16Array', 'Float16Array'];
 
 /**
- * Resolves a 16-bit `x` (a Uint16Array of float16 / bfloat16 bits, or a Float16Array) into
- * `t`, always by copy: its bits are staged as they are (a Float16Array through a Uint16Array
- * view of its memory, so no value converts). An array viewing WebAssembly memory is refused:
- * staging may grow that memory and detach it. Returns t.
+ * Resolves a 16-bit `x` of `dtype` into `t`: a 16-bit tensor of this instance, or a
+ * Uint16Array / Float16Array view of a live one's memory, zero-copy; any other such array,
+ * or a tensor of another instance, by copy: its bits are staged as they are (a Float16Array
+ * through a Uint16Array view of its memory, so no value converts). The caller has checked
+ * that x is a 16-bit array or tensor; a tensor or view of another dtype is a TypeError, as
+ * is a view of WebAssembly memory no live tensor owns. Returns t.
  */
-export function resolveHalfTarget(heap, name, x, t) {
+export function resolveHalfTarget(heap, name, x, dtype, t) {
+  t.bytes = 2;
+  const owner = tensorHeap(x);
+  if (owner !== null) {
+    const ptr = tensorPtr(x);
+    if (ptr === 0) throw new TypeError(`posenc: ${name} is a disposed tensor`);
+    if (tensorDtype(x) !== dtype) throw new TypeError(`posenc: ${name} is a ${tensorDtype(x)} tensor, not ${dtype}`);
+    t.length = tensorLength(x);
+    t.ptr = owner === heap ? ptr : 0;
+    t.copy = owner === heap ? null : owner.u16(ptr, t.length);
+    return t;
+  }
   const tag = check.tagOf(x);
   check.typedArray(name, x, tag); // detached?
   const n = check.lengthOf(x);
-  if (check.bufferOf(x) === heap.buffer) {
-    throw new TypeError(`posenc: ${name} is a ${tag} viewing WebAssembly memory; pass a 16-bit array outside it`);
-  }
   t.length = n;
-  t.bytes = 2;
+  if (check.bufferOf(x) === heap.buffer) {
+    const offset = check.byteOffsetOf(x);
+    const held = heap.tensorHolding(offset, 2 * n);
+    if (held === null) {
+      throw new TypeError(`posenc: ${name} is a ${tag} viewing WebAssembly memory that no live posenc tensor owns`);
+    }
+    if (held !== dtype) throw new TypeError(`posenc: ${name} views a ${held} tensor's memory, not ${dtype}`);
+    t.ptr = offset;
+    t.copy = null;
+    return t;
+  }
   t.ptr = 0;
   t.copy = tag === 'Uint16Array' ? x : new check.Uint16(check.bufferOf(x), check.byteOffsetOf(x), n);
   return t;

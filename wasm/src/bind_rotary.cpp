@@ -232,9 +232,11 @@ EMSCRIPTEN_KEEPALIVE int posenc_rope_shift(std::uintptr_t handle, std::uintptr_t
   });
 }
 
-// 16-bit tensors in place (posenc/half.hpp); size in 16-bit values; bf: bfloat16.
+// 16-bit tensors (posenc/half.hpp): x → out, sizes in 16-bit values; out the very same
+// view as x is in place (errors name x), else out of place (errors name in, out); bf: bfloat16.
 EMSCRIPTEN_KEEPALIVE int posenc_rope_apply16(std::uintptr_t handle, std::uintptr_t x,
-                                             std::size_t size, double tokens, double heads,
+                                             std::size_t size, std::uintptr_t out,
+                                             std::size_t out_size, double tokens, double heads,
                                              double token_stride, double head_stride,
                                              std::uintptr_t positions, std::size_t n_positions,
                                              double start, int use_positions, int inverse,
@@ -242,13 +244,15 @@ EMSCRIPTEN_KEEPALIVE int posenc_rope_apply16(std::uintptr_t handle, std::uintptr
   using namespace posenc;
   return wasm::status_of([&] {
     const rotary_cache& cache = wasm::cache_at(handle);
-    const half_tensor_view v =
+    const half_tensor_view in =
         wasm::half_view_at(cache, x, size, tokens, heads, token_stride, head_stride, bf != 0);
+    const half_tensor_view dst =
+        wasm::half_view_at(cache, out, out_size, tokens, heads, token_stride, head_stride, bf != 0);
     const direction dir = inverse != 0 ? direction::inverse : direction::forward;
     if (use_positions != 0)
-      rope_apply(cache, v, {wasm::from_address<const std::int32_t>(positions), n_positions}, dir);
+      rope_apply(cache, in, dst, {wasm::from_address<const std::int32_t>(positions), n_positions}, dir);
     else
-      rope_apply(cache, v, wasm::i64(start), dir);
+      rope_apply(cache, in, dst, wasm::i64(start), dir);
   });
 }
 

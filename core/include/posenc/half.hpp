@@ -1,15 +1,16 @@
 // posenc/half.hpp — RoPE on 16-bit storage: IEEE float16 or bfloat16 tensors
 // [tokens][heads][head_dim], as models keep q and k.
 //
-// Each block of whole tokens is widened exactly to float32 in a small L1-resident buffer,
-// rotated there by the float32 rope_apply (rotary.hpp: the same rows, kernels and bounds),
-// and rounded back to the 16-bit format to nearest, ties to even: the result is the 16-bit
+// Each value is widened exactly to float32 as the rotation kernel loads it, rotated by the
+// float32 formula with the rows of rope_apply (rotary.hpp: the same rows and bounds), and
+// rounded back to the 16-bit format to nearest, ties to even, as it is stored (SIMD where
+// the CPU has it: SSE2 / WebAssembly SIMD, AVX2 + F16C): the result is the 16-bit
 // rounding of the float32 result, so within 1 ulp of the format of the exact rotation of
 // the decoded inputs (0.5 ulp from the final rounding, plus float32's ≤ 4e−7 relative,
 // which can move a value across a rounding boundary). Subnormals are kept; ±Inf and NaN
 // inputs give NaN/Inf as float arithmetic does; a rotated value beyond the format's
 // range becomes ±Inf (float16 max 65504; bfloat16 has float32's range). Pass-through dims
-// (≥ rotary_dim) are rewritten with their own bits.
+// (≥ rotary_dim) keep their bits (copied bit for bit out of place).
 #pragma once
 
 #include "posenc/rotary.hpp"
@@ -52,13 +53,23 @@ struct half_tensor_view {
 // rope_apply / rope_apply_qk on 16-bit tensors, in place: the contract of rotary.hpp
 // (positions, multi-axis positions, start, direction, GQA), with the error above. The
 // views are checked as check_view checks float views, naming x, q or k; q and k must not
-// share memory. Invalid arguments throw before anything is written.
+// share memory. Out of place, `in` is only read and `out` (in's tokens, heads, dim and
+// dtype; any strides) receives the rotation, pass-through dims copied bit for bit; out is
+// either the very same view as in (then in place) or shares no memory with it. There is
+// no conversion between storage types: a float32 destination takes the float32 overloads.
+// Invalid arguments throw before anything is written.
 void rope_apply(const rotary_cache& cache, half_tensor_view x,
                 std::span<const std::int32_t> positions, direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, half_tensor_view x,
                 std::span<const std::int64_t> positions, direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, half_tensor_view x, std::int64_t start,
                 direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::span<const std::int32_t> positions, direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::span<const std::int64_t> positions, direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, half_tensor_view in, half_tensor_view out,
+                std::int64_t start, direction dir = direction::forward);
 void rope_apply_qk(const rotary_cache& cache, half_tensor_view q, half_tensor_view k,
                    std::span<const std::int32_t> positions);
 void rope_apply_qk(const rotary_cache& cache, half_tensor_view q, half_tensor_view k,

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "angles.hpp"
+#include "half_kernels.hpp"
 #include "posenc/sinusoidal.hpp"
 #include "rotary_kernels.hpp"
 
@@ -54,6 +55,16 @@ rope_kernel_table rope_kernels_of() noexcept {
 rope_kernel_table rope_kernels_for(xsimd::sse2) noexcept;
 rope_kernel_table rope_kernels_for(xsimd::fma3<xsimd::avx2>) noexcept;
 rope_kernel_table rope_kernels_for(xsimd::avx512bw) noexcept;
+#endif
+
+// The 16-bit token kernels (half_kernels.hpp) of the best arch this CPU runs them on,
+// chosen on the first call: AVX2 with F16C, else SSE2 (AVX-512 CPUs run the AVX2 ones).
+const half_kernel_table& half_kernels() noexcept;
+
+#if POSENC_DISPATCH
+// Each arch's 16-bit table (the tests call every one the CPU runs).
+half_kernel_table half_kernels_for(xsimd::sse2) noexcept;
+half_kernel_table half_kernels_for(xsimd::fma3<xsimd::avx2>) noexcept;
 #endif
 
 // fill_offsets<Arch> / sincos_rows<Arch>: the angle-addition offsets of a ladder, and

@@ -1,8 +1,8 @@
 // core/src/detail/half_float.hpp — IEEE binary16 (float16) and bfloat16 ⇄ float32, bit
 // exact: widening is exact (subnormals, ±0, ±Inf; a NaN comes out quiet, payload kept); narrowing rounds to
 // nearest, ties to even, overflowing to ±Inf, NaN → a quiet NaN of the same sign keeping
-// the payload's top bits. The row loops run eight values per step with SSE2 (bit-identical
-// to the scalar functions).
+// the payload's top bits. SSE2 and AVX2 lane versions below serve the 16-bit RoPE kernels
+// (half_kernels.hpp), bit-identical to the scalar functions.
 #pragma once
 
 #include <cstddef>
@@ -71,9 +71,10 @@ inline std::uint16_t f32_to_bf16(float f) noexcept {
 }
 
 #if defined(__SSE2__)
-// Eight values at a time with SSE2 (x86-64's baseline; WebAssembly SIMD128 under
+// Four values at a time with SSE2 (x86-64's baseline; WebAssembly SIMD128 under
 // Emscripten's -msse2): the same integer and float operations as the scalar functions
-// above, lane by lane, so the results are bit-identical to them.
+// above, lane by lane, so the results are bit-identical to them. The common case (normal
+// values, no NaN) takes a short path; a batch holding any other value takes the full one.
 namespace sse2_half {
 
 inline __m128i select(__m128i mask, __m128i a, __m128i b) noexcept {  // mask ? a : b
@@ -87,9 +88,10 @@ inline __m128i widen4(__m128i h, bool bf) noexcept {
   const __m128i em = _mm_and_si128(h, _mm_set1_epi32(0x7fff));
   const __m128i shifted = _mm_slli_epi32(em, 13);
   const __m128i finite = _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(shifted), _mm_set1_ps(0x1p112f)));
+  const __m128i is_special = _mm_cmpgt_epi32(em, _mm_set1_epi32(0x7bff));
+  if (_mm_movemask_epi8(is_special) == 0) [[likely]] return _mm_or_si128(finite, sign);  // no Inf / NaN
   const __m128i quiet = _mm_and_si128(_mm_cmpgt_epi32(em, _mm_set1_epi32(0x7c00)), _mm_set1_epi32(0x00400000));
   const __m128i special = _mm_or_si128(_mm_or_si128(shifted, _mm_set1_epi32(0x7f800000)), quiet);
-  const __m128i is_special = _mm_cmpgt_epi32(em, _mm_set1_epi32(0x7bff));
   return _mm_or_si128(select(is_special, special, finite), sign);
 }
 
@@ -100,20 +102,24 @@ inline __m128i narrow4(__m128i x, bool bf) noexcept {
   if (bf) {
     const __m128i odd = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1));
     const __m128i rounded = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(x, _mm_set1_epi32(0x7fff)), odd), 16);
+    if (_mm_movemask_epi8(is_nan) == 0) [[likely]] return rounded;
     const __m128i nan = _mm_or_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0x40));
     return select(is_nan, nan, rounded);
   }
   const __m128i sign = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0x8000));
-  const __m128i magic = _mm_set1_epi32(126 << 23);
-  const __m128i sub = _mm_sub_epi32(
-      _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(abs), _mm_castsi128_ps(magic))), magic);
   const __m128i odd = _mm_and_si128(_mm_srli_epi32(abs, 13), _mm_set1_epi32(1));
   const __m128i normal = _mm_srli_epi32(
       _mm_add_epi32(_mm_add_epi32(abs, _mm_set1_epi32(static_cast<int>(0xc8000fffu))), odd), 13);
+  const __m128i is_small = _mm_cmplt_epi32(abs, _mm_set1_epi32(113 << 23));
+  const __m128i is_big = _mm_cmpgt_epi32(abs, _mm_set1_epi32((143 << 23) - 1));  // NaN too
+  if (_mm_movemask_epi8(_mm_or_si128(is_small, is_big)) == 0) [[likely]] return _mm_or_si128(normal, sign);
+  const __m128i magic = _mm_set1_epi32(126 << 23);
+  const __m128i sub = _mm_sub_epi32(
+      _mm_castps_si128(_mm_add_ps(_mm_castsi128_ps(abs), _mm_castsi128_ps(magic))), magic);
   const __m128i nan = _mm_or_si128(_mm_set1_epi32(0x7e00),
                                    _mm_and_si128(_mm_srli_epi32(abs, 13), _mm_set1_epi32(0x3ff)));
-  __m128i out = select(_mm_cmplt_epi32(abs, _mm_set1_epi32(113 << 23)), sub, normal);
-  out = select(_mm_cmpgt_epi32(abs, _mm_set1_epi32((143 << 23) - 1)), _mm_set1_epi32(0x7c00), out);
+  __m128i out = select(is_small, sub, normal);
+  out = select(is_big, _mm_set1_epi32(0x7c00), out);
   out = select(is_nan, nan, out);
   return _mm_or_si128(out, sign);
 }
@@ -128,13 +134,10 @@ inline __m128i pack_low16(__m128i a, __m128i b) noexcept {
 }  // namespace sse2_half
 #endif
 
-#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__) && !POSENC_SCALAR_ONLY
 #define POSENC_HALF_AVX2 1
-// With AVX2 and F16C (every AVX2 CPU has F16C; checked at run time all the same): float16
-// by the F16C conversions (exact widening; narrowing with round-to-nearest-even, which
-// quiets NaNs exactly as f32_to_f16 does), bfloat16 by the integer steps above, eight per
-// instruction. Built for those extensions by a target attribute, called only when the CPU
-// reports them.
+// AVX2 with F16C (every AVX2 CPU has F16C; checked at run time all the same): the 16-bit
+// kernels' narrowing of eight floats (half_kernels.hpp; their widening is one instruction).
 namespace avx2_half {
 
 // AVX2 (with the OS saving its registers) by the compiler's check; F16C by its CPUID bit
@@ -148,76 +151,28 @@ inline bool available() noexcept {
   return ok;
 }
 
-[[gnu::target("avx2,f16c")]] inline std::size_t widen(const std::uint16_t* in, std::size_t n,
-                                                      bool bf, float* out) noexcept {
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
-    const __m256 f = bf ? _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16))
-                        : _mm256_cvtph_ps(h);
-    _mm256_storeu_ps(out + i, f);
-  }
-  return i;
-}
-
-[[gnu::target("avx2,f16c")]] inline std::size_t narrow(const float* in, std::size_t n, bool bf,
-                                                       std::uint16_t* out) noexcept {
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 f = _mm256_loadu_ps(in + i);
-    __m128i h;
-    if (bf) {
-      const __m256i x = _mm256_castps_si256(f);
-      const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
-      const __m256i rounded =
-          _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd), 16);
+// Eight floats → their 16-bit values: float16 by F16C's round-to-nearest-even, bfloat16 by
+// the integer steps of f32_to_bf16, lane by lane.
+template <bool BF>
+[[gnu::target("avx2,f16c")]] inline __m128i narrow8(__m256 f) noexcept {
+  if constexpr (!BF) {
+    return _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
+  } else {
+    const __m256i x = _mm256_castps_si256(f);
+    const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+    const __m256i rounded =
+        _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd), 16);
+    __m256i v = rounded;  // lanes ≤ 0xffff
+    const __m256 is_nan = _mm256_cmp_ps(f, f, _CMP_UNORD_Q);
+    if (!_mm256_testz_ps(is_nan, is_nan)) [[unlikely]] {  // NaN lanes: quiet, sign and payload top kept
       const __m256i nan = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
-      const __m256i is_nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)),
-                                                _mm256_set1_epi32(0x7f800000));
-      const __m256i v = _mm256_blendv_epi8(rounded, nan, is_nan);  // lanes ≤ 0xffff
-      const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08);
-      h = _mm256_castsi256_si128(packed);
-    } else {
-      h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
+      v = _mm256_blendv_epi8(rounded, nan, _mm256_castps_si256(is_nan));
     }
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), h);
+    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08));
   }
-  return i;
 }
 
 }  // namespace avx2_half
 #endif
-
-// n values of one row, widened / narrowed (bfloat16 when bf is true).
-inline void widen_row(const std::uint16_t* in, std::size_t n, bool bf, float* out) noexcept {
-  std::size_t i = 0;
-#if POSENC_HALF_AVX2
-  if (avx2_half::available()) i = avx2_half::widen(in, n, bf, out);
-#endif
-#if defined(__SSE2__)
-  const __m128i zero = _mm_setzero_si128();
-  for (; i + 8 <= n; i += 8) {
-    const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), sse2_half::widen4(_mm_unpacklo_epi16(h, zero), bf));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + 4), sse2_half::widen4(_mm_unpackhi_epi16(h, zero), bf));
-  }
-#endif
-  for (; i < n; ++i) out[i] = bf ? bf16_to_f32(in[i]) : f16_to_f32(in[i]);
-}
-
-inline void narrow_row(const float* in, std::size_t n, bool bf, std::uint16_t* out) noexcept {
-  std::size_t i = 0;
-#if POSENC_HALF_AVX2
-  if (avx2_half::available()) i = avx2_half::narrow(in, n, bf, out);
-#endif
-#if defined(__SSE2__)
-  for (; i + 8 <= n; i += 8) {
-    const __m128i lo = sse2_half::narrow4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)), bf);
-    const __m128i hi = sse2_half::narrow4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i + 4)), bf);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), sse2_half::pack_low16(lo, hi));
-  }
-#endif
-  for (; i < n; ++i) out[i] = bf ? f32_to_bf16(in[i]) : f32_to_f16(in[i]);
-}
 
 }  // namespace posenc::detail

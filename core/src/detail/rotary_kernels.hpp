@@ -1,6 +1,7 @@
 // core/src/detail/rotary_kernels.hpp — the RoPE inner loop: rotate the first r = 2·half
 // dims of every head row of ONE token by one cos/sin row. The scalar reference first, its
-// xsimd twin beside it; both are templates over the layout and the row's precision.
+// xsimd twin beside it; both are templates over the layout, the row's precision and the
+// tensor's storage (float32 here; 16-bit formats in half_kernels.hpp, converted in registers).
 //
 // For each pair (a, b) with cos c_i, signed sin s_i (s_i = sin for forward, −sin for
 // inverse) and scale g (the attention factor, or its inverse):
@@ -23,8 +24,9 @@
 
 namespace posenc::detail {
 
-// One token of one tensor: `heads` rows of `dim` floats, all rotated by the same row.
-template <class T>
+// One token of one tensor: `heads` rows of `dim` values V (float, or 16-bit bits), all
+// rotated by the same row.
+template <class T, class V = float>
 struct token_rows {
   const T* cos = nullptr;  // half values: cos(p·θ_i)
   const T* sin = nullptr;  // half values: sin(p·θ_i), unsigned
@@ -35,8 +37,8 @@ struct token_rows {
   std::size_t half = 0;
   float sign = 1.0f;  // +1 forward, −1 inverse
   float g = 1.0f;     // attention factor (or its inverse); 1 for rope_shift
-  const float* in = nullptr;
-  float* out = nullptr;
+  const V* in = nullptr;
+  V* out = nullptr;
   std::int64_t in_head_stride = 0;
   std::int64_t out_head_stride = 0;
   std::int64_t heads = 0;
@@ -63,6 +65,19 @@ void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool
   }
 }
 
+// Float32 storage: values are read and written as they are (the default of every kernel).
+struct float_storage {
+  using value = float;
+  static float widen(float v) noexcept { return v; }
+  static float narrow(float v) noexcept { return v; }
+#if !POSENC_SCALAR_ONLY
+  template <class Batch>
+  static Batch load(const float* p) noexcept { return Batch::load_unaligned(p); }
+  template <class Batch>
+  static void store(const Batch& v, float* p) noexcept { v.store_unaligned(p); }
+#endif
+};
+
 // One pair rotation: the single scalar statement of the formula above.
 template <class T>
 inline void rotate_pair(T a, T b, T c, T s, T g, float& a_out, float& b_out) noexcept {
@@ -73,25 +88,30 @@ inline void rotate_pair(T a, T b, T c, T s, T g, float& a_out, float& b_out) noe
 }
 
 // Pairs [first, half) of one row, then its pass-through dims: the scalar reference of a
-// row, and the SIMD kernel's tail.
-template <class T, bool Interleaved>
-void rotate_row_scalar(const token_rows<T>& job, std::size_t first, const float* in,
-                       float* out) noexcept {
+// row, and the SIMD kernel's tail. Values are widened to float and each result narrowed
+// once by the Storage (identity for float32).
+template <class T, bool Interleaved, class Storage = float_storage>
+void rotate_row_scalar(const token_rows<T, typename Storage::value>& job, std::size_t first,
+                       const typename Storage::value* in, typename Storage::value* out) noexcept {
   const std::size_t half = job.half;
   const T sign = static_cast<T>(job.sign), g = static_cast<T>(job.g);
   for (std::size_t i = first; i < half; ++i) {
     const std::size_t ja = Interleaved ? 2 * i : i, jb = Interleaved ? 2 * i + 1 : i + half;
-    rotate_pair<T>(in[ja], in[jb], job.cos[i], sign * job.sin[i], g, out[ja], out[jb]);
+    float a = 0, b = 0;
+    rotate_pair<T>(Storage::widen(in[ja]), Storage::widen(in[jb]), job.cos[i], sign * job.sin[i],
+                   g, a, b);
+    out[ja] = Storage::narrow(a);
+    out[jb] = Storage::narrow(b);
   }
   if (in != out) std::copy(in + 2 * half, in + job.dim, out + 2 * half);
 }
 
 // Scalar reference of the token kernel: every head row.
-template <class T, bool Interleaved>
-void rotate_token_scalar(const token_rows<T>& job) noexcept {
+template <class T, bool Interleaved, class Storage = float_storage>
+void rotate_token_scalar(const token_rows<T, typename Storage::value>& job) noexcept {
   for (std::int64_t h = 0; h < job.heads; ++h)
-    rotate_row_scalar<T, Interleaved>(job, 0, job.in + h * job.in_head_stride,
-                                      job.out + h * job.out_head_stride);
+    rotate_row_scalar<T, Interleaved, Storage>(job, 0, job.in + h * job.in_head_stride,
+                                               job.out + h * job.out_head_stride);
 }
 
 #if !POSENC_SCALAR_ONLY
@@ -106,18 +126,18 @@ inline Batch scaled(const Batch& v, const Batch& g) noexcept {
 
 // One batch of each stream of a row, at `in`/`out`, by the lanes c, s. In the interleaved
 // layout lane 2i computes a·c + b·(−s) = a·c − b·s and lane 2i + 1 b·c + a·s: the pair
-// formula through swap_pairs (simd.hpp). Float memory is read and written as batches of T
-// (xsimd converts).
-template <bool Interleaved, bool Scaled, class Batch>
-inline void rotate_batch(const float* in, float* out, std::size_t half, const Batch& c,
-                         const Batch& s, const Batch& g) noexcept {
+// formula through swap_pairs (simd.hpp). Memory is read and written as batches of T by
+// the Storage (float32: xsimd converts; 16-bit: converted in registers).
+template <bool Interleaved, bool Scaled, class Storage, class Batch>
+inline void rotate_batch(const typename Storage::value* in, typename Storage::value* out,
+                         std::size_t half, const Batch& c, const Batch& s, const Batch& g) noexcept {
   if constexpr (Interleaved) {
-    const Batch x = Batch::load_unaligned(in);
-    scaled<Scaled>(x * c + swap_pairs(x) * s, g).store_unaligned(out);
+    const Batch x = Storage::template load<Batch>(in);
+    Storage::store(scaled<Scaled>(x * c + swap_pairs(x) * s, g), out);
   } else {
-    const Batch a = Batch::load_unaligned(in), b = Batch::load_unaligned(in + half);
-    scaled<Scaled>(a * c - b * s, g).store_unaligned(out);
-    scaled<Scaled>(b * c + a * s, g).store_unaligned(out + half);
+    const Batch a = Storage::template load<Batch>(in), b = Storage::template load<Batch>(in + half);
+    Storage::store(scaled<Scaled>(a * c - b * s, g), out);
+    Storage::store(scaled<Scaled>(b * c + a * s, g), out + half);
   }
 }
 
@@ -127,12 +147,12 @@ inline void rotate_batch(const float* in, float* out, std::size_t half, const Ba
 inline constexpr std::size_t kRowBlock = 4;
 
 // One token's head rows [h0, h0 + heads) as the SIMD kernels see them.
-template <class T>
+template <class T, class V>
 struct head_rows {
   const T* lane_cos;
   const T* lane_sin;
-  const float* in;
-  float* out;
+  const V* in;
+  V* out;
   std::int64_t in_stride, out_stride, heads;
   std::size_t half;
 };
@@ -140,8 +160,10 @@ struct head_rows {
 // Lanes [j, end) of every row of r, by batches of Batch (end − j a multiple of its width):
 // kRowBlock batches of the row at a time (then one at a time), each block applied to every
 // head, so the row's batches stay in registers across the heads.
-template <class Batch, bool Interleaved, bool Scaled, class T>
-inline void rotate_lanes(const head_rows<T>& r, std::size_t j, std::size_t end, T g_value) noexcept {
+template <class Batch, bool Interleaved, bool Scaled, class Storage, class T>
+inline void rotate_lanes(const head_rows<T, typename Storage::value>& r, std::size_t j,
+                         std::size_t end, T g_value) noexcept {
+  using V = typename Storage::value;
   constexpr std::size_t width = Batch::size;
   const Batch g(g_value);
   const auto block = [&]<std::size_t N>(std::size_t j0) {
@@ -153,10 +175,10 @@ inline void rotate_lanes(const head_rows<T>& r, std::size_t j, std::size_t end, 
     // Each head's row from its index: stepping a pointer past the last head by a huge
     // stride would form an address outside the tensor.
     for (std::int64_t h = 0; h < r.heads; ++h) {
-      const float* x = r.in + h * r.in_stride + j0;
-      float* y = r.out + h * r.out_stride + j0;
+      const V* x = r.in + h * r.in_stride + j0;
+      V* y = r.out + h * r.out_stride + j0;
       for (std::size_t k = 0; k < N; ++k)
-        rotate_batch<Interleaved, Scaled>(x + k * width, y + k * width, r.half, c[k], s[k], g);
+        rotate_batch<Interleaved, Scaled, Storage>(x + k * width, y + k * width, r.half, c[k], s[k], g);
     }
   };
   for (; j + kRowBlock * width <= end; j += kRowBlock * width) block.template operator()<kRowBlock>(j);
@@ -164,9 +186,9 @@ inline void rotate_lanes(const head_rows<T>& r, std::size_t j, std::size_t end, 
 }
 
 // The half-width arch of Arch whose batches peel a row to Arch's alignment, or void (no
-// peel). Only AVX2 has one: measured on AMD Zen 3, rows 16 bytes off a 32-byte boundary
-// (what malloc guarantees) split every other 32-byte access across cache lines and ran
-// 1.8× slower than aligned rows; peeling 16 bytes at each end with SSE removes the splits.
+// peel). Only AVX2 has one: measured on AMD Zen 3, float32 rows 16 bytes off a 32-byte
+// boundary (what malloc guarantees) split every other 32-byte access across cache lines and
+// ran 1.6× slower than aligned rows; peeling 16 bytes at each end with SSE removes the splits.
 template <class Arch>
 struct peel_arch { using type = void; };
 #if POSENC_X86
@@ -177,7 +199,7 @@ struct peel_arch<xsimd::fma3<xsimd::avx2>> { using type = xsimd::sse4_2; };
 // True when every row of r starts half a vector of `bytes` past a vector boundary, in and
 // out, and the half layout's second halves do too: then lanes [w/2, end − w/2) are aligned.
 template <bool Interleaved, class T>
-bool half_off(const head_rows<T>& r, std::size_t bytes) noexcept {
+bool half_off(const head_rows<T, float>& r, std::size_t bytes) noexcept {
   const auto off = [bytes](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % bytes; };
   const auto whole = [bytes](std::int64_t floats) { return (floats * 4) % std::int64_t(bytes) == 0; };
   return off(r.in) == bytes / 2 && off(r.out) == bytes / 2 && (r.heads == 1 || (whole(r.in_stride) &&
@@ -188,12 +210,13 @@ bool half_off(const head_rows<T>& r, std::size_t bytes) noexcept {
 // by rotate_lanes; the scalar reference finishes rows whose length is not a whole number of
 // batches. Small groups keep few rows in flight (memory streams well); one group of all
 // heads loads each row block once per token (what counts when the tensor is already in L1).
-template <class Arch, class T, bool Interleaved, bool Scaled>
-void rotate_token(const token_rows<T>& job) noexcept {
-  // Fields read one by one into locals: stores through float* cannot alias them, and no
+template <class Arch, class T, bool Interleaved, bool Scaled, class Storage = float_storage>
+void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
+  using V = typename Storage::value;
+  // Fields read one by one into locals: stores through V* cannot alias them, and no
   // wide load spans the narrow stores that just wrote the job (a stalled store forward).
-  head_rows<T> r{job.lane_cos, job.lane_sin, job.in, job.out, job.in_head_stride,
-                 job.out_head_stride, 0, job.half};
+  head_rows<T, V> r{job.lane_cos, job.lane_sin, job.in, job.out, job.in_head_stride,
+                    job.out_head_stride, 0, job.half};
   const std::int64_t all_heads = job.heads, head_group = job.head_group;
   using batch = xsimd::batch<T, Arch>;
   using peel = typename peel_arch<Arch>::type;
@@ -202,28 +225,29 @@ void rotate_token(const token_rows<T>& job) noexcept {
   const std::size_t simd_end = lanes - lanes % width;
   const bool row_tail = simd_end != lanes || (r.in != r.out && job.dim != std::int64_t(2 * r.half));
   const T g = static_cast<T>(job.g);
-  const float* const in = r.in;
-  float* const out = r.out;
+  const V* const in = r.in;
+  V* const out = r.out;
   for (std::int64_t h0 = 0; h0 < all_heads; h0 += head_group) {
     r.heads = std::min(head_group, all_heads - h0);
     r.in = in + h0 * r.in_stride;
     r.out = out + h0 * r.out_stride;
     bool peeled = false;
-    if constexpr (!std::is_void_v<peel> && std::is_same_v<T, float>) {
+    if constexpr (!std::is_void_v<peel> && std::is_same_v<T, float> &&
+                  std::is_same_v<Storage, float_storage>) {
       using half_batch = xsimd::batch<T, peel>;
       constexpr std::size_t w2 = half_batch::size;
       if (simd_end >= 2 * width && half_off<Interleaved>(r, sizeof(batch))) {
-        rotate_lanes<half_batch, Interleaved, Scaled>(r, 0, w2, g);
-        rotate_lanes<batch, Interleaved, Scaled>(r, w2, simd_end - w2, g);
-        rotate_lanes<half_batch, Interleaved, Scaled>(r, simd_end - w2, simd_end, g);
+        rotate_lanes<half_batch, Interleaved, Scaled, Storage>(r, 0, w2, g);
+        rotate_lanes<batch, Interleaved, Scaled, Storage>(r, w2, simd_end - w2, g);
+        rotate_lanes<half_batch, Interleaved, Scaled, Storage>(r, simd_end - w2, simd_end, g);
         peeled = true;
       }
     }
-    if (!peeled) rotate_lanes<batch, Interleaved, Scaled>(r, 0, simd_end, g);
+    if (!peeled) rotate_lanes<batch, Interleaved, Scaled, Storage>(r, 0, simd_end, g);
     if (!row_tail) continue;
     for (std::int64_t h = 0; h < r.heads; ++h)
-      rotate_row_scalar<T, Interleaved>(job, Interleaved ? simd_end / 2 : simd_end,
-                                        r.in + h * r.in_stride, r.out + h * r.out_stride);
+      rotate_row_scalar<T, Interleaved, Storage>(job, Interleaved ? simd_end / 2 : simd_end,
+                                                 r.in + h * r.in_stride, r.out + h * r.out_stride);
   }
 }
 

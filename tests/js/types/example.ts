@@ -92,3 +92,18 @@ pe.ropeFromConfig({}, { layerType: 'global' });
 pe.ropeFromConfig('config.json');
 hf.dispose();
 tower.dispose();
+// Zero-copy 16-bit tensors: the dtype flows into the tensor and its view.
+const bt = pe.tensor(80, { dtype: 'bfloat16' });
+const btBits: Uint16Array = bt.array;
+const btDtype: 'bfloat16' = bt.dtype;
+const rotated16: Tensor<'bfloat16'> = vis.apply(bt, { positions: [1, 2] });
+const out16: Uint16Array = vis.apply(bt, { positions: [1, 2], out: new Uint16Array(80) });
+const copied16: Tensor<'float16'> = pe.tensor(new Uint16Array(4), { dtype: 'float16' });
+const f32t: Float32Array = pe.tensor(4).array;
+export const usedHalfTensors = [btBits, btDtype, rotated16, out16, copied16, f32t];
+// @ts-expect-error: a float32 out does not take a 16-bit x
+vis.apply(bt, { positions: [1, 2], out: new Float32Array(80) });
+// @ts-expect-error: bits need their dtype
+pe.tensor(new Uint16Array(4));
+// @ts-expect-error: tensor() copies, it does not convert
+pe.tensor(new Float32Array(4), { dtype: 'bfloat16' });
