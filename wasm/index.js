@@ -14,6 +14,7 @@ import { attentionApi } from './js/attention.js';
 import { randomApi } from './js/random.js';
 import { positionsApi } from './js/positions.js';
 import { relativeApi } from './js/relative.js';
+import { mropePositionsApi } from './js/mrope_positions.js';
 
 export { simdSupported };
 
@@ -37,6 +38,7 @@ export async function createPosenc(opts) {
     ...randomApi(ctx),
     ...positionsApi(ctx),
     ...relativeApi(ctx),
+    ...mropePositionsApi(ctx),
 
     /** A Float32Array in WebAssembly memory (zero-copy argument); length or data to copy. */
     tensor(lengthOrData) {

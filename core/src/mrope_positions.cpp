@@ -62,7 +62,7 @@ visual merged(const mrope_item& item, std::size_t i, int m, mrope_model model, d
     if (!std::isfinite(s) || s < 0 || s > max_time_factor)
       detail::fail_argument("items[", i, "].seconds_per_grid must be a finite number in [0, 2^24], got ", s);
     if (!(tps > 0))
-      detail::fail_argument("tokens_per_second (HF vision_config.tokens_per_second) is required "
+      detail::fail_argument("tokens_per_second (2 in the released Qwen2.5-VL checkpoints) is required "
                             "for a qwen2.5-vl video (items[", i, "])");
     g.seconds = static_cast<float>(s);
   }
