@@ -66,6 +66,10 @@ visual merged(const mrope_item& item, std::size_t i, int m, mrope_model model, d
                             "for a qwen2.5-vl video (items[", i, "])");
     g.seconds = static_cast<float>(s);
   }
+  if (model == mrope_model::qwen3_vl && item.kind == mrope_item_kind::video && g.t != 1)
+    detail::fail_argument("items[", i, "].video[0] (t) must be 1 for qwen3-vl, got ", g.t,
+                          ": Qwen3-VL writes each frame as its own item (HF splits video_grid_thw "
+                          "into frames), list them with their timestamp tokens between");
   return g;
 }
 
@@ -149,14 +153,11 @@ mrope_position_ids mrope_positions(std::span<const mrope_item> items, int spatia
       continue;
     }
     const visual& g = grids[v++];
-    // Qwen3-VL: one item per frame (t = 1 each), so every frame restarts at next.
-    const bool per_frame = model == mrope_model::qwen3_vl && items[i].kind == mrope_item_kind::video;
     for (std::int64_t ti = 0; ti < g.t; ++ti) {
-      const double time = per_frame ? 0.0 : time_of(g, ti, tps);
+      const double time = time_of(g, ti, tps);
       for (std::int64_t hi = 0; hi < g.h; ++hi)
         for (std::int64_t wi = 0; wi < g.w; ++wi)
           out.put(static_cast<double>(next) + time, next + hi, next + wi, i);
-      if (per_frame) next = out.largest + 1;
     }
     next = out.largest + 1;
   }

@@ -183,19 +183,21 @@ TEST_CASE("mrope_positions: HF's loop over token ids, real Qwen2-VL shapes") {
   CHECK(r.delta == 40 - 280);
 }
 
-TEST_CASE("mrope_positions: Qwen3-VL splits a video into frames of t = 1") {
+TEST_CASE("mrope_positions: Qwen3-VL takes a video frame by frame") {
   using I = mrope_item;
-  // HF repeat_interleave(video_grid_thw, t) with t := 1: three 1×2×2 frames back to back.
-  const auto r = mrope_positions(std::vector<I>{I::text_run(1), I::video(3, 4, 4)}, 2, mrope_model::qwen3_vl);
-  const ids3 want{{{0, 1, 1, 1, 1, 3, 3, 3, 3, 5, 5, 5, 5}, {0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6},
-                   {0, 1, 2, 1, 2, 3, 4, 3, 4, 5, 6, 5, 6}}};
-  CHECK(rows(r) == want);
-  // The same frames listed one by one equal Qwen2-VL's positions of those items.
+  // HF splits video_grid_thw into frames (t = 1), each <timestamp> <vision_start> … <vision_end>:
+  // then Qwen2-VL's loop, so frames listed as items with text between are Qwen2-VL's positions.
   const std::vector<I> frames{I::text_run(2), I::video(1, 4, 4), I::text_run(3), I::video(1, 4, 4), I::text_run(2)};
-  CHECK(rows(mrope_positions(frames, 2, mrope_model::qwen3_vl)) == rows(mrope_positions(frames, 2, mrope_model::qwen2_vl)));
-  // Images are Qwen2-VL's.
-  const std::vector<I> img{I::image(2, 4, 6)};
+  const auto r = mrope_positions(frames, 2, mrope_model::qwen3_vl);
+  CHECK(rows(r) == rows(mrope_positions(frames, 2, mrope_model::qwen2_vl)));
+  CHECK(rows(r)[0] == std::vector<std::int64_t>{0, 1, 2, 2, 2, 2, 4, 5, 6, 7, 7, 7, 7, 9, 10});
+  require_hf(frames, 2, mrope_model::qwen2_vl, 0);
+  // Images are Qwen2-VL's; a video of t > 1 is refused (its frames need their own items).
+  const std::vector<I> img{I::text_run(1), I::image(2, 4, 6)};
   CHECK(rows(mrope_positions(img, 2, mrope_model::qwen3_vl)) == rows(mrope_positions(img, 2, mrope_model::qwen2_vl)));
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [] { (void)mrope_positions(std::vector<I>{I::text_run(1), I::video(3, 4, 4)}, 2, mrope_model::qwen3_vl); },
+      "items[1].video[0] (t) must be 1 for qwen3-vl, got 3");
 }
 
 TEST_CASE("mrope_positions: text only and empty") {

@@ -22,16 +22,16 @@
 //     frame (HF sets second_per_grid_t = 0 for images). The product is truncated after the
 //     multiplication, as in HF's current code; releases before the fix of fractional intervals
 //     truncated s to an integer first (s = 0.5 gave 0 for every frame).
-//   qwen3_vl:   (HF `Qwen3VLModel.get_rope_index`, models/qwen3_vl/modeling_qwen3_vl.py) a
-//     video is split into its t frames (HF repeat_interleave of video_grid_thw, t set to 1),
-//     each frame its own item: frames listed together in one video item are consecutive, no
-//     token between them; Qwen3-VL's processor writes a timestamp and vision_start/end between
-//     frames, so to match its prompts list each frame as {video (1, h, w)} with those text runs
-//     between. Images as qwen2_vl. (Qwen3-VL's rotation itself is mrope_interleaved.)
+//   qwen3_vl:   (HF `Qwen3VLModel.get_rope_index`, models/qwen3_vl/modeling_qwen3_vl.py) as
+//     qwen2_vl once HF has split each video into its frames (repeat_interleave of
+//     video_grid_thw, t set to 1): Qwen3-VL's processor writes every frame as its own
+//     <timestamp> <|vision_start|> frame <|vision_end|>, so a video is listed frame by frame,
+//     {video (1, h, w)} items with those text runs between; a video item with t ≠ 1 is refused.
+//     (Qwen3-VL's rotation itself is mrope_interleaved.)
 //
 // Range (violations throw posenc::invalid_argument naming the argument, nothing is returned):
 //   spatial_merge in [1, 1024]; grid t, h, w each in [1, 2^31 − 1], h and w multiples of
-//   spatial_merge; text runs in [0, 2^26]; tokens in total ≤ 2^26 (else posenc::length_error
+//   spatial_merge, t = 1 for qwen3_vl videos; text runs in [0, 2^26]; tokens in total ≤ 2^26 (else posenc::length_error
 //   naming items); every position ≤ 2^31 − 1 (an int32 position id, as the rotators take);
 //   for qwen2_5_vl videos only: tokens_per_second (HF vision_config.tokens_per_second, 2 in
 //   the released checkpoints) in (0, 2^24], required (0 = not given); seconds_per_grid in
