@@ -111,9 +111,9 @@ export type Seed = number | bigint;
  * `second_per_grid_ts` entry of a video (qwen2.5-vl only).
  */
 export type MropeItem =
-  | { text: number | bigint }
-  | { image: ArrayLike<number | bigint> }
-  | { video: ArrayLike<number | bigint>; secondsPerGrid?: number };
+  | { text: number | bigint; image?: never; video?: never; secondsPerGrid?: never }
+  | { image: ArrayLike<number | bigint>; text?: never; video?: never; secondsPerGrid?: never }
+  | { video: ArrayLike<number | bigint>; secondsPerGrid?: number; text?: never; image?: never };
 
 export interface MropePositionsOptions {
   items: readonly MropeItem[];
