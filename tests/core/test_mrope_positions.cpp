@@ -143,26 +143,22 @@ void require_hf(const std::vector<mrope_item>& items, int m, mrope_model model, 
 
 }  // namespace
 
-TEST_CASE("mrope_positions: Qwen2-VL docstring example (3 frames of 2×2, then 5 text tokens)") {
-  // HF: vision t [0,0,0,0,1,1,1,1,2,2,2,2], h [0,0,1,1,…], w [0,1,0,1,…], text 3 … 7.
-  const std::vector<mrope_item> items{mrope_item::video(3, 4, 4), mrope_item::text_run(5)};
-  const auto r = mrope_positions(items, 2, mrope_model::qwen2_vl);
-  const ids3 want{{{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 4, 5, 6, 7},
-                   {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 3, 4, 5, 6, 7},
-                   {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 3, 4, 5, 6, 7}}};
-  CHECK(rows(r) == want);
-  CHECK(r.delta == 8 - 17);
-}
-
-TEST_CASE("mrope_positions: Qwen2.5-VL docstring example (tokens_per_second 25, 2 s per grid)") {
-  // HF: interval tokens_per_second · temporal_patch_size / fps = 25 · 2 / 1 = 50; text 101 … 105.
-  const std::vector<mrope_item> items{mrope_item::video(3, 4, 4, 2.0), mrope_item::text_run(5)};
-  const auto r = mrope_positions(items, 2, mrope_model::qwen2_5_vl, 25);
-  const ids3 want{{{0, 0, 0, 0, 50, 50, 50, 50, 100, 100, 100, 100, 101, 102, 103, 104, 105},
-                   {0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 101, 102, 103, 104, 105},
-                   {0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 101, 102, 103, 104, 105}}};
-  CHECK(rows(r) == want);
-  CHECK(r.delta == 106 - 17);
+TEST_CASE("mrope_positions: the get_rope_index docstring examples (3 frames of 2×2, then 5 text tokens)") {
+  const std::vector<std::int64_t> h{0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1}, w{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1};
+  const auto expect = [&](const posenc::mrope_position_ids& r, std::vector<std::int64_t> t, std::int64_t text) {
+    ids3 want{t, h, w};
+    for (auto& row : want) for (std::int64_t p = text; p < text + 5; ++p) row.push_back(p);
+    CHECK(rows(r) == want);
+    CHECK(r.delta == text + 5 - 17);
+  };
+  // Qwen2-VL: vision t [0,0,0,0,1,1,1,1,2,2,2,2], text 3 … 7.
+  expect(mrope_positions(std::vector<mrope_item>{mrope_item::video(3, 4, 4), mrope_item::text_run(5)}, 2,
+                         mrope_model::qwen2_vl),
+         {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, 3);
+  // Qwen2.5-VL: interval tokens_per_second · temporal_patch_size / fps = 25 · 2 / 1 = 50; text 101 … 105.
+  expect(mrope_positions(std::vector<mrope_item>{mrope_item::video(3, 4, 4, 2.0), mrope_item::text_run(5)}, 2,
+                         mrope_model::qwen2_5_vl, 25),
+         {0, 0, 0, 0, 50, 50, 50, 50, 100, 100, 100, 100}, 101);
 }
 
 TEST_CASE("mrope_positions: HF's loop over token ids, real Qwen2-VL shapes") {
