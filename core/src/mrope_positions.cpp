@@ -81,31 +81,25 @@ double time_of(const visual& g, std::int64_t ti, float tps) {
   return std::trunc(static_cast<double>(step * tps));
 }
 
-// Appends one token's (t, h, w) after checking each fits an int32 position id.
-struct writer {
-  std::vector<std::int32_t>& out;
-  std::int64_t tokens;
-  std::int64_t at = 0;
-  std::int64_t largest = -1;
-  void put(double t, std::int64_t h, std::int64_t w, std::size_t item) {
-    const double hi = std::max({t, static_cast<double>(h), static_cast<double>(w)});
-    if (hi > static_cast<double>(max_position))
-      detail::fail_argument("items[", item, "] takes positions past 2147483647 (2^31 - 1, the "
-                            "largest int32 position id), got ", hi);
-    const auto a = static_cast<std::size_t>(at);
-    const auto n = static_cast<std::size_t>(tokens);
-    out[a] = static_cast<std::int32_t>(t);
-    out[n + a] = static_cast<std::int32_t>(h);
-    out[2 * n + a] = static_cast<std::int32_t>(w);
-    largest = std::max(largest, static_cast<std::int64_t>(hi));
-    ++at;
-  }
+// Every item checked, its token count and first position found, and the largest position
+// checked against int32 before anything is allocated. time() is non-decreasing in ti
+// (s, tps ≥ 0 and rounding is monotonic), so a visual item's largest position is at its
+// last frame, last row or last column.
+struct plan {
+  std::vector<visual> grids;
+  std::int64_t tokens = 0;
+  std::int64_t next = 0;  // one past the largest position so far
 };
 
-// The token count of every item, checked (the output is allocated once, after this).
-std::int64_t count_tokens(std::span<const mrope_item> items, int m, mrope_model model, double tps,
-                          std::vector<visual>& grids) {
-  std::int64_t tokens = 0;
+void check_position(std::size_t i, double largest) {
+  if (largest > static_cast<double>(max_position))
+    detail::fail_argument("items[", i, "] takes positions past 2147483647 (2^31 - 1, the "
+                          "largest int32 position id), got ", largest);
+}
+
+plan plan_items(std::span<const mrope_item> items, int m, mrope_model model, double tps) {
+  plan p;
+  const auto tps32 = static_cast<float>(tps);
   for (std::size_t i = 0; i < items.size(); ++i) {
     const mrope_item& item = items[i];
     std::int64_t n = 0;
@@ -113,21 +107,27 @@ std::int64_t count_tokens(std::span<const mrope_item> items, int m, mrope_model 
       n = item.text;
       if (n < 0 || n > max_tokens)
         detail::fail_argument("items[", i, "].text must be an integer in [0, 67108864], got ", n);
+      check_position(i, static_cast<double>(p.next + n - 1));
+      p.next += n;
     } else {
       const visual g = merged(item, i, m, model, tps);
-      grids.push_back(g);
       // Each factor ≤ 2^31, so one product at a time stays below 2^62 before the check.
       n = g.t;
-      for (std::int64_t f : {g.h, g.w}) {
-        n = n > max_tokens ? n : n * f;
+      for (std::int64_t f : {g.h, g.w}) n = n > max_tokens ? n : n * f;
+      if (n <= max_tokens) {
+        const double largest = static_cast<double>(p.next) +
+            std::max({time_of(g, g.t - 1, tps32), static_cast<double>(g.h - 1), static_cast<double>(g.w - 1)});
+        check_position(i, largest);
+        p.next = static_cast<std::int64_t>(largest) + 1;
       }
+      p.grids.push_back(g);
     }
-    tokens += n;
-    if (n > max_tokens || tokens > max_tokens)
+    p.tokens += n;
+    if (n > max_tokens || p.tokens > max_tokens)
       detail::fail_length("items hold more than 67108864 (2^26) tokens (items[", i, "] reaches ",
-                          n > max_tokens ? n : tokens, ")");
+                          n > max_tokens ? n : p.tokens, ")");
   }
-  return tokens;
+  return p;
 }
 
 }  // namespace
@@ -138,30 +138,39 @@ mrope_position_ids mrope_positions(std::span<const mrope_item> items, int spatia
   if (!std::isfinite(tokens_per_second) || tokens_per_second < 0 || tokens_per_second > max_time_factor)
     detail::fail_argument("tokens_per_second must be a finite number in [0, 2^24], got ",
                           tokens_per_second);
-  std::vector<visual> grids;
+  const plan p = plan_items(items, spatial_merge, model, tokens_per_second);
   mrope_position_ids r;
-  r.tokens = count_tokens(items, spatial_merge, model, tokens_per_second, grids);
+  r.tokens = p.tokens;
+  r.delta = p.next - p.tokens;  // HF: max + 1 − length (0 when empty: next = tokens = 0)
   r.positions.resize(3 * static_cast<std::size_t>(r.tokens));
-  writer out{r.positions, r.tokens};
+  const auto n = static_cast<std::size_t>(r.tokens);
+  std::int32_t* t_row = r.positions.data();
+  std::int32_t* h_row = t_row + n;
+  std::int32_t* w_row = h_row + n;
   const float tps = static_cast<float>(tokens_per_second);
-  std::int64_t next = 0;
-  std::size_t v = 0;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (items[i].kind == mrope_item_kind::text) {
-      for (std::int64_t p = next; p < next + items[i].text; ++p) out.put(static_cast<double>(p), p, p, i);
-      next += items[i].text;
+  std::size_t at = 0, v = 0;
+  std::int64_t next = 0;  // positions below 2^31 (checked by plan_items)
+  for (const mrope_item& item : items) {
+    if (item.kind == mrope_item_kind::text) {
+      for (std::int64_t q = next; q < next + item.text; ++q, ++at)
+        t_row[at] = h_row[at] = w_row[at] = static_cast<std::int32_t>(q);
+      next += item.text;
       continue;
     }
-    const visual& g = grids[v++];
+    const visual& g = p.grids[v++];
+    std::int64_t largest = next;
     for (std::int64_t ti = 0; ti < g.t; ++ti) {
-      const double time = time_of(g, ti, tps);
+      const auto time = next + static_cast<std::int64_t>(time_of(g, ti, tps));
       for (std::int64_t hi = 0; hi < g.h; ++hi)
-        for (std::int64_t wi = 0; wi < g.w; ++wi)
-          out.put(static_cast<double>(next) + time, next + hi, next + wi, i);
+        for (std::int64_t wi = 0; wi < g.w; ++wi, ++at) {
+          t_row[at] = static_cast<std::int32_t>(time);
+          h_row[at] = static_cast<std::int32_t>(next + hi);
+          w_row[at] = static_cast<std::int32_t>(next + wi);
+        }
+      largest = std::max({largest, time, next + g.h - 1, next + g.w - 1});
     }
-    next = out.largest + 1;
+    next = largest + 1;
   }
-  r.delta = r.tokens == 0 ? 0 : out.largest + 1 - r.tokens;
   return r;
 }
 
