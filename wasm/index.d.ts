@@ -479,8 +479,9 @@ export interface Posenc {
    * (ti, hi, wi) the ids (p + time(ti), p + hi, p + wi); the next item starts one past the
    * largest. time(ti) = ti (qwen2-vl, qwen3-vl); for qwen2.5-vl videos
    * trunc(ti · secondsPerGrid · tokensPerSecond) in float32 as torch computes it, 0 for
-   * qwen2.5-vl images. qwen3-vl splits a video into frames of t = 1, each starting one past
-   * the previous (list the frames as separate items to put its timestamp tokens between).
+   * qwen2.5-vl images. qwen3-vl takes a video frame by frame, as HF splits it: each frame its
+   * own { video: [1, h, w] } item with its timestamp and vision start/end tokens as text
+   * between (t ≠ 1 is a RangeError).
    * `delta` is HF's `rope_deltas` (largest position + 1 − tokens, 0 when empty): decoding
    * continues with token n (0-based, counting the prompt) at position n + delta on every axis.
    * Ranges (RangeError naming the argument, nothing computed): spatialMerge in [1, 1024]

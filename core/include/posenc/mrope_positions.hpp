@@ -29,13 +29,15 @@
 //     {video (1, h, w)} items with those text runs between; a video item with t ≠ 1 is refused.
 //     (Qwen3-VL's rotation itself is mrope_interleaved.)
 //
-// Range (violations throw posenc::invalid_argument naming the argument, nothing is returned):
+// Range (all checked before the output is allocated; violations throw
+// posenc::invalid_argument naming the argument):
 //   spatial_merge in [1, 1024]; grid t, h, w each in [1, 2^31 − 1], h and w multiples of
-//   spatial_merge, t = 1 for qwen3_vl videos; text runs in [0, 2^26]; tokens in total ≤ 2^26 (else posenc::length_error
-//   naming items); every position ≤ 2^31 − 1 (an int32 position id, as the rotators take);
-//   for qwen2_5_vl videos only: tokens_per_second (HF vision_config.tokens_per_second, 2 in
-//   the released checkpoints) in (0, 2^24], required (0 = not given); seconds_per_grid in
-//   [0, 2^24]. Both are ignored by the other models and by images.
+//   spatial_merge, t = 1 for qwen3_vl videos; text runs in [0, 2^26]; tokens in total ≤ 2^26
+//   (else posenc::length_error naming items); every position ≤ 2^31 − 1 (an int32 position
+//   id, as the rotators take); for qwen2_5_vl videos only: tokens_per_second (HF
+//   vision_config.tokens_per_second, 2 in the released checkpoints) in (0, 2^24], required
+//   (0 = not given); seconds_per_grid in [0, 2^24]. Both are ignored by the other models and
+//   by images.
 // Accuracy: exact (integers; the one float32 product of qwen2_5_vl is rounded as torch does).
 #pragma once
 
