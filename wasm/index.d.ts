@@ -101,6 +101,27 @@ export type Position = number | bigint;
 /** 64-bit seed: a safe integer ≥ 0 or a BigInt in [0, 2^64). */
 export type Seed = number | bigint;
 
+/**
+ * One item of a sequence for mropePositions, in token order. `text`: a run of that many
+ * tokens (vision special tokens such as <|vision_start|> / <|vision_end|> and Qwen3-VL's
+ * frame timestamps are text: count them here). `image` / `video`: HF's `image_grid_thw` /
+ * `video_grid_thw` row (t, h, w) in vision patches before the spatial merge (a 448 × 448
+ * Qwen2-VL image is [1, 32, 32]: 16 × 16 = 256 tokens); an array of 3 integers (numbers or
+ * BigInts) or an Int32Array / BigInt64Array of 3. `secondsPerGrid`: HF's
+ * `second_per_grid_ts` entry of a video (qwen2.5-vl only).
+ */
+export type MropeItem =
+  | { text: number | bigint; image?: never; video?: never; secondsPerGrid?: never }
+  | { image: ArrayLike<number | bigint>; text?: never; video?: never; secondsPerGrid?: never }
+  | { video: ArrayLike<number | bigint>; secondsPerGrid?: number; text?: never; image?: never };
+
+export interface MropePositionsOptions {
+  items: readonly MropeItem[];
+  model: 'qwen2-vl' | 'qwen2.5-vl' | 'qwen3-vl';
+  spatialMerge?: number;
+  tokensPerSecond?: number;
+}
+
 export interface LadderOptions {
   /** Even, in [2, 65536] (the rotary dim with partial rotary). */
   dim: number;
@@ -524,6 +545,29 @@ export interface Posenc {
   selfAttention(options: AttentionOptions): { output: Float32Array; weights: Float32Array };
   /** max |shuffle(out(X)) − out(shuffle(X))|: ~1e−7 without positions, O(1) with them. */
   permutationTest(options: Omit<AttentionOptions, 'positions'> & { seed: Seed }): number;
+
+  /**
+   * M-RoPE position ids of a text + image + video sequence, exactly as Hugging Face's
+   * `get_rope_index` computes them (Qwen2-VL, Qwen2.5-VL, Qwen3-VL), ready for
+   * `pe.rope({ mrope }).apply(x, { positions })`; see MropeItem for the items. Positions:
+   * a text run continues from the previous position on all three axes; a visual item with
+   * merged grid (T, H, W) = (t, h/m, w/m) starts at the next position p and gives its token
+   * (ti, hi, wi) the ids (p + time(ti), p + hi, p + wi); the next item starts one past the
+   * largest. time(ti) = ti (qwen2-vl, qwen3-vl); for qwen2.5-vl videos
+   * trunc(ti · secondsPerGrid · tokensPerSecond) in float32 as torch computes it, 0 for
+   * qwen2.5-vl images. qwen3-vl takes a video frame by frame, as HF splits it: each frame its
+   * own { video: [1, h, w] } item with its timestamp and vision start/end tokens as text
+   * between (t ≠ 1 is a RangeError).
+   * `delta` is HF's `rope_deltas` (largest position + 1 − tokens, 0 when empty): decoding
+   * continues with token n (0-based, counting the prompt) at position n + delta on every axis.
+   * Ranges (RangeError naming the argument, nothing computed): spatialMerge in [1, 1024]
+   * (default 2, HF's spatial_merge_size); grid values integers in [1, 2^31 − 1], h and w
+   * multiples of spatialMerge; text in [0, 2^26]; at most 2^26 tokens and 2^20 items; every
+   * position ≤ 2^31 − 1; for qwen2.5-vl videos tokensPerSecond (HF
+   * vision_config.tokens_per_second, 2 in the released checkpoints) in (0, 2^24] is required
+   * and secondsPerGrid in [0, 2^24] (default 1, as HF without second_per_grid_ts). Exact.
+   */
+  mropePositions(options: MropePositionsOptions): { positions: Int32Array; tokens: number; delta: number };
 
   /** p·θ_i for each listed position (int32), [positions][dim/2] row-major, in double, not reduced mod 2π. */
   positionAngles(options: { dim: number; base?: number; positions: Positions }): Float64Array;

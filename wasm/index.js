@@ -16,6 +16,7 @@ import { randomApi } from './js/random.js';
 import { positionsApi } from './js/positions.js';
 import { relativeApi } from './js/relative.js';
 import { tensorApi } from './js/tensor.js';
+import { mropePositionsApi } from './js/mrope_positions.js';
 
 export { simdSupported };
 
@@ -42,6 +43,7 @@ export async function createPosenc(opts) {
     ...positionsApi(ctx),
     ...relativeApi(ctx),
     ...tensorApi(ctx),
+    ...mropePositionsApi(ctx),
 
     /** Debug: WebAssembly memory size and allocator bytes in use (for leak tests). */
     memoryStats() {

@@ -180,6 +180,13 @@ for (const lang of LANGS) {
 
   test(`§15 ${lang}: M-RoPE text tokens are plain RoPE bit for bit; the (Δt, Δh, Δw) scores are the package's`, async () => {
     const page = await suite.open(`#lang=${lang}`);
+    // The position table: HF's Qwen2-VL ids for 3 text tokens, 4 frames of 6 × 6 merged
+    // patches (grid 4 × 12 × 12) and 2 text tokens: frame f at t = 3 + f, h, w = 3 … 8, the
+    // text after the video from 3 + max(4, 6) = 9 on.
+    const ids = await tableCells(page, 'video-positions');
+    assert.deepEqual(ids.map((r) => r.slice(1)), [['0', '0', '0'], ['1', '1', '1'], ['2', '2', '2'],
+      ...[3, 4, 5, 6].map((t) => [String(t), '3 … 8', '3 … 8']), ['9', '9', '9'], ['10', '10', '10']]);
+    assert.match(ids[7][0], /147/); // the first text token after 3 + 4·36 patches
     for (const interleaved of [false, true]) {
       if (interleaved) await page.click('input[name="s15.inter"]');
       const out = page.locator('[data-testid="video-text-match"]');

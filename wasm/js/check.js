@@ -365,6 +365,20 @@ export function positions(name, v, heapBuffer) {
   return out;
 }
 
+/**
+ * Calls visit(element, i, count) for each own element of a plain array of at most `max`
+ * (each read once, a hole is a TypeError) and returns the count: no array is built, so no
+ * inherited index setter can run.
+ */
+export function eachElement(name, v, max, visit) {
+  if (typedArrayTag(v) !== undefined || !isArrayish(v)) {
+    throw new TypeError(`posenc: ${name} must be an array, got ${describe(v)}`);
+  }
+  const n = listLength(name, v, max);
+  for (let i = 0; i < n; i++) visit(element(name, v, i), i, n);
+  return n;
+}
+
 /** Float64Array / Float32Array or an array of finite numbers, at most `max` → Float64Array. */
 export function numberList(name, v, max) {
   const tag = typedArrayTag(v);

@@ -80,21 +80,18 @@ export function mropeSection(headDim, interleaved) {
 }
 
 /**
- * Position ids of "prefix text, video (frames × size × size patches), suffix text" as HF's
- * Qwen2-VL get_rope_index lays them out: text at t = h = w = its index; a patch at
- * (P + frame, P + row, P + col) after P text tokens; the text after the video continues
- * from the largest position used + 1. Returns [3][tokens] and a summary for the table.
+ * Position ids of "prefix text, video (frames × size × size merged patches), suffix text"
+ * from the package (pe.mropePositions: HF's Qwen2-VL get_rope_index; the grid before the
+ * 2 × 2 merge is frames × 2·size × 2·size). Returns [3][tokens], the (t, h, w) of any token,
+ * the token index of a patch and the token indices and positions of the text tokens.
  */
-export function videoPositions({ prefix, frames, size, suffix }) {
-  const n = prefix + frames * size * size + suffix;
-  const pos = new Int32Array(3 * n);
-  let i = 0;
-  const put = (t, hh, w) => { pos[i] = t; pos[n + i] = hh; pos[2 * n + i] = w; i += 1; };
-  for (let p = 0; p < prefix; p++) put(p, p, p);
-  for (let f = 0; f < frames; f++) for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) put(prefix + f, prefix + r, prefix + c);
-  const next = prefix + Math.max(frames, size);
-  for (let p = 0; p < suffix; p++) put(next + p, next + p, next + p);
-  return { positions: pos, tokens: n, textAt: [...Array(prefix).keys(), ...Array.from({ length: suffix }, (_, p) => next + p)] };
+export function videoPositions(pe, { prefix, frames, size, suffix }) {
+  const items = [{ text: prefix }, { video: [frames, 2 * size, 2 * size] }, { text: suffix }];
+  const { positions, tokens } = pe.mropePositions({ items, model: 'qwen2-vl', spatialMerge: 2 });
+  const at = (token) => [0, 1, 2].map((axis) => positions[axis * tokens + token]);
+  const patch = (f, r, c) => prefix + (f * size + r) * size + c;
+  const textTokens = [...Array(prefix).keys(), ...Array.from({ length: suffix }, (_, i) => patch(frames, 0, 0) + i)];
+  return { positions, tokens, at, patch, textTokens, textAt: textTokens.map((i) => at(i)[0]) };
 }
 
 /**

@@ -18,4 +18,5 @@
 #include "posenc/relative.hpp"
 #include "posenc/config.hpp"
 #include "posenc/multimodal.hpp"
+#include "posenc/mrope_positions.hpp"
 #include "posenc/half.hpp"

@@ -107,3 +107,16 @@ vis.apply(bt, { positions: [1, 2], out: new Float32Array(80) });
 pe.tensor(new Uint16Array(4));
 // @ts-expect-error: tensor() copies, it does not convert
 pe.tensor(new Float32Array(4), { dtype: 'bfloat16' });
+// M-RoPE position ids as HF's get_rope_index makes them, fed to the M-RoPE rotator.
+const ropeIds = pe.mropePositions({
+  model: 'qwen2.5-vl', tokensPerSecond: 2,
+  items: [{ text: 4 }, { image: [1, 32, 32] }, { text: 2n }, { video: new BigInt64Array([2n, 8n, 8n]), secondsPerGrid: 1 }, { text: 1 }],
+});
+const idRows: Int32Array = ropeIds.positions;
+const decodeAt: number = ropeIds.tokens + ropeIds.delta;
+mrope.apply(new Float32Array(ropeIds.tokens * 128), { positions: idRows });
+export const usedMropeIds = [decodeAt];
+// @ts-expect-error: the models are fixed
+pe.mropePositions({ model: 'qwen2-vl-7b', items: [] });
+// @ts-expect-error: secondsPerGrid belongs to videos
+pe.mropePositions({ model: 'qwen2.5-vl', items: [{ image: [1, 2, 2], secondsPerGrid: 1 }] });

@@ -185,17 +185,22 @@ function videoPanel(ctx) {
     const section = mropeSection(headDim, interleaved);
     const F = frames();
     const S = state.get('s15.S');
-    const seq = videoPositions({ prefix: PREFIX, frames: F, size: S, suffix: SUFFIX });
+    const seq = videoPositions(pe, { prefix: PREFIX, frames: F, size: S, suffix: SUFFIX });
     sectionOut.textContent = `[${section.join(', ')}] (${t('s15.sum', { sum: section[0] + section[1] + section[2], half: headDim / 2 })})`;
 
+    const textRow = (i) => [t('s15.posText', { i }), ...seq.at(i).map(String)];
+    // A frame's row: its t, and the h and w of its first and last patch.
+    const frameRow = (f) => {
+      const [first, last] = [seq.at(seq.patch(f, 0, 0)), seq.at(seq.patch(f, S - 1, S - 1))];
+      return [t('s15.posFrame', { f, n: S * S }), String(first[0]), `${first[1]} … ${last[1]}`, `${first[2]} … ${last[2]}`];
+    };
     replace(posBox, table({
       caption: t('s15.posCaption', { n: seq.tokens }),
       columns: [t('s15.posToken'), 't', 'h', 'w'],
       rows: [
-        ...seq.textAt.slice(0, PREFIX).map((p) => [t('s15.posText', { i: p }), String(p), String(p), String(p)]),
-        ...Array.from({ length: F }, (_, f) => [t('s15.posFrame', { f, n: S * S }), String(PREFIX + f),
-          `${PREFIX} … ${PREFIX + S - 1}`, `${PREFIX} … ${PREFIX + S - 1}`]),
-        ...seq.textAt.slice(PREFIX).map((p, i) => [t('s15.posText', { i: PREFIX + F * S * S + i }), String(p), String(p), String(p)]),
+        ...seq.textTokens.slice(0, PREFIX).map(textRow),
+        ...Array.from({ length: F }, (_, f) => frameRow(f)),
+        ...seq.textTokens.slice(PREFIX).map(textRow),
       ],
       testid: 'video-positions',
     }));
@@ -208,11 +213,10 @@ function videoPanel(ctx) {
     match.dataset.total = String(m.total);
 
     const [q, k] = randomVectors(pe, { seed: 152, count: 2, dim: headDim });
-    const centre = PREFIX + (S >> 1);
     const base = { headDim, section, interleaved, q, k, size: S, dt: dt(), axisSteps: AXIS_STEPS };
     // The query: the middle patch of the first frame, and the top-right patch of the last frame.
-    const a = videoScores(pe, { ...base, query: [PREFIX, centre, centre] });
-    const b = videoScores(pe, { ...base, query: [PREFIX + F - 1, PREFIX, PREFIX + S - 1] });
+    const a = videoScores(pe, { ...base, query: seq.at(seq.patch(0, S >> 1, S >> 1)) });
+    const b = videoScores(pe, { ...base, query: seq.at(seq.patch(F - 1, 0, S - 1)) });
     map.draw(a.map, a.span, a.span, { mark: [S - 1, S - 1], rowRange: `−${S - 1} … +${S - 1}`, colRange: `−${S - 1} … +${S - 1}` });
     gap.textContent = t('s15.gapValue', { v: sci(maxGap(a.map, b.map), 1) });
     const spread = (v) => Math.max(...v) - Math.min(...v);
