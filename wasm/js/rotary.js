@@ -317,11 +317,13 @@ export function rotaryApi({ module, heap }) {
       if (out !== undefined) checkOutDtype(out, dtype);
       // Every option is read: from here on no user code runs.
       const handle = this.#liveFor(positions, start, tokens);
-      if (dtype !== undefined) return this.#apply16(handle, x, out, dtype, inverse, fn);
-      resolveTarget(heap, 'x', x, X);
+      const half = dtype !== undefined;
+      if (half) resolveHalfTarget(heap, 'x', x, dtype, X);
+      else resolveTarget(heap, 'x', x, X);
       let hasOut = out !== undefined;
       if (hasOut) {
-        resolveTarget(heap, 'out', out, OUT);
+        if (half) resolveHalfTarget(heap, 'out', out, dtype, OUT);
+        else resolveTarget(heap, 'out', out, OUT);
         const shared = sharing(X, OUT);
         if (shared === 2) {
           throw new RangeError('posenc: out must be the same array as x or not share memory with it ' +
@@ -330,7 +332,7 @@ export function rotaryApi({ module, heap }) {
         hasOut = shared === 0;
       }
       const n = positions === null ? 0 : check.lengthOf(positions);
-      if (!hasOut && X.copy !== null && n === (positions === null ? 0 : tokens) &&
+      if (!half && !hasOut && X.copy !== null && n === (positions === null ? 0 : tokens) &&
           this.#applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse)) return x;
       const xBytes = align(stagedBytes(X));
       const outBytes = hasOut ? align(stagedBytes(OUT)) : 0;
@@ -343,44 +345,13 @@ export function rotaryApi({ module, heap }) {
         const pp = base + xBytes + outBytes;
         if (n !== 0) heap.put(pp, positions, 'Int32Array');
         const target = hasOut ? OUT : X;
-        status = module._posenc_rope_apply(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads,
-          ts, hs, pp, n, start, positions === null ? 0 : 1, inverse ? 1 : 0);
-        if (status === 0) unstage(heap, target);
-      } finally {
-        if (base !== 0) heap.release(base);
-      }
-      fromStatus(module, status, hasOut ? inNames : undefined);
-      return out === undefined ? x : out;
-    }
-
-    // apply on a 16-bit x, in place or into a 16-bit out of the same dtype (zero-copy for
-    // tensors of this instance, else through scratch memory); call holds the rest.
-    #apply16(handle, x, out, dtype, inverse, fn) {
-      const { tokens, positions, start, heads, tokenStride: ts, headStride: hs } = call;
-      resolveHalfTarget(heap, 'x', x, dtype, X);
-      let hasOut = out !== undefined;
-      if (hasOut) {
-        resolveHalfTarget(heap, 'out', out, dtype, OUT);
-        const shared = sharing(X, OUT);
-        if (shared === 2) {
-          throw new RangeError('posenc: out must be the same array as x or not share memory with it (out overlaps x)');
-        }
-        hasOut = shared === 0;
-      }
-      const n = positions === null ? 0 : check.lengthOf(positions);
-      const xBytes = align(stagedBytes(X));
-      const outBytes = hasOut ? align(stagedBytes(OUT)) : 0;
-      const total = xBytes + outBytes + 4 * n;
-      const base = total === 0 ? 0 : heap.acquire(total, fn);
-      let status;
-      try {
-        stage(heap, X, base);
-        if (hasOut) stage(heap, OUT, base + xBytes);
-        const pp = base + xBytes + outBytes;
-        if (n !== 0) heap.put(pp, positions, 'Int32Array');
-        const target = hasOut ? OUT : X;
-        status = module._posenc_rope_apply16(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads,
-          ts, hs, pp, n, start, positions === null ? 0 : 1, inverse ? 1 : 0, dtype === 'bfloat16' ? 1 : 0);
+        const use = positions === null ? 0 : 1, inv = inverse ? 1 : 0;
+        // x → target (target = x in place): float32, or 16-bit values of one dtype.
+        status = half
+          ? module._posenc_rope_apply16(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads, ts, hs,
+            pp, n, start, use, inv, dtype === 'bfloat16' ? 1 : 0)
+          : module._posenc_rope_apply(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads, ts, hs,
+            pp, n, start, use, inv);
         if (status === 0) unstage(heap, target);
       } finally {
         if (base !== 0) heap.release(base);
