@@ -182,15 +182,18 @@ bool is_empty(const View& v) noexcept {
   return v.tokens == 0 || v.heads == 0 || v.dim == 0;
 }
 
-// Calls touching at most this many bytes (in and, out of place, out) are L1-resident when
-// repeated, as a decode step is: the kernel then sweeps all heads of a token per row block,
-// else two at a time (detail/rotary_kernels.hpp, rotate_token). In WebAssembly (128-bit
-// vectors) the interleaved layout's lanes are twice the half layout's, and reloading them
-// per pair of heads costs more than streaming all heads: it always takes one group.
-constexpr std::int64_t kL1ResidentBytes = 64 * 1024;
+// How many heads the kernel sweeps per row block (detail/rotary_kernels.hpp, rotate_token):
+// all heads of a token load each row block once per token, which pays while the tensor stays
+// in cache; two heads keep few rows in flight, which pays when it streams from memory.
+// Calls touching at most kAllHeadsBytes (in and, out of place, out) take all heads. Natively
+// that is an L1-resident decode step; WebAssembly's 128-bit kernels reload twice as many row
+// blocks per head and gain from one group up to tensors of several MiB, and its interleaved
+// layout (lanes twice the half layout's) always takes one group.
 #ifdef __EMSCRIPTEN__
+constexpr std::int64_t kAllHeadsBytes = std::int64_t{8} << 20;
 constexpr bool kInterleavedOneGroup = true;
 #else
+constexpr std::int64_t kAllHeadsBytes = 64 * 1024;
 constexpr bool kInterleavedOneGroup = false;
 #endif
 
@@ -204,7 +207,7 @@ std::int64_t head_group(std::span<const Target> targets, bool interleaved) noexc
              (target.in.data == target.out.data ? 1 : 2);
     heads = std::max(heads, target.in.heads);
   }
-  return bytes <= kL1ResidentBytes || (interleaved && kInterleavedOneGroup) ? heads : 2;
+  return bytes <= kAllHeadsBytes || (interleaved && kInterleavedOneGroup) ? heads : 2;
 }
 
 template <class T, class V = float>

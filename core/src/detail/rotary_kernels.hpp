@@ -124,20 +124,23 @@ inline Batch scaled(const Batch& v, const Batch& g) noexcept {
   return v;
 }
 
-// One batch of each stream of a row, at `in`/`out`, by the lanes c, s. In the interleaved
-// layout lane 2i computes a·c + b·(−s) = a·c − b·s and lane 2i + 1 b·c + a·s: the pair
-// formula through swap_pairs (simd.hpp). Memory is read and written as batches of T by
-// the Storage (float32: xsimd converts; 16-bit: converted in registers).
+// One batch of a row's pairs by the lanes c, s: in the half layout the first and second
+// halves at a/a_out and b/b_out (b = a + half, formed once per row by the caller so every
+// batch's address is a constant offset); in the interleaved layout a/a_out alone, where lane
+// 2i computes a·c + b·(−s) = a·c − b·s and lane 2i + 1 b·c + a·s: the pair formula through
+// swap_pairs (simd.hpp). Memory is read and written as batches of T by the Storage
+// (float32: xsimd converts; 16-bit: converted in registers).
 template <bool Interleaved, bool Scaled, class Storage, class Batch>
-inline void rotate_batch(const typename Storage::value* in, typename Storage::value* out,
-                         std::size_t half, const Batch& c, const Batch& s, const Batch& g) noexcept {
+inline void rotate_batch(const typename Storage::value* a, const typename Storage::value* b,
+                         typename Storage::value* a_out, typename Storage::value* b_out,
+                         const Batch& c, const Batch& s, const Batch& g) noexcept {
   if constexpr (Interleaved) {
-    const Batch x = Storage::template load<Batch>(in);
-    Storage::store(scaled<Scaled>(x * c + swap_pairs(x) * s, g), out);
+    const Batch x = Storage::template load<Batch>(a);
+    Storage::store(scaled<Scaled>(x * c + swap_pairs(x) * s, g), a_out);
   } else {
-    const Batch a = Storage::template load<Batch>(in), b = Storage::template load<Batch>(in + half);
-    Storage::store(scaled<Scaled>(a * c - b * s, g), out);
-    Storage::store(scaled<Scaled>(b * c + a * s, g), out + half);
+    const Batch x = Storage::template load<Batch>(a), y = Storage::template load<Batch>(b);
+    Storage::store(scaled<Scaled>(x * c - y * s, g), a_out);
+    Storage::store(scaled<Scaled>(y * c + x * s, g), b_out);
   }
 }
 
@@ -153,7 +156,9 @@ struct head_rows {
   const T* lane_sin;
   const V* in;
   V* out;
-  std::int64_t in_stride, out_stride, heads;
+  // Pointer-sized: a valid view's offsets fit (32 bits in WebAssembly, where 64-bit index
+  // arithmetic costs extra instructions per row).
+  std::ptrdiff_t in_stride, out_stride, heads;
   std::size_t half;
 };
 
@@ -172,13 +177,19 @@ inline void rotate_lanes(const head_rows<T, typename Storage::value>& r, std::si
       c[k] = Batch::load_unaligned(r.lane_cos + j0 + k * width);
       s[k] = Batch::load_unaligned(r.lane_sin + j0 + k * width);
     }
-    // Each head's row from its index: stepping a pointer past the last head by a huge
-    // stride would form an address outside the tensor.
-    for (std::int64_t h = 0; h < r.heads; ++h) {
-      const V* x = r.in + h * r.in_stride + j0;
-      V* y = r.out + h * r.out_stride + j0;
+    // Row pointers step by the strides, but never past the last head: a huge stride
+    // would form an address outside the tensor.
+    const V* x = r.in + j0;
+    V* y = r.out + j0;
+    for (std::ptrdiff_t h = 0;;) {
+      const V* xb = Interleaved ? x : x + r.half;
+      V* yb = Interleaved ? y : y + r.half;
       for (std::size_t k = 0; k < N; ++k)
-        rotate_batch<Interleaved, Scaled, Storage>(x + k * width, y + k * width, r.half, c[k], s[k], g);
+        rotate_batch<Interleaved, Scaled, Storage>(x + k * width, xb + k * width, y + k * width,
+                                                   yb + k * width, c[k], s[k], g);
+      if (++h == r.heads) break;
+      x += r.in_stride;
+      y += r.out_stride;
     }
   };
   for (; j + kRowBlock * width <= end; j += kRowBlock * width) block.template operator()<kRowBlock>(j);
@@ -209,14 +220,15 @@ bool half_off(const head_rows<T, float>& r, std::size_t bytes) noexcept {
 // The SIMD twin of rotate_token_scalar: per group of job.head_group heads, the row's lanes
 // by rotate_lanes; the scalar reference finishes rows whose length is not a whole number of
 // batches. Small groups keep few rows in flight (memory streams well); one group of all
-// heads loads each row block once per token (what counts when the tensor is already in L1).
+// heads loads each row block once per token (what counts while the tensor stays in cache).
 template <class Arch, class T, bool Interleaved, bool Scaled, class Storage = float_storage>
 void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
   using V = typename Storage::value;
   // Fields read one by one into locals: stores through V* cannot alias them, and no
   // wide load spans the narrow stores that just wrote the job (a stalled store forward).
-  head_rows<T, V> r{job.lane_cos, job.lane_sin, job.in, job.out, job.in_head_stride,
-                    job.out_head_stride, 0, job.half};
+  head_rows<T, V> r{job.lane_cos, job.lane_sin, job.in, job.out,
+                    static_cast<std::ptrdiff_t>(job.in_head_stride),
+                    static_cast<std::ptrdiff_t>(job.out_head_stride), 0, job.half};
   const std::int64_t all_heads = job.heads, head_group = job.head_group;
   using batch = xsimd::batch<T, Arch>;
   using peel = typename peel_arch<Arch>::type;
@@ -228,7 +240,7 @@ void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
   const V* const in = r.in;
   V* const out = r.out;
   for (std::int64_t h0 = 0; h0 < all_heads; h0 += head_group) {
-    r.heads = std::min(head_group, all_heads - h0);
+    r.heads = static_cast<std::ptrdiff_t>(std::min(head_group, all_heads - h0));
     r.in = in + h0 * r.in_stride;
     r.out = out + h0 * r.out_stride;
     bool peeled = false;
