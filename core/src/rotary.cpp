@@ -184,7 +184,7 @@ bool is_empty(const View& v) noexcept {
 
 // How many heads the kernel sweeps per row block (detail/rotary_kernels.hpp, rotate_token):
 // all heads of a token load each row block once per token, which pays while the tensor stays
-// in cache; two heads keep few rows in flight, which pays when it streams from memory.
+// in cache; one head at a time walks memory in order, which pays when it streams.
 // Calls touching at most kAllHeadsBytes (in and, out of place, out) take all heads. Natively
 // that is an L1-resident decode step; WebAssembly's 128-bit kernels reload twice as many row
 // blocks per head and gain from one group up to tensors of several MiB, and its interleaved
@@ -207,7 +207,7 @@ std::int64_t head_group(std::span<const Target> targets, bool interleaved) noexc
              (target.in.data == target.out.data ? 1 : 2);
     heads = std::max(heads, target.in.heads);
   }
-  return bytes <= kAllHeadsBytes || (interleaved && kInterleavedOneGroup) ? heads : 2;
+  return bytes <= kAllHeadsBytes || (interleaved && kInterleavedOneGroup) ? heads : 1;
 }
 
 template <class T, class V = float>

@@ -44,7 +44,7 @@ struct token_rows {
   std::int64_t heads = 0;
   std::int64_t dim = 0;
   // Head rows the SIMD kernel sweeps per row block (≥ 1; see rotate_token).
-  std::int64_t head_group = 2;
+  std::int64_t head_group = 1;
 };
 
 // The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 needs
