@@ -207,7 +207,7 @@ const checks = targets(native, wasm);
 
 const md = [`# posenc benchmarks`, '',
   `Machine: ${info.model} (CPU family ${info.family}, model ${info.cpuModel}), ${nativeRaw?.context?.num_cpus ?? '?'} CPUs; SIMD: ${info.simd.join(', ') || '?'}; ${info.caches.join(', ')}. Date: ${info.date}.`,
-  'Build: native Release (-O3), baseline x86-64 with runtime dispatch (AVX-512 F/CD/DQ/BW, else AVX2+FMA, else SSE2); WASM: emcc -O3 -msimd128 (kernels), -Oz (the rest).', ''];
+  'Build: native Release (-O3), baseline x86-64 with runtime dispatch (AVX-512 F/CD/DQ/BW, else AVX2+FMA, else SSE2); WASM: emcc -O3 -msimd128 -mnontrapping-fptoint (kernels), -Oz (the rest).', ''];
 if (native) {
   const cal = native['calibration/add_chain']?.posenc;
   md.push('## Native (Google Benchmark, one thread, baseline x86-64 build with runtime dispatch)', '');

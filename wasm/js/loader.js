@@ -1,7 +1,8 @@
 // wasm/js/loader.js — picks, fetches, checks and instantiates one of the two binaries.
 //
-// The SIMD binary needs WebAssembly SIMD128 and exception handling; other
-// engines get the scalar one. The loader compiles the .wasm itself and hands the instance to
+// The SIMD binary needs WebAssembly SIMD128 and exception handling (and the non-trapping
+// float-to-int conversions, which every engine with SIMD128 has); other engines get the
+// scalar one. The loader compiles the .wasm itself and hands the instance to
 // the Emscripten glue (its `instantiateWasm` hook), so one code path serves Node (bytes read
 // from the file), browsers (one fetch, streaming compile when the server says
 // application/wasm), bundlers (binaries.js) and the inline entry (bytes embedded). Every
