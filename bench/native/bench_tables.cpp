@@ -132,6 +132,19 @@ member bare_table_member(std::size_t floats) {
   return {"bare", [=] { bare_store(out->data(), out->size(), stream); }};
 }
 
+// sinusoidal_table's rows [0, rows) into a buffer the member owns, `per_call` rows per call.
+member table_member(std::string name, const std::vector<double>& inv, std::int64_t rows,
+                    std::int64_t per_call) {
+  auto out = std::make_shared<std::vector<float>>(static_cast<std::size_t>(rows * kPeDim));
+  return {std::move(name),
+          [=] {
+            for (std::int64_t r = 0; r < rows; r += per_call)
+              sinusoidal_table(out->data() + r * kPeDim, static_cast<std::size_t>(per_call * kPeDim),
+                               kPeDim, 10000, r, per_call);
+          },
+          [=] { return pe_error(inv, *out, rows); }};
+}
+
 // "sinusoidal/8192x512": sinusoidal_table into a caller's buffer, interleaved layout.
 void register_sinusoidal() {
   const std::int64_t values = kPositions * kPeDim;
@@ -140,12 +153,10 @@ void register_sinusoidal() {
   register_paired(
       "sinusoidal/8192x512",
       [=] {
-        auto p = std::make_shared<std::vector<float>>(size);
         auto s = std::make_shared<std::vector<float>>(size);
         auto u = std::make_shared<std::vector<float>>(size);
         return std::vector<member>{
-            {"posenc", [=] { sinusoidal_table(p->data(), p->size(), kPeDim, 10000, 0, kPositions); },
-             [=] { return pe_error(inv, *p, kPositions); }},
+            table_member("posenc", inv, kPositions, kPositions),
             {"scalar",
              [=] {
                detail::table_rows_scalar(inv.data(), inv.size(), 0, kPositions,
@@ -176,22 +187,13 @@ void register_sinusoidal_streamed() {
   constexpr std::int64_t rows = 32768, piece = 8192;
   const std::vector<double> inv = inverse_frequencies(kPeDim, 10000).inv_freq;
   const auto size = static_cast<std::size_t>(rows * kPeDim);
+  static_assert(rows % piece == 0);
   register_paired(
       "sinusoidal/32768x512",
       [=] {
-        auto p = std::make_shared<std::vector<float>>(size);
-        auto q = std::make_shared<std::vector<float>>(size);
-        return std::vector<member>{
-            {"posenc", [=] { sinusoidal_table(p->data(), p->size(), kPeDim, 10000, 0, rows); },
-             [=] { return pe_error(inv, *p, rows); }},
-            {"plain",
-             [=] {
-               for (std::int64_t r = 0; r < rows; r += piece)
-                 sinusoidal_table(q->data() + r * kPeDim, static_cast<std::size_t>(piece * kPeDim),
-                                  kPeDim, 10000, r, piece);
-             },
-             [=] { return pe_error(inv, *q, rows); }},
-            bare_table_member(size)};
+        return std::vector<member>{table_member("posenc", inv, rows, rows),
+                                   table_member("plain", inv, rows, piece),
+                                   bare_table_member(size)};
       },
       1, rows * kPeDim);
 }
