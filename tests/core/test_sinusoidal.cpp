@@ -188,9 +188,9 @@ TEST_CASE("PE within 3e-7 of float64 truth for |p| <= 2^24", "[sinusoidal]") {
 
 TEST_CASE("tables are float64 truth correctly rounded (max error 3e-8 below 2^16)",
           "[sinusoidal]") {
-  // Every value of PE(0 … 2^16 − 1) at dim 16 (2^20 floats: large enough for the streaming
-  // stores on x86), both layouts, and 300 rows at ±2^24; rounds_to fails a table built with
-  // float32 angles or by a recurrence that drifts.
+  // Every value of PE(0 … 2^16 − 1) at dim 16 (2^20 floats), both layouts, and 300 rows at
+  // ±2^24; rounds_to fails a table built with float32 angles or by a recurrence that drifts.
+  // Tables past the streaming size hold the same bits (test_dispatch).
   const auto layout = GENERATE(pe_layout::interleaved, pe_layout::concat);
   const int dim = 16;
   const auto theta = posenc::inverse_frequencies(dim, 10000).inv_freq;

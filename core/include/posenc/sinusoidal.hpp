@@ -48,8 +48,8 @@ std::string_view to_string(pe_layout layout) noexcept;
 // Max error vs float64 truth: 0.5 ulp(float) + |p|·2⁻⁵² + 5e−16 per value (the SIMD path
 // builds each value by angle addition from an exact anchor row every few rows, in double;
 // the scalar reference evaluates every value directly). Either way ≤ 6e−8 for |p| ≤ 2²⁴ and
-// ≤ 3e−8 for |p| < 2¹⁶. Tables of 2²⁰ floats and more are written with non-temporal stores
-// on x86 (out 16-byte aligned), so they do not pass through the caches.
+// ≤ 3e−8 for |p| < 2¹⁶. Tables larger than 32 MiB (2²³ floats) are written with
+// non-temporal stores on x86 (out 16-byte aligned), so they do not pass through the caches.
 void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
                       std::int64_t first, std::int64_t count,
                       pe_layout layout = pe_layout::interleaved);

@@ -18,8 +18,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "simd.hpp"
-
 namespace posenc::detail {
 
 // ---------------------------------------------------------------------------------------
@@ -67,10 +65,12 @@ void pe_row(double position, const double* inv_freq, std::size_t half, pe_layout
   }
 }
 
-// Tables of at least this many floats (4 MiB, past L2) are written with non-temporal stores
-// where whole aligned 16-byte pieces allow it (x86 only): they skip the read-for-ownership of
-// every line, which for a table written once is half its memory traffic.
-inline constexpr std::int64_t kStreamFloats = std::int64_t{1} << 20;
+// Tables of more than this many floats (32 MiB: the last-level cache a core shares on the
+// x86 hosts measured) are written with non-temporal stores where whole aligned 16-byte
+// pieces allow it (x86 only): past that cache they skip the read-for-ownership of every
+// line. Smaller tables are stored plainly, so they stay in cache for the code that reads
+// them next (bench/native/bench_tables.cpp, sinusoidal/32768x512, measures the choice).
+inline constexpr std::int64_t kStreamFloats = std::int64_t{1} << 23;
 
 template <class Arch>
 bool streams(const float* out, std::size_t half, std::int64_t count, pe_layout layout) noexcept {
@@ -82,7 +82,7 @@ bool streams(const float* out, std::size_t half, std::int64_t count, pe_layout l
     const bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && half % 2 == 0;
     const bool shape = layout == pe_layout::interleaved ||
                        (half % 4 == 0 && !std::is_base_of_v<xsimd::sse2, Arch>);
-    return aligned && shape && count * static_cast<std::int64_t>(2 * half) >= kStreamFloats;
+    return aligned && shape && count * static_cast<std::int64_t>(2 * half) > kStreamFloats;
   }
 }
 
