@@ -34,9 +34,8 @@ struct half_storage {
     using arch = typename Batch::arch_type;
 #if POSENC_HALF_AVX2
     if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
-      const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      if constexpr (BF) return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-      else return _mm256_cvtph_ps(h);
+      if constexpr (BF) return avx2_half::widen8_bf16(p);
+      else return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     } else
 #endif
     {
