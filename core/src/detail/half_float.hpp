@@ -143,12 +143,14 @@ inline v128_t narrow_f16_full(v128_t x) noexcept {
 // Four float32 bit patterns → their float16 values in the low 16 bits of the lanes.
 inline v128_t narrow_f16(v128_t x) noexcept {
   const v128_t abs = wasm_v128_and(x, wasm_i32x4_splat(0x7fffffff));
-  // f32_to_f16's normal result: ≤ 0x7c00 exactly when it is the answer (|x| < 2^−14 wraps
-  // to ≥ 2^18; |x| > 65536 and NaN give more than 0x7c00).
+  // f32_to_f16's normal result; the answer exactly when it lies in [0x400, 0x7c00]: below
+  // 2^−14 it is < 0x400 or wraps to ≥ 2^18, but where it rounds up to 0x400, which is right;
+  // above 65536 (NaN too) it exceeds 0x7c00, but where it is 0x7c00, Inf, which is right.
   const v128_t normal = wasm_u32x4_shr(
       wasm_i32x4_add(wasm_i32x4_add(abs, wasm_i32x4_splat(static_cast<int>(0xc8000fffu))),
                      wasm_v128_and(wasm_u32x4_shr(abs, 13), wasm_i32x4_splat(1))), 13);
-  if (any_negative(wasm_i32x4_sub(wasm_i32x4_splat(0x7c00), normal))) [[unlikely]] {
+  if (any_negative(wasm_v128_or(wasm_i32x4_sub(wasm_i32x4_splat(0x7c00), normal),
+                                wasm_i32x4_sub(normal, wasm_i32x4_splat(0x400))))) [[unlikely]] {
     rare_path();
     return narrow_f16_full(x);
   }
