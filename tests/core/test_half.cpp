@@ -157,7 +157,7 @@ TEST_CASE("bfloat16 widening is exact; narrowing rounds to nearest even; NaN sta
 // The lane conversions of the SIMD kernels against the scalar functions, bit for bit: every
 // 16-bit pattern widened; narrowed, every float16 and bfloat16 value, tie and neighbour of a
 // tie, the specials (NaN payloads, subnormal floats, overflow edges) and random bit patterns.
-// (The WebAssembly ones are checked the same way through the package: tests/js.)
+// (The WebAssembly ones are checked through the package: tests/js/half.test.mjs.)
 namespace {
 
 std::vector<float> narrowing_probes() {

@@ -172,8 +172,9 @@ inline v128_t narrow_bf16(v128_t x) noexcept {
 
 }  // namespace wasm_half
 #elif defined(__SSE2__)
-// Four values at a time with SSE2 (x86-64's baseline): the same integer and float operations as the scalar functions
-// above, lane by lane, so the results are bit-identical to them. The common case (normal
+// Four values at a time with SSE2 (x86-64's baseline): the same integer and float
+// operations as the scalar functions above, lane by lane, so the results are bit-identical
+// to them. The common case (normal
 // values, no NaN) takes a short path; a batch holding any other value takes the full one.
 namespace sse2_half {
 
@@ -252,8 +253,8 @@ inline bool available() noexcept {
 }
 
 // Eight bfloat16 values at p → their float32 bits: each value moved into the high half of
-// its lane by one byte shuffle of the 16 bytes loaded into both lanes (AMD Zen 3 runs
-// shifts and shuffles on two of its four vector pipes: the 16-bit kernels are bound by them).
+// its lane by one byte shuffle of the 16 bytes loaded into both lanes (x86 cores run vector
+// shifts and shuffles on fewer ports than adds and compares, and this kernel is bound by them).
 [[gnu::target("avx2")]] inline __m256 widen8_bf16(const std::uint16_t* p) noexcept {
   const __m256i h = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   const __m256i to_high = _mm256_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7,

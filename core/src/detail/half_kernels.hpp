@@ -41,8 +41,9 @@ struct half_storage {
     {
       static_assert(std::is_same_v<arch, xsimd::sse2>, "16-bit kernels: sse2 or fma3<avx2>");
 #ifdef __wasm_simd128__
-      const v128_t v = wasm_half::load_high4(p);
-      return __m128(BF ? v : wasm_half::widen_f16(v));
+      const v128_t v = wasm_half::load_high4(p);  // bfloat16: already the float32 bits
+      if constexpr (BF) return __m128(v);
+      else return __m128(wasm_half::widen_f16(v));
 #else
       const __m128i h = _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
                                            _mm_setzero_si128());
