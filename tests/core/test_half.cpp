@@ -154,6 +154,91 @@ TEST_CASE("bfloat16 widening is exact; narrowing rounds to nearest even; NaN sta
   CHECK(posenc::from_float(-INFINITY, half_format::bfloat16) == 0xff80);
 }
 
+// The lane conversions of the SIMD kernels against the scalar functions, bit for bit: every
+// 16-bit pattern widened; narrowed, every float16 and bfloat16 value, tie and neighbour of a
+// tie, the specials (NaN payloads, subnormal floats, overflow edges) and random bit patterns.
+// (The WebAssembly ones are checked through the package: tests/js/half.test.mjs.)
+namespace {
+
+std::vector<float> narrowing_probes() {
+  std::vector<float> v;
+  const auto add = [&](float f) { v.push_back(f); v.push_back(-f); };
+  for (std::uint32_t h = 0; h < 0x7c00; ++h) {  // float16: values, midpoints, their neighbours
+    const float a = posenc::detail::f16_to_f32(static_cast<std::uint16_t>(h));
+    const auto m = static_cast<float>((double(a) + posenc::detail::f16_to_f32(static_cast<std::uint16_t>(h + 1))) / 2);
+    for (float f : {a, m, std::nextafter(m, 0.0f), std::nextafter(m, INFINITY)}) add(f);
+  }
+  for (std::uint32_t h = 0; h < 0x8000; ++h)  // bfloat16: values, ties, their neighbours
+    for (std::uint32_t low : {0x0000u, 0x7fffu, 0x8000u, 0x8001u, 0xffffu})
+      v.push_back(std::bit_cast<float>((h << 16) | low)), v.push_back(std::bit_cast<float>((h << 16) | low | 0x80000000u));
+  for (std::uint32_t bits : {0x7f800000u, 0x7f800001u, 0x7fbfffffu, 0x7fc00000u, 0x7fffffffu, 0x7fa5a5a5u,
+                             0x00000001u, 0x007fffffu, 0x00800000u, 0x477ff000u, 0x477fefffu, 0x477fffffu,
+                             0x47800000u, 0x7f7fffffu, 0x7f7f8000u, 0x7f7f7fffu, 0x33000000u, 0x33000001u})
+    add(std::bit_cast<float>(bits));
+  std::mt19937 rng(9);
+  for (int i = 0; i < 1 << 20; ++i) v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(rng())));
+  v.resize((v.size() + 7) / 8 * 8, 1.0f);
+  return v;
+}
+
+#if POSENC_DISPATCH
+// The AVX2 + F16C conversions of the kernels (half_kernels.hpp) over whole arrays.
+[[gnu::target("avx2,f16c")]] void avx2_widen(const std::uint16_t* in, float* out, std::size_t n, bool bf) {
+  for (std::size_t i = 0; i < n; i += 8)
+    _mm256_storeu_ps(out + i, bf ? posenc::detail::avx2_half::widen8_bf16(in + i)
+                                 : _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i))));
+}
+[[gnu::target("avx2,f16c")]] void avx2_narrow(const float* in, std::uint16_t* out, std::size_t n, bool bf) {
+  for (std::size_t i = 0; i < n; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                     bf ? posenc::detail::avx2_half::narrow8<true>(_mm256_loadu_ps(in + i))
+                        : posenc::detail::avx2_half::narrow8<false>(_mm256_loadu_ps(in + i)));
+}
+#endif
+
+}  // namespace
+
+TEST_CASE("16-bit lane conversions of every arch the CPU runs equal the scalar ones bit for bit",
+          "[half]") {
+  namespace d = posenc::detail;
+  std::vector<std::uint16_t> all(65536);
+  for (std::uint32_t b = 0; b < 65536; ++b) all[b] = static_cast<std::uint16_t>(b);
+  const std::vector<float> probes = narrowing_probes();
+  for (const bool bf : {false, true}) {
+    CAPTURE(bf);
+    const auto widen = [bf](std::uint16_t h) { return std::bit_cast<std::uint32_t>(bf ? d::bf16_to_f32(h) : d::f16_to_f32(h)); };
+    const auto narrow = [bf](float f) { return bf ? d::f32_to_bf16(f) : d::f32_to_f16(f); };
+    std::vector<float> wide(all.size());
+    std::vector<std::uint16_t> narrowed(probes.size());
+#if defined(__SSE2__)
+    for (std::size_t i = 0; i < all.size(); i += 4) {
+      const __m128i h = _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&all[i])), _mm_setzero_si128());
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(&wide[i]), d::sse2_half::widen4(h, bf));
+    }
+    for (std::size_t i = 0; i < all.size(); ++i) REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == widen(all[i]));
+    for (std::size_t i = 0; i < probes.size(); i += 4) {
+      const __m128i h = d::sse2_half::narrow4(_mm_castps_si128(_mm_loadu_ps(&probes[i])), bf);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(&narrowed[i]), d::sse2_half::pack_low16(h, h));
+    }
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      CAPTURE(std::bit_cast<std::uint32_t>(probes[i]));
+      REQUIRE(narrowed[i] == narrow(probes[i]));
+    }
+#endif
+#if POSENC_DISPATCH
+    if (d::avx2_half::available()) {
+      avx2_widen(all.data(), wide.data(), all.size(), bf);
+      for (std::size_t i = 0; i < all.size(); ++i) REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == widen(all[i]));
+      avx2_narrow(probes.data(), narrowed.data(), probes.size(), bf);
+      for (std::size_t i = 0; i < probes.size(); ++i) {
+        CAPTURE(std::bit_cast<std::uint32_t>(probes[i]));
+        REQUIRE(narrowed[i] == narrow(probes[i]));
+      }
+    }
+#endif
+  }
+}
+
 // Every arch's 16-bit token kernels the CPU runs (the dispatched table, SSE2, AVX2 with
 // F16C) against their scalar reference: rows of random values with specials mixed in (±0,
 // subnormals, ±Inf, NaN), strided, offset, in place and out of place. Equal to 1 ulp of the

@@ -70,6 +70,36 @@ for (const [name, pe] of Object.entries(both)) {
     m.dispose();
   });
 
+  // The conversions of each binary's 16-bit kernels, bit for bit: every 16-bit pattern as
+  // input (subnormals, ±Inf, NaNs), rotated at position 0 with attention factor 0.5 (results
+  // on exact ties, subnormal results) and 2 (overflow to Inf), and at varied positions; each
+  // result must be the round-to-nearest-even of the float32 apply of the widened input.
+  test(`${name}: 16-bit apply = the 16-bit rounding of the float32 apply, every input pattern (ties, subnormals, Inf, NaN)`, () => {
+    const all = Uint16Array.from({ length: 65536 }, (_, i) => i);
+    const tokens = 512;
+    for (const dtype of ['float16', 'bfloat16']) {
+      const { value, round } = FORMATS[dtype];
+      const inf = dtype === 'float16' ? 0x7c00 : 0x7f80;
+      for (const [attentionFactor, layout, positions] of [
+        [0.5, 'half', new Int32Array(tokens)], [2, 'interleaved', new Int32Array(tokens)],
+        [1.25, 'half', Int32Array.from({ length: tokens }, (_, t) => t * 37 + 5)]]) {
+        const rope = pe.rope({ headDim: 128, base: 10000, layout, cacheLength: 8,
+          scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, attentionFactor } });
+        const y = rope.apply(all.slice(), { tokens, positions, dtype });
+        const wide = Float32Array.from(all, value);
+        rope.apply(wide, { tokens, positions });
+        for (let i = 0; i < all.length; i++) {
+          const w = wide[i];
+          const where = `${dtype} factor ${attentionFactor}: input 0x${all[i].toString(16)} → ${w}, got 0x${y[i].toString(16)}`;
+          if (Number.isNaN(w)) assert.ok(Number.isNaN(value(y[i])), where);
+          else if (!Number.isFinite(w)) assert.equal(y[i], w < 0 ? inf | 0x8000 : inf, where);
+          else assert.equal(y[i], round(w), where);
+        }
+        rope.dispose();
+      }
+    }
+  });
+
   test(`${name}: refused 16-bit combinations name the argument; nothing written`, () => {
     const rope = pe.rope({ headDim: 8 });
     const f = new Float32Array(16).fill(0.25);

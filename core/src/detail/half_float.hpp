@@ -1,14 +1,16 @@
 // core/src/detail/half_float.hpp — IEEE binary16 (float16) and bfloat16 ⇄ float32, bit
 // exact: widening is exact (subnormals, ±0, ±Inf; a NaN comes out quiet, payload kept); narrowing rounds to
 // nearest, ties to even, overflowing to ±Inf, NaN → a quiet NaN of the same sign keeping
-// the payload's top bits. SSE2 and AVX2 lane versions below serve the 16-bit RoPE kernels
-// (half_kernels.hpp), bit-identical to the scalar functions.
+// the payload's top bits. SSE2, WebAssembly SIMD128 and AVX2 lane versions below serve the
+// 16-bit RoPE kernels (half_kernels.hpp), bit-identical to the scalar functions.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__SSE2__)
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__)
@@ -70,10 +72,109 @@ inline std::uint16_t f32_to_bf16(float f) noexcept {
   return static_cast<std::uint16_t>((u & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
 }
 
-#if defined(__SSE2__)
-// Four values at a time with SSE2 (x86-64's baseline; WebAssembly SIMD128 under
-// Emscripten's -msse2): the same integer and float operations as the scalar functions
-// above, lane by lane, so the results are bit-identical to them. The common case (normal
+#if defined(__wasm_simd128__)
+// Four values at a time in WebAssembly SIMD128, by its own intrinsics rather than
+// Emscripten's SSE2 ones, shaped for what engines generate: the common path is a few
+// integer and float operations, and the test for a rare lane (Inf, NaN, a subnormal or
+// overflowing result) is one subtraction whose sign bits i32x4.bitmask reads (an integer
+// range compare on known-positive lanes becomes an unsigned one, which x86 engines
+// emulate in four instructions). A batch with a rare lane takes the full path, which
+// computes every case as the scalar function does; so results are bit-identical to it.
+namespace wasm_half {
+
+// Marks the start of a rare path: an empty volatile asm, a side effect the compiler may
+// not speculate, so the path stays behind its branch instead of being computed for every
+// batch and selected (a call would do too, but engines then spill the common path's
+// registers around it).
+inline void rare_path() noexcept { __asm__ volatile(""); }
+
+// True when some lane of v is negative (its sign bit set).
+inline bool any_negative(v128_t v) noexcept { return wasm_i32x4_bitmask(v) != 0; }
+
+// Four 16-bit values at p, each in the high half of a 32-bit lane (the low half zero).
+inline v128_t load_high4(const std::uint16_t* p) noexcept {
+  return wasm_i16x8_shuffle(wasm_i32x4_splat(0), wasm_v128_load64_zero(p), 0, 8, 1, 9, 2, 10, 3, 11);
+}
+
+// The low 16 bits of each lane stored at p (high: the high 16 bits).
+template <bool High>
+inline void store16x4(v128_t v, std::uint16_t* p) noexcept {
+  constexpr int b = High ? 2 : 0;
+  wasm_v128_store64_lane(p, wasm_i8x16_shuffle(v, v, b, b + 1, b + 4, b + 5, b + 8, b + 9, b + 12, b + 13,
+                                               b, b + 1, b + 4, b + 5, b + 8, b + 9, b + 12, b + 13), 0);
+}
+
+// float16 values in the high halves of the lanes (load_high4) → their float32 bits.
+inline v128_t widen_f16(v128_t v) noexcept {
+  // sign | em << 13 (the arithmetic shift's copies of the sign in bits 28..30 masked off),
+  // then f16_to_f32's one exact multiply, which keeps the sign.
+  const v128_t s = wasm_v128_and(wasm_i32x4_shr(v, 3), wasm_i32x4_splat(static_cast<int>(0x8fffe000u)));
+  const v128_t f = wasm_f32x4_mul(s, wasm_f32x4_splat(0x1p112f));
+  const v128_t mag = wasm_v128_and(v, wasm_i32x4_splat(0x7fffffff));  // em << 16
+  if (any_negative(wasm_i32x4_sub(wasm_i32x4_splat(0x7bffffff), mag))) [[unlikely]] {
+    rare_path();  // Inf / NaN (em ≥ 0x7c00): f is ±2^16·(1 + m/1024), lacking the all-ones
+                  // exponent and, for NaN, the quiet bit
+    const v128_t special = wasm_i32x4_shr(wasm_i32x4_sub(wasm_i32x4_splat(0x7bffffff), mag), 31);
+    const v128_t nan = wasm_i32x4_shr(wasm_i32x4_sub(wasm_i32x4_splat(0x7c000000), mag), 31);
+    return wasm_v128_or(f, wasm_v128_or(wasm_v128_and(special, wasm_i32x4_splat(0x7f800000)),
+                                        wasm_v128_and(nan, wasm_i32x4_splat(0x00400000))));
+  }
+  return f;
+}
+
+// f32_to_f16 of every lane, every case (|x| < 2^−14, ≥ 65536, NaN by float comparisons:
+// u < 113 << 23, u ≥ 143 << 23, u > 0x7f800000 of the scalar function), the result in the
+// low 16 bits of each lane.
+inline v128_t narrow_f16_full(v128_t x) noexcept {
+  const v128_t abs = wasm_v128_and(x, wasm_i32x4_splat(0x7fffffff));
+  const v128_t top = wasm_u32x4_shr(abs, 13);
+  const v128_t normal = wasm_u32x4_shr(
+      wasm_i32x4_add(wasm_i32x4_add(abs, wasm_i32x4_splat(static_cast<int>(0xc8000fffu))),
+                     wasm_v128_and(top, wasm_i32x4_splat(1))), 13);
+  const v128_t magic = wasm_i32x4_splat(126 << 23);
+  const v128_t sub = wasm_i32x4_sub(wasm_f32x4_add(abs, magic), magic);
+  const v128_t nan = wasm_v128_or(wasm_i32x4_splat(0x7e00), wasm_v128_and(top, wasm_i32x4_splat(0x3ff)));
+  v128_t out = wasm_v128_bitselect(sub, normal, wasm_f32x4_lt(abs, wasm_f32x4_splat(0x1p-14f)));
+  out = wasm_v128_bitselect(out, wasm_i32x4_splat(0x7c00), wasm_f32x4_lt(abs, wasm_f32x4_splat(65536.0f)));
+  out = wasm_v128_bitselect(nan, out, wasm_f32x4_ne(abs, abs));
+  return wasm_v128_or(out, wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(0x8000)));
+}
+
+// Four float32 bit patterns → their float16 values in the low 16 bits of the lanes.
+inline v128_t narrow_f16(v128_t x) noexcept {
+  const v128_t abs = wasm_v128_and(x, wasm_i32x4_splat(0x7fffffff));
+  // f32_to_f16's normal result; the answer exactly when it lies in [0x400, 0x7c00]: below
+  // 2^−14 it is < 0x400 or wraps to ≥ 2^18, but where it rounds up to 0x400, which is right;
+  // above 65536 (NaN too) it exceeds 0x7c00, but where it is 0x7c00, Inf, which is right.
+  const v128_t normal = wasm_u32x4_shr(
+      wasm_i32x4_add(wasm_i32x4_add(abs, wasm_i32x4_splat(static_cast<int>(0xc8000fffu))),
+                     wasm_v128_and(wasm_u32x4_shr(abs, 13), wasm_i32x4_splat(1))), 13);
+  if (any_negative(wasm_v128_or(wasm_i32x4_sub(wasm_i32x4_splat(0x7c00), normal),
+                                wasm_i32x4_sub(normal, wasm_i32x4_splat(0x400))))) [[unlikely]] {
+    rare_path();
+    return narrow_f16_full(x);
+  }
+  return wasm_v128_or(normal, wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(0x8000)));
+}
+
+// Four float32 bit patterns → their bfloat16 values in the high 16 bits of the lanes
+// (store with store16x4<true>).
+inline v128_t narrow_bf16(v128_t x) noexcept {
+  const v128_t odd = wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(1));
+  const v128_t rounded = wasm_i32x4_add(wasm_i32x4_add(x, wasm_i32x4_splat(0x7fff)), odd);
+  const v128_t is_nan = wasm_f32x4_ne(x, x);
+  if (any_negative(is_nan)) [[unlikely]] {
+    rare_path();  // NaN lanes: quiet, sign and payload top kept
+    return wasm_v128_bitselect(wasm_v128_or(x, wasm_i32x4_splat(0x00400000)), rounded, is_nan);
+  }
+  return rounded;
+}
+
+}  // namespace wasm_half
+#elif defined(__SSE2__)
+// Four values at a time with SSE2 (x86-64's baseline): the same integer and float
+// operations as the scalar functions above, lane by lane, so the results are bit-identical
+// to them. The common case (normal
 // values, no NaN) takes a short path; a batch holding any other value takes the full one.
 namespace sse2_half {
 
@@ -151,24 +252,34 @@ inline bool available() noexcept {
   return ok;
 }
 
+// Eight bfloat16 values at p → their float32 bits: each value moved into the high half of
+// its lane by one byte shuffle of the 16 bytes loaded into both lanes (x86 cores run vector
+// shifts and shuffles on fewer ports than adds and compares, and this kernel is bound by them).
+[[gnu::target("avx2")]] inline __m256 widen8_bf16(const std::uint16_t* p) noexcept {
+  const __m256i h = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  const __m256i to_high = _mm256_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7,
+                                           -1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
+  return _mm256_castsi256_ps(_mm256_shuffle_epi8(h, to_high));
+}
+
 // Eight floats → their 16-bit values: float16 by F16C's round-to-nearest-even, bfloat16 by
-// the integer steps of f32_to_bf16, lane by lane.
+// the integer steps of f32_to_bf16, lane by lane (the odd bit by a compare, not a shift, and
+// the high halves gathered by a byte shuffle, for the same reason as widen8_bf16).
 template <bool BF>
 [[gnu::target("avx2,f16c")]] inline __m128i narrow8(__m256 f) noexcept {
   if constexpr (!BF) {
     return _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
   } else {
     const __m256i x = _mm256_castps_si256(f);
-    const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
-    const __m256i rounded =
-        _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd), 16);
-    __m256i v = rounded;  // lanes ≤ 0xffff
+    const __m256i bit16 = _mm256_set1_epi32(0x10000);
+    const __m256i odd = _mm256_cmpeq_epi32(_mm256_and_si256(x, bit16), bit16);  // −1 when odd
+    __m256i v = _mm256_sub_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd);  // high halves
     const __m256 is_nan = _mm256_cmp_ps(f, f, _CMP_UNORD_Q);
-    if (!_mm256_testz_ps(is_nan, is_nan)) [[unlikely]] {  // NaN lanes: quiet, sign and payload top kept
-      const __m256i nan = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
-      v = _mm256_blendv_epi8(rounded, nan, _mm256_castps_si256(is_nan));
-    }
-    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08));
+    if (!_mm256_testz_ps(is_nan, is_nan)) [[unlikely]]  // NaN lanes: quiet, sign and payload top kept
+      v = _mm256_blendv_epi8(v, _mm256_or_si256(x, _mm256_set1_epi32(0x00400000)), _mm256_castps_si256(is_nan));
+    const __m256i high = _mm256_setr_epi8(2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1,
+                                          2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1);
+    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, high), 0x08));
   }
 }
 

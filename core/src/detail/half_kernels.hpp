@@ -3,9 +3,10 @@
 // by the float32 formula, and narrowed to nearest, ties to even, as it is stored. So every
 // output is the 16-bit rounding of the float32 kernel's result, and the SIMD kernel equals
 // its scalar reference (rotate_token_scalar with half_storage) wherever the float32 one does.
-//   - SSE2 (x86-64's baseline, and WebAssembly SIMD128 under Emscripten): four values per
-//     batch, by the integer conversions of half_float.hpp (bit-identical to the scalar ones);
-//     in WebAssembly the 16-bit loads and stores are its widening load and narrowing store.
+//   - SSE2 (x86-64's baseline): four values per batch, by the integer conversions of
+//     half_float.hpp (bit-identical to the scalar ones).
+//   - WebAssembly SIMD128 (xsimd's sse2 arch under Emscripten): four per batch, by the
+//     WebAssembly conversions of half_float.hpp (bit-identical too).
 //   - AVX2: eight per batch; float16 by F16C (exact widening, round-to-nearest-even
 //     narrowing that quiets NaNs as f32_to_f16 does), bfloat16 by integer steps. Built in the
 //     AVX2 translation unit (-mavx2 -mfma -mf16c), chosen only when the CPU has F16C too.
@@ -17,10 +18,6 @@
 
 #include <cstdint>
 #include <type_traits>
-
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-#endif
 
 namespace posenc::detail {
 
@@ -37,20 +34,21 @@ struct half_storage {
     using arch = typename Batch::arch_type;
 #if POSENC_HALF_AVX2
     if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
-      const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-      if constexpr (BF) return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
-      else return _mm256_cvtph_ps(h);
+      if constexpr (BF) return avx2_half::widen8_bf16(p);
+      else return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     } else
 #endif
     {
       static_assert(std::is_same_v<arch, xsimd::sse2>, "16-bit kernels: sse2 or fma3<avx2>");
 #ifdef __wasm_simd128__
-      const __m128i h = wasm_u32x4_load16x4(p);  // one instruction where SSE2 needs two
+      const v128_t v = wasm_half::load_high4(p);  // bfloat16: already the float32 bits
+      if constexpr (BF) return __m128(v);
+      else return __m128(wasm_half::widen_f16(v));
 #else
       const __m128i h = _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
                                            _mm_setzero_si128());
-#endif
       return _mm_castsi128_ps(sse2_half::widen4(h, BF));
+#endif
     }
   }
 
@@ -63,10 +61,12 @@ struct half_storage {
     } else
 #endif
     {
-      const __m128i h = sse2_half::narrow4(_mm_castps_si128(v), BF);
 #ifdef __wasm_simd128__
-      wasm_v128_store64_lane(p, wasm_u16x8_narrow_i32x4(h, h), 0);  // lanes ≤ 0xffff: exact
+      const v128_t x = v128_t(__m128(v));
+      if constexpr (BF) wasm_half::store16x4<true>(wasm_half::narrow_bf16(x), p);
+      else wasm_half::store16x4<false>(wasm_half::narrow_f16(x), p);
 #else
+      const __m128i h = sse2_half::narrow4(_mm_castps_si128(v), BF);
       _mm_storel_epi64(reinterpret_cast<__m128i*>(p), sse2_half::pack_low16(h, h));
 #endif
     }
