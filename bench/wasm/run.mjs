@@ -33,15 +33,23 @@ const cpuNow = () => {
   return (user + system) * 1e3;
 };
 
+// Untimed CPU time each member runs first: V8 compiles WebAssembly with its baseline
+// compiler and swaps in optimized code later, off the main thread (later still on a busy
+// machine), so a warm-up of one call can leave the first timed runs on baseline code.
+const WARM_NS = (quick ? 0.1 : 0.25) * 1e9;
+
 // Runs every member of one operation RUNS times, interleaved (round-robin, rotating who
-// goes first), after one untimed warm-up round so V8 has tiered everything up; returns
+// goes first), after an untimed warm-up (WARM_NS each) so V8 has tiered everything up; returns
 // { member: { ns, runs } } with the median CPU time per operation (each sample times
 // `inner` back-to-back calls). Interleaving makes the ratios pair measurements taken side
 // by side, on a machine whose speed drifts.
 function paired(members, inner = 1) {
   const names = Object.keys(members);
   const samples = Object.fromEntries(names.map((n) => [n, []]));
-  for (const n of names) for (let i = 0; i < inner; i++) members[n]();
+  for (const n of names) {
+    const t0 = cpuNow();
+    do for (let i = 0; i < inner; i++) members[n](); while (cpuNow() - t0 < WARM_NS);
+  }
   for (let r = 0; r < RUNS; r++) {
     for (let k = 0; k < names.length; k++) {
       const n = names[(r + k) % names.length];
