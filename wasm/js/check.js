@@ -135,7 +135,7 @@ export function options(value, fn, allowed) {
     }
     const d = getOwnPropertyDescriptor(value, key);
     if (d === undefined) continue; // a Proxy listed a key it does not have
-    record[key] = valueOf(d, value);
+    record[key] = descriptorValue(d, value);
   }
   return record;
 }
@@ -144,16 +144,17 @@ export function options(value, fn, allowed) {
 export function field(object, key) {
   const d = getOwnPropertyDescriptor(object, key);
   if (d === undefined) return undefined;
-  return valueOf(d, object);
+  return descriptorValue(d, object);
 }
 
-// The value a property descriptor stands for: its value, or its getter's result (called once).
-function valueOf(d, self) {
+/** The value a property descriptor stands for: its value, or its getter's result (called once). */
+export function descriptorValue(d, self) {
   if (hasOwn(d, 'value')) return d.value;
   return d.get === undefined ? undefined : reflectApply(d.get, self, NO_ARGS);
 }
 
-function includes(list, v) {
+/** Whether the plain list holds v (===; no Array.prototype method runs). */
+export function includes(list, v) {
   for (let i = 0; i < list.length; i++) if (list[i] === v) return true;
   return false;
 }
@@ -313,7 +314,7 @@ function listLength(name, v, max) {
 function element(name, v, i) {
   const d = getOwnPropertyDescriptor(v, StringCtor(i));
   if (d === undefined) throw new TypeError(`posenc: ${name}[${i}] is missing (a hole in the array)`);
-  return valueOf(d, v);
+  return descriptorValue(d, v);
 }
 
 // One position: an int32 number, or a BigInt (int64 position ids) within ±2^53 and int32.

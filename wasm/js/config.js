@@ -34,22 +34,14 @@ const DOT_STAND_IN = '\u2024';
 
 // Intrinsics, captured when the package loads.
 const ownNames = Object.getOwnPropertyNames;
-const { apply: reflectApply, getOwnPropertyDescriptor } = Reflect;
+const { getOwnPropertyDescriptor } = Reflect;
 const isArray = Array.isArray;
 const isInteger = Number.isInteger;
-const hasOwn = Object.hasOwn;
-const NO_ARGS = Object.freeze([]);
 const stringIncludes = Function.prototype.call.bind(String.prototype.includes);
 const stringReplaceAll = Function.prototype.call.bind(String.prototype.replaceAll);
 const charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt);
 
 const where = (path) => (path === '' ? 'config' : `config key '${path}'`);
-
-// The value a descriptor stands for (its getter called once, with the object as this).
-function read(d, self) {
-  if (hasOwn(d, 'value')) return d.value;
-  return d.get === undefined ? undefined : reflectApply(d.get, self, NO_ARGS);
-}
 
 // isArray, or a TypeError for a revoked Proxy (the one intrinsic that tells, by throwing).
 function arrayOrThrow(v, path) {
@@ -114,7 +106,7 @@ class Flat {
   // The object `o` at `path` ('' for the config itself), its subtree after it.
   addObject(path, o, ancestors, depth) {
     if (depth > MAX_DEPTH) throw new RangeError(`posenc: ${where(path)} is nested deeper than ${MAX_DEPTH} levels`);
-    if (contains(ancestors, o)) throw new TypeError(`posenc: ${where(path)} contains itself (a cycle)`);
+    if (check.includes(ancestors, o)) throw new TypeError(`posenc: ${where(path)} contains itself (a cycle)`);
     if (path !== '') this.add(path, KIND.object, 0);
     ancestors[ancestors.length] = o;
     const keys = ownNames(o);
@@ -125,7 +117,7 @@ class Flat {
       const dotted = key === '' || stringIncludes(key, '.');
       const name = dotted ? stringReplaceAll(key, '.', DOT_STAND_IN) || DOT_STAND_IN : key;
       const child = path === '' ? name : `${path}.${name}`;
-      const v = read(d, o);
+      const v = check.descriptorValue(d, o);
       if (dotted) this.add(child, KIND.other, 0);
       else this.addValue(child, v, ancestors, depth + 1);
     }
@@ -149,19 +141,13 @@ class Flat {
   }
 }
 
-function contains(list, v) {
-  for (let i = 0; i < list.length; i++) if (list[i] === v) return true;
-  return false;
-}
-
 const isNumberArray = (v) => {
   const tag = check.tagOf(v);
   return tag !== undefined && tag !== 'BigInt64Array' && tag !== 'BigUint64Array';
 };
 
 function listLength(path, v) {
-  const d = getOwnPropertyDescriptor(v, 'length');
-  const n = d === undefined ? undefined : read(d, v);
+  const n = check.field(v, 'length');
   if (typeof n !== 'number' || !isInteger(n) || n < 0) {
     throw new TypeError(`posenc: ${where(path)} is an array without a valid length`);
   }
@@ -169,8 +155,7 @@ function listLength(path, v) {
 }
 
 function element(v, i) {
-  const d = getOwnPropertyDescriptor(v, `${i}`);
-  return d === undefined ? undefined : read(d, v); // a hole reads as absent: not a number
+  return check.field(v, `${i}`); // a hole reads as absent: not a number
 }
 
 /** The config as the core's blocks: { entries: Float64Array, text: Uint16Array }. */
