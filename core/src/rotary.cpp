@@ -81,10 +81,11 @@ struct position_source {
 };
 
 // One tensor the driver rotates: in → out (the same memory for in-place calls); float views,
-// or 16-bit ones (detail::half_target: the same fields over std::uint16_t).
+// or 16-bit ones (detail::half_target: the same fields over std::uint16_t). References to
+// the checked views, as detail::half_target holds them (copies would stall, see there).
 struct rope_target {
-  const_tensor_view in;
-  tensor_view out;
+  const const_tensor_view& in;
+  const tensor_view& out;
 };
 
 // The rotation of one call: rope_apply's R(sign·p·θ) scaled by g from float rows, or
@@ -227,7 +228,7 @@ void rotate_targets(row_buffer<T, V>& row, std::span<const Target> targets, std:
 template <class V, class Target>
 void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float, V>& row,
                         std::span<const Target> targets, std::int64_t tokens,
-                        position_source pos, token_kernel<float, V> kernel) {
+                        const position_source& pos, token_kernel<float, V> kernel) {
   detail::axis_rows axis_rows(cache);
   std::int64_t p[3];
   for (std::int64_t t = 0; t < tokens; ++t) {
@@ -242,7 +243,7 @@ void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float, V>& row,
 // Rotates every (token, head) row of every target by `kernel`; token t sits at pos.at(t).
 template <class T, class V, class Target>
 void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
-                   std::int64_t tokens, position_source pos, float sign, float g,
+                   std::int64_t tokens, const position_source& pos, float sign, float g,
                    token_kernel<T, V> kernel) {
   row_buffer<T, V> row(cache, sign, g,
                     head_group(targets, cache.layout() == rope_layout::interleaved));
@@ -262,7 +263,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
 // arguments already checked): the kernel is chosen here, once per call, from the layout,
 // the precision and whether g = 1 (detail/dispatch.hpp).
 void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
-            std::int64_t tokens, position_source pos, rotation how) {
+            std::int64_t tokens, const position_source& pos, rotation how) {
   if (std::all_of(targets.begin(), targets.end(),
                   [](const rope_target& target) { return is_empty(target.in); }))
     return;
@@ -277,7 +278,7 @@ void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
 
 // rotate's 16-bit twin (detail/half_driver.hpp): the same driver, the 16-bit kernels.
 void rotate_16(const rotary_cache& cache, std::span<const detail::half_target> targets,
-               std::int64_t tokens, position_source pos, rotation how) {
+               std::int64_t tokens, const position_source& pos, rotation how) {
   if (std::all_of(targets.begin(), targets.end(),
                   [](const detail::half_target& target) { return is_empty(target.in); }))
     return;
@@ -375,14 +376,15 @@ rotation apply_rotation(const rotary_cache& cache, direction dir) noexcept {
 }
 
 void apply_one(const rotary_cache& cache, const const_tensor_view& in, const tensor_view& out,
-               position_source pos, direction dir) {
+               const position_source& pos, direction dir) {
   const rope_target target{in, out};
   rotate(cache, {&target, 1}, in.tokens, pos, apply_rotation(cache, dir));
 }
 
 void apply_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view& k,
-              position_source pos) {
-  const rope_target targets[2] = {{q, q}, {k, k}};
+              const position_source& pos) {
+  const const_tensor_view q_in = q, k_in = k;
+  const rope_target targets[2] = {{q_in, q}, {k_in, k}};
   rotate(cache, targets, q.tokens, pos, apply_rotation(cache, direction::forward));
 }
 
@@ -486,19 +488,22 @@ void rotary_cache::row(std::span<const std::int64_t> positions, float* cos_out,
 
 void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int32_t> positions, direction dir) {
-  check_head_view(cache, "x", "x.dim", x);
-  apply_one(cache, x, x, positions_of(cache, positions, x.tokens), dir);
+  const const_tensor_view in = x;  // converted once, for the check and the driver
+  check_head_view(cache, "x", "x.dim", in);
+  apply_one(cache, in, x, positions_of(cache, positions, x.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int64_t> positions, direction dir) {
-  check_head_view(cache, "x", "x.dim", x);
-  apply_one(cache, x, x, positions_of(cache, positions, x.tokens), dir);
+  const const_tensor_view in = x;  // converted once, for the check and the driver
+  check_head_view(cache, "x", "x.dim", in);
+  apply_one(cache, in, x, positions_of(cache, positions, x.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start, direction dir) {
-  check_head_view(cache, "x", "x.dim", x);
-  apply_one(cache, x, x, positions_of(cache, start, x.tokens), dir);
+  const const_tensor_view in = x;  // converted once, for the check and the driver
+  check_head_view(cache, "x", "x.dim", in);
+  apply_one(cache, in, x, positions_of(cache, start, x.tokens), dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
@@ -548,7 +553,8 @@ void detail::rotate_half(const rotary_cache& cache, std::span<const half_target>
 void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {
   check_head_view(cache, "k", "k.dim", k);
   check_position("delta", delta);
-  const rope_target target{k, k};
+  const const_tensor_view in = k;
+  const rope_target target{in, k};
   rotate(cache, {&target, 1}, k.tokens, {nullptr, nullptr, delta, 0}, {true});
 }
 

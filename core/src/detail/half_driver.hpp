@@ -9,10 +9,12 @@
 
 namespace posenc::detail {
 
-// in → out (the same view in place), one 16-bit format for both.
+// in → out (the same view in place), one 16-bit format for both. References to the
+// caller's views: the driver reads their fields where they are (a copy of a just-written
+// view is a wide load over narrow stores, which stalls store forwarding on every call).
 struct half_target {
-  half_tensor_view in;
-  half_tensor_view out;
+  const half_tensor_view& in;
+  const half_tensor_view& out;
 };
 
 // Token t at ids32[t] or ids64[t] (a multi-axis cache: [axes][tokens]), else at start + t.
