@@ -75,6 +75,9 @@ struct float_storage {
   static Batch load(const float* p) noexcept { return Batch::load_unaligned(p); }
   template <class Batch>
   static void store(const Batch& v, float* p) noexcept { v.store_unaligned(p); }
+  // Adjacent result batches the kernel stores together (rotate_batches): one at a time.
+  template <class Batch>
+  static constexpr std::size_t store_width = 1;
 #endif
 };
 
@@ -124,23 +127,40 @@ inline Batch scaled(const Batch& v, const Batch& g) noexcept {
   return v;
 }
 
-// One batch of a row's pairs by the lanes c, s: in the half layout the first and second
-// halves at a/a_out and b/b_out (b = a + half, formed once per row by the caller so every
-// batch's address is a constant offset); in the interleaved layout a/a_out alone, where lane
-// 2i computes a·c + b·(−s) = a·c − b·s and lane 2i + 1 b·c + a·s: the pair formula through
-// swap_pairs (simd.hpp). Memory is read and written as batches of T by the Storage
-// (float32: xsimd converts; 16-bit: converted in registers).
-template <bool Interleaved, bool Scaled, class Storage, class Batch>
-inline void rotate_batch(const typename Storage::value* a, const typename Storage::value* b,
-                         typename Storage::value* a_out, typename Storage::value* b_out,
-                         const Batch& c, const Batch& s, const Batch& g) noexcept {
-  if constexpr (Interleaved) {
-    const Batch x = Storage::template load<Batch>(a);
-    Storage::store(scaled<Scaled>(x * c + swap_pairs(x) * s, g), a_out);
-  } else {
-    const Batch x = Storage::template load<Batch>(a), y = Storage::template load<Batch>(b);
-    Storage::store(scaled<Scaled>(x * c - y * s, g), a_out);
-    Storage::store(scaled<Scaled>(y * c + x * s, g), b_out);
+// Batches [0, N) of a row's pairs by the lanes c[k], s[k], batch k at offset k·width: in
+// the half layout the first and second halves at a/a_out and b/b_out (b = a + half, formed
+// once per row by the caller so every batch's address is a constant offset); in the
+// interleaved layout a/a_out alone, where lane 2i computes a·c + b·(−s) = a·c − b·s and
+// lane 2i + 1 b·c + a·s: the pair formula through swap_pairs (simd.hpp). Memory is read and
+// written as batches of T by the Storage (float32: xsimd converts; 16-bit: converted in
+// registers), which takes Storage::store_width adjacent results per store (store_group;
+// AVX2 bfloat16 narrows two batches into one 32-byte store).
+template <std::size_t N, bool Interleaved, bool Scaled, class Storage, class Batch>
+inline void rotate_batches(const typename Storage::value* a, const typename Storage::value* b,
+                           typename Storage::value* a_out, typename Storage::value* b_out,
+                           const Batch* c, const Batch* s, const Batch& g) noexcept {
+  constexpr std::size_t width = Batch::size;
+  constexpr std::size_t group = N % Storage::template store_width<Batch> == 0
+                                    ? Storage::template store_width<Batch> : 1;
+  for (std::size_t k0 = 0; k0 < N; k0 += group) {
+    Batch ra[group], rb[group];
+    for (std::size_t k = k0; k < k0 + group; ++k) {
+      const Batch x = Storage::template load<Batch>(a + k * width);
+      if constexpr (Interleaved) {
+        ra[k - k0] = scaled<Scaled>(x * c[k] + swap_pairs(x) * s[k], g);
+      } else {
+        const Batch y = Storage::template load<Batch>(b + k * width);
+        ra[k - k0] = scaled<Scaled>(x * c[k] - y * s[k], g);
+        rb[k - k0] = scaled<Scaled>(y * c[k] + x * s[k], g);
+      }
+    }
+    if constexpr (group == 1) {
+      Storage::store(ra[0], a_out + k0 * width);
+      if constexpr (!Interleaved) Storage::store(rb[0], b_out + k0 * width);
+    } else {
+      Storage::store_group(ra, a_out + k0 * width);
+      if constexpr (!Interleaved) Storage::store_group(rb, b_out + k0 * width);
+    }
   }
 }
 
@@ -184,9 +204,7 @@ inline void rotate_lanes(const head_rows<T, typename Storage::value>& r, std::si
     for (std::ptrdiff_t h = 0;;) {
       const V* xb = Interleaved ? x : x + r.half;
       V* yb = Interleaved ? y : y + r.half;
-      for (std::size_t k = 0; k < N; ++k)
-        rotate_batch<Interleaved, Scaled, Storage>(x + k * width, xb + k * width, y + k * width,
-                                                   yb + k * width, c[k], s[k], g);
+      rotate_batches<N, Interleaved, Scaled, Storage>(x, xb, y, yb, c, s, g);
       if (++h == r.heads) break;
       x += r.in_stride;
       y += r.out_stride;
