@@ -1,6 +1,7 @@
 // multimodal.cpp — the rung maps of multi-position RoPE (posenc/multimodal.hpp) and the
 // merged cos/sin row of one token (detail/axis_rows.hpp).
 #include "detail/axis_rows.hpp"
+#include "detail/half_float.hpp"  // bit_as
 
 #include "posenc/detail/check.hpp"
 #include "posenc/rotary.hpp"
@@ -135,7 +136,30 @@ axis_rows::axis_rows(const rotary_cache& cache)
   const std::size_t floats = axes_ > 1 ? 2 * (kSlots + 1) * half_ : 0;
   if (floats > inline_.size()) heap_.resize(floats);
   data_ = heap_.empty() ? inline_.data() : heap_.data();
+  const std::size_t masks = axes_ > 1 ? kSlots * half_ : 0;
+  if (masks > inline_mask_.size()) heap_mask_.resize(masks);
+  mask_ = heap_mask_.empty() ? inline_mask_.data() : heap_mask_.data();
+  for (std::size_t a = 0; a < (axes_ > 1 ? kSlots : 0); ++a)
+    for (std::size_t i = 0; i < half_; ++i)
+      mask_[a * half_ + i] = pair_axis_[i] == a ? ~std::uint32_t{0} : 0;
 }
+
+namespace {
+
+// out[i] = rows[a][i] for the axis a whose mask has rung i (exactly one does): a bitwise
+// select, so every value is copied bit for bit.
+void select_rows(const float* __restrict r0, const float* __restrict r1,
+                 const float* __restrict r2, const std::uint32_t* __restrict mask,
+                 std::size_t n, float* __restrict out) noexcept {
+  const std::uint32_t* m1 = mask + n;
+  const std::uint32_t* m2 = mask + 2 * n;
+  for (std::size_t i = 0; i < n; ++i)
+    out[i] = bit_as<float>((bit_as<std::uint32_t>(r0[i]) & mask[i]) |
+                           (bit_as<std::uint32_t>(r1[i]) & m1[i]) |
+                           (bit_as<std::uint32_t>(r2[i]) & m2[i]));
+}
+
+}  // namespace
 
 const axis_rows::slot& axis_rows::fetch(const rotary_cache& cache, std::int64_t p) {
   slot* target = nullptr;
@@ -180,20 +204,14 @@ void axis_rows::load(const rotary_cache& cache, const std::int64_t* p) {
     sin_ = sin[0];
     return;
   }
-  if (axes_ == 2) {  // the select below reads three rows: the last one twice
+  if (axes_ == 2) {  // the select below reads three rows (the third one's mask is all 0)
     cos[2] = cos[1];
     sin[2] = sin[1];
   }
   float* merged_cos = data_ + 2 * kSlots * half_;
   float* merged_sin = merged_cos + half_;
-  // A select over the three rows rather than an indexed pointer: the loop vectorises.
-  const float *c0 = cos[0], *c1 = cos[1], *c2 = cos[2];
-  const float *s0 = sin[0], *s1 = sin[1], *s2 = sin[2];
-  for (std::size_t i = 0; i < half_; ++i) {
-    const std::uint8_t a = pair_axis_[i];
-    merged_cos[i] = a == 0 ? c0[i] : a == 1 ? c1[i] : c2[i];
-    merged_sin[i] = a == 0 ? s0[i] : a == 1 ? s1[i] : s2[i];
-  }
+  select_rows(cos[0], cos[1], cos[2], mask_, half_, merged_cos);
+  select_rows(sin[0], sin[1], sin[2], mask_, half_, merged_sin);
   cos_ = merged_cos;
   sin_ = merged_sin;
 }

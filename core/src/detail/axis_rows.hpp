@@ -31,8 +31,9 @@ axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
 // Per-call scratch that forms the merged row of a token: each distinct position's plain
 // row (the cache's, or computed as rotary_cache::row computes it) is kept in one of three
 // slots, so consecutive tokens sharing a position on an axis (the patches of one image
-// row, the frames of a video) fetch only the rows that changed. Rows up to kInlineHalf
-// rungs live in the object; larger ones take one heap block.
+// row, the frames of a video) fetch only the rows that changed. The merge is a bitwise
+// select by per-rung masks built once per call (no branch per rung; it vectorises). Rows
+// up to kInlineHalf rungs live in the object; larger ones take one heap block.
 class axis_rows {
 public:
   explicit axis_rows(const rotary_cache& cache);
@@ -66,6 +67,10 @@ private:
   std::array<float, 2 * (kSlots + 1) * kInlineHalf> inline_;  // uninitialised until written
   std::vector<float> heap_;
   float* data_ = nullptr;  // [slot 0 cos | sin | slot 1 … | slot 2 … | merged cos | sin]
+  // mask_[a·half + i]: all ones when rung i takes axis a, else 0.
+  std::array<std::uint32_t, kSlots * kInlineHalf> inline_mask_;
+  std::vector<std::uint32_t> heap_mask_;
+  std::uint32_t* mask_ = nullptr;
   const float* cos_ = nullptr;
   const float* sin_ = nullptr;
 };
