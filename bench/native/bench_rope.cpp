@@ -63,15 +63,9 @@ void register_apply(rope_layout layout, bool in_place) {
 // tensors (PyTorch's CPU allocator, ONNX Runtime and ggml align them to 64 bytes), 16 is all
 // malloc (and so a std::vector) guarantees. With AVX-512 every row access then meets a line
 // boundary, so both are measured.
-struct token_buffer {
-  std::vector<float> storage;
-  float* x;
+struct token_buffer : line_buffer<float> {
   token_buffer(std::int64_t n, unsigned seed, std::size_t offset)
-      : storage(random_floats(static_cast<std::size_t>(n) + 32, seed)) {
-    const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
-    const std::size_t to_line = (64 - address % 64) % 64;
-    x = storage.data() + (to_line + offset) / sizeof(float);
-  }
+      : line_buffer<float>(random_floats(static_cast<std::size_t>(n), seed), offset) {}
 };
 
 // "decode/<in_cache|outside_cache>[/rows_16B_past_a_line]": one token × 32 heads × 128 at

@@ -3,7 +3,7 @@
 // 16 × 16 patches), 2-D vision rotary (Qwen2-VL, Pixtral; a 32 × 64 patch grid), every
 // member with a cache holding its positions; and 16-bit storage (float16, bfloat16) beside
 // float32 on the same element count. Tokens × 32 heads × 128, at 2048 tokens (32 MiB of
-// float32, from memory) and 64 tokens (1 MiB, from L2).
+// float32, from memory) and 64 tokens (1 MiB, from L2); every tensor starts on a 64-byte line.
 #include "harness.hpp"
 
 #include "posenc/half.hpp"
@@ -45,13 +45,13 @@ std::vector<std::int32_t> axis_positions(int axes, std::int64_t tokens) {
 member rope_member(const std::string& name, std::shared_ptr<const rotary_cache> cache,
                    int axes, std::int64_t tokens) {
   const std::int64_t n = tokens * kHeads * kHeadDim;
-  auto x = std::make_shared<std::vector<float>>(random_floats(static_cast<std::size_t>(n), 5));
+  auto x = std::make_shared<line_buffer<float>>(random_floats(static_cast<std::size_t>(n), 5), 0);
   std::vector<std::int32_t> ids = axes == 1 ? std::vector<std::int32_t>(tokens) : axis_positions(axes, tokens);
   if (axes == 1)
     for (std::int64_t t = 0; t < tokens; ++t) ids[static_cast<std::size_t>(t)] = static_cast<std::int32_t>(t);
   auto p = std::make_shared<const std::vector<std::int32_t>>(std::move(ids));
   return {name, [=] {
-            rope_apply(*cache, tensor_view::dense(x->data(), x->size(), tokens, kHeads, kHeadDim), *p);
+            rope_apply(*cache, tensor_view::dense(x->x, static_cast<std::size_t>(n), tokens, kHeads, kHeadDim), *p);
           }};
 }
 
@@ -72,11 +72,12 @@ void register_conventions(std::int64_t tokens) {
 member half_member(const std::string& name, std::shared_ptr<const rotary_cache> cache,
                    half_format format, std::int64_t tokens) {
   const std::int64_t n = tokens * kHeads * kHeadDim;
-  auto x = std::make_shared<std::vector<std::uint16_t>>(static_cast<std::size_t>(n));
   const std::vector<float> v = random_floats(static_cast<std::size_t>(n), 6);
-  for (std::size_t i = 0; i < v.size(); ++i) (*x)[i] = from_float(v[i], format);
+  std::vector<std::uint16_t> bits(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) bits[i] = from_float(v[i], format);
+  auto x = std::make_shared<line_buffer<std::uint16_t>>(bits, 0);
   return {name, [=] {
-            rope_apply(*cache, half_tensor_view::dense(x->data(), x->size(), tokens, kHeads, kHeadDim, format),
+            rope_apply(*cache, half_tensor_view::dense(x->x, static_cast<std::size_t>(n), tokens, kHeads, kHeadDim, format),
                        std::int64_t{0});
           }};
 }
@@ -86,10 +87,10 @@ void register_half(std::int64_t tokens) {
   register_paired("half/" + std::to_string(tokens) + "x32x128", [=] {
     auto cache = cache_of({});
     const std::int64_t n = tokens * kHeads * kHeadDim;
-    auto x = std::make_shared<std::vector<float>>(random_floats(static_cast<std::size_t>(n), 6));
+    auto x = std::make_shared<line_buffer<float>>(random_floats(static_cast<std::size_t>(n), 6), 0);
     return std::vector<member>{
         {"float32",
-         [=] { rope_apply(*cache, tensor_view::dense(x->data(), x->size(), tokens, kHeads, kHeadDim), std::int64_t{0}); }},
+         [=] { rope_apply(*cache, tensor_view::dense(x->x, static_cast<std::size_t>(n), tokens, kHeads, kHeadDim), std::int64_t{0}); }},
         half_member("float16", cache, half_format::float16, tokens),
         half_member("bfloat16", cache, half_format::bfloat16, tokens)};
   }, tokens < 256 ? 20 : 1);

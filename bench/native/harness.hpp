@@ -41,6 +41,23 @@ inline std::vector<float> random_floats(std::size_t n, unsigned seed) {
   return v;
 }
 
+// Values placed `offset` bytes past a 64-byte line (x), in storage of their own: members
+// that compare times get tensors at the same offset, since where a large vector lands
+// (malloc gives 16-byte alignment, and which 16 bytes varies from run to run) changes how
+// many vector accesses split a cache line.
+template <class T>
+struct line_buffer {
+  std::vector<T> storage;
+  T* x;
+  line_buffer(const std::vector<T>& values, std::size_t offset)
+      : storage(values.size() + 128 / sizeof(T)) {
+    const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
+    const std::size_t to_line = (64 - address % 64) % 64;
+    x = storage.data() + (to_line + offset) / sizeof(T);
+    std::copy(values.begin(), values.end(), x);
+  }
+};
+
 // One member of a paired benchmark: `run` does the operation once; `error`, if set, is
 // measured once after timing (max deviation from float64 truth, for the tables).
 struct member {
