@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace posenc {
 
@@ -131,89 +133,66 @@ axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
 }
 
 axis_rows::axis_rows(const rotary_cache& cache)
-    : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)),
-      pair_axis_(cache.pair_axis().data()), axes_(cache.axes()) {
-  const std::size_t floats = axes_ > 1 ? 2 * (kSlots + 1) * half_ : 0;
+    : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)), axes_(cache.axes()) {
+  if (axes_ == 1) return;
+  const std::size_t floats = 4 * half_;
   if (floats > inline_.size()) heap_.resize(floats);
   data_ = heap_.empty() ? inline_.data() : heap_.data();
-  const std::size_t masks = axes_ > 1 ? kSlots * half_ : 0;
-  if (masks > inline_mask_.size()) heap_mask_.resize(masks);
+  std::fill(data_ + 2 * half_, data_ + 4 * half_, 0.0f);  // the merged row: read by merge
+  if (kAxes * half_ > inline_mask_.size()) heap_mask_.resize(kAxes * half_);
   mask_ = heap_mask_.empty() ? inline_mask_.data() : heap_mask_.data();
-  for (std::size_t a = 0; a < (axes_ > 1 ? kSlots : 0); ++a)
-    for (std::size_t i = 0; i < half_; ++i)
-      mask_[a * half_ + i] = pair_axis_[i] == a ? ~std::uint32_t{0} : 0;
+  const std::uint8_t* pair_axis = cache.pair_axis().data();
+  first_.fill(half_);
+  for (std::size_t a = 0; a < kAxes; ++a)
+    for (std::size_t i = 0; i < half_; ++i) {
+      const bool mine = pair_axis[i] == a;
+      mask_[a * half_ + i] = mine ? ~std::uint32_t{0} : 0;
+      if (mine) first_[a] = std::min(first_[a], i), end_[a] = i + 1;
+    }
 }
 
 namespace {
 
-// out[i] = rows[a][i] for the axis a whose mask has rung i (exactly one does): a bitwise
-// select, so every value is copied bit for bit.
-void select_rows(const float* __restrict r0, const float* __restrict r1,
-                 const float* __restrict r2, const std::uint32_t* __restrict mask,
-                 std::size_t n, float* __restrict out) noexcept {
-  const std::uint32_t* m1 = mask + n;
-  const std::uint32_t* m2 = mask + 2 * n;
-  for (std::size_t i = 0; i < n; ++i)
-    out[i] = bit_as<float>((bit_as<std::uint32_t>(r0[i]) & mask[i]) |
-                           (bit_as<std::uint32_t>(r1[i]) & m1[i]) |
-                           (bit_as<std::uint32_t>(r2[i]) & m2[i]));
+// out[i] = row[i] where mask[i] is all ones, else out[i] unchanged, for i in [first, end):
+// a bitwise select, so every value is copied bit for bit.
+void select_into(const float* __restrict row, const std::uint32_t* __restrict mask,
+                 std::size_t first, std::size_t end, float* __restrict out) noexcept {
+  for (std::size_t i = first; i < end; ++i)
+    out[i] = bit_as<float>((bit_as<std::uint32_t>(row[i]) & mask[i]) |
+                           (bit_as<std::uint32_t>(out[i]) & ~mask[i]));
 }
 
 }  // namespace
 
-const axis_rows::slot& axis_rows::fetch(const rotary_cache& cache, std::int64_t p) {
-  slot* target = nullptr;
-  for (slot& s : slots_) {
-    if (s.filled && s.position == p) {
-      s.used = clock_;
-      return s;
-    }
-    if (s.used != clock_ && (!target || !s.filled || (target->filled && s.used < target->used)))
-      target = &s;  // not used by this token: free, or the least recently used
-  }
-  // Three slots and at most three positions per token: a free one always exists here.
-  target->position = p;
-  target->filled = true;
-  target->used = clock_;
-  if (cache.cached(p)) {
-    const auto offset = static_cast<std::size_t>(p - cache.first()) * half_;
-    target->cos = cache.cos_table().data() + offset;
-    target->sin = cache.sin_table().data() + offset;
-  } else {
-    float* row = data_ + 2 * half_ * static_cast<std::size_t>(target - slots_.data());
-    cache.row(p, row, row + half_);
-    target->cos = row;
-    target->sin = row + half_;
-  }
-  return *target;
+void axis_rows::merge(std::size_t a, const float* cos, const float* sin) noexcept {
+  select_into(cos, mask_ + a * half_, first_[a], end_[a], data_ + 2 * half_);
+  select_into(sin, mask_ + a * half_, first_[a], end_[a], data_ + 3 * half_);
 }
 
 void axis_rows::load(const rotary_cache& cache, const std::int64_t* p) {
-  ++clock_;
-  const float* cos[3];
-  const float* sin[3];
-  bool uniform = true;
-  for (int a = 0; a < axes_; ++a) {
-    const slot& s = fetch(cache, p[a]);
-    cos[a] = s.cos;
-    sin[a] = s.sin;
-    uniform = uniform && p[a] == p[0];
-  }
-  if (uniform) {
-    cos_ = cos[0];
-    sin_ = sin[0];
+  // Position q's plain row: the cache's, else computed into the first half of data_ (used
+  // at once, or returned as this load's row).
+  const auto row_of = [&](std::int64_t q) -> std::pair<const float*, const float*> {
+    if (cache.cached(q)) {
+      const auto offset = static_cast<std::size_t>(q - cache.first()) * half_;
+      return {cache.cos_table().data() + offset, cache.sin_table().data() + offset};
+    }
+    cache.row(q, data_, data_ + half_);
+    return {data_, data_ + half_};
+  };
+  if (std::all_of(p, p + axes_, [&](std::int64_t q) { return q == p[0]; })) {
+    std::tie(cos_, sin_) = row_of(p[0]);
     return;
   }
-  if (axes_ == 2) {  // the select below reads three rows (the third one's mask is all 0)
-    cos[2] = cos[1];
-    sin[2] = sin[1];
+  for (int a = 0; a < axes_; ++a) {
+    if (merged_valid_ && merged_position_[static_cast<std::size_t>(a)] == p[a]) continue;
+    const auto [cos, sin] = row_of(p[a]);
+    merge(static_cast<std::size_t>(a), cos, sin);
+    merged_position_[static_cast<std::size_t>(a)] = p[a];
   }
-  float* merged_cos = data_ + 2 * kSlots * half_;
-  float* merged_sin = merged_cos + half_;
-  select_rows(cos[0], cos[1], cos[2], mask_, half_, merged_cos);
-  select_rows(sin[0], sin[1], sin[2], mask_, half_, merged_sin);
-  cos_ = merged_cos;
-  sin_ = merged_sin;
+  merged_valid_ = true;
+  cos_ = data_ + 2 * half_;
+  sin_ = data_ + 3 * half_;
 }
 
 }  // namespace detail

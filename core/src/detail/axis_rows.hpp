@@ -28,12 +28,13 @@ struct axis_ladder {
 axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
                              const scaling& s);
 
-// Per-call scratch that forms the merged row of a token: each distinct position's plain
-// row (the cache's, or computed as rotary_cache::row computes it) is kept in one of three
-// slots, so consecutive tokens sharing a position on an axis (the patches of one image
-// row, the frames of a video) fetch only the rows that changed. The merge is a bitwise
-// select by per-rung masks built once per call (no branch per rung; it vectorises). Rows
-// up to kInlineHalf rungs live in the object; larger ones take one heap block.
+// Per-call scratch that forms the merged row of a token. The merged row persists from
+// token to token, and a load rewrites only the rungs of the axes whose position changed
+// (the column of the next patch of an image row, the next patch of a video frame), from
+// that position's plain row: the cache's, or computed as rotary_cache::row computes it.
+// The rewrite is a bitwise select by the axis's rung mask (built once per call) over the
+// span of rungs the axis has, so it vectorises and never branches per rung. Rows up to
+// kInlineHalf rungs live in the object; larger ones take one heap block.
 class axis_rows {
 public:
   explicit axis_rows(const rotary_cache& cache);
@@ -47,28 +48,22 @@ public:
   const float* sin() const noexcept { return sin_; }
 
 private:
-  struct slot {
-    std::int64_t position = 0;
-    bool filled = false;
-    unsigned used = 0;  // last load that used it (the least recent is refilled)
-    const float* cos = nullptr;
-    const float* sin = nullptr;
-  };
   static constexpr std::size_t kInlineHalf = 128;
-  static constexpr std::size_t kSlots = 3;
+  static constexpr std::size_t kAxes = 3;
 
-  const slot& fetch(const rotary_cache& cache, std::int64_t p);
+  // Rungs of axis a taken from the row (cos, sin).
+  void merge(std::size_t a, const float* cos, const float* sin) noexcept;
 
   std::size_t half_;
-  const std::uint8_t* pair_axis_;
   int axes_;
-  unsigned clock_ = 0;
-  std::array<slot, kSlots> slots_{};
-  std::array<float, 2 * (kSlots + 1) * kInlineHalf> inline_;  // uninitialised until written
+  bool merged_valid_ = false;  // every axis of merged_position_ is in the merged row
+  std::array<std::int64_t, kAxes> merged_position_{};
+  std::array<std::size_t, kAxes> first_{}, end_{};  // axis a's rungs lie in [first, end)
+  std::array<float, 4 * kInlineHalf> inline_;  // uninitialised until written
   std::vector<float> heap_;
-  float* data_ = nullptr;  // [slot 0 cos | sin | slot 1 … | slot 2 … | merged cos | sin]
+  float* data_ = nullptr;  // [computed row cos | sin | merged cos | sin]
   // mask_[a·half + i]: all ones when rung i takes axis a, else 0.
-  std::array<std::uint32_t, kSlots * kInlineHalf> inline_mask_;
+  std::array<std::uint32_t, kAxes * kInlineHalf> inline_mask_;
   std::vector<std::uint32_t> heap_mask_;
   std::uint32_t* mask_ = nullptr;
   const float* cos_ = nullptr;
