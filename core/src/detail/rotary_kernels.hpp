@@ -142,24 +142,26 @@ inline void rotate_batches(const typename Storage::value* a, const typename Stor
   constexpr std::size_t width = Batch::size;
   constexpr std::size_t group = N % Storage::template store_width<Batch> == 0
                                     ? Storage::template store_width<Batch> : 1;
+  const auto store = [](const Batch* r, typename Storage::value* p) {
+    if constexpr (group == 1) Storage::store(r[0], p);
+    else Storage::store_group(r, p);
+  };
   for (std::size_t k0 = 0; k0 < N; k0 += group) {
-    Batch ra[group], rb[group];
-    for (std::size_t k = k0; k < k0 + group; ++k) {
-      const Batch x = Storage::template load<Batch>(a + k * width);
-      if constexpr (Interleaved) {
-        ra[k - k0] = scaled<Scaled>(x * c[k] + swap_pairs(x) * s[k], g);
-      } else {
-        const Batch y = Storage::template load<Batch>(b + k * width);
-        ra[k - k0] = scaled<Scaled>(x * c[k] - y * s[k], g);
-        rb[k - k0] = scaled<Scaled>(y * c[k] + x * s[k], g);
-      }
+    Batch x[group], y[group], r[group];
+    for (std::size_t k = 0; k < group; ++k) {
+      x[k] = Storage::template load<Batch>(a + (k0 + k) * width);
+      if constexpr (!Interleaved) y[k] = Storage::template load<Batch>(b + (k0 + k) * width);
     }
-    if constexpr (group == 1) {
-      Storage::store(ra[0], a_out + k0 * width);
-      if constexpr (!Interleaved) Storage::store(rb[0], b_out + k0 * width);
-    } else {
-      Storage::store_group(ra, a_out + k0 * width);
-      if constexpr (!Interleaved) Storage::store_group(rb, b_out + k0 * width);
+    // The first results are stored before the second are formed: in place that store may
+    // alias x, so the compiler keeps x and y in registers instead of loading them twice.
+    for (std::size_t k = 0; k < group; ++k)
+      r[k] = Interleaved ? scaled<Scaled>(x[k] * c[k0 + k] + swap_pairs(x[k]) * s[k0 + k], g)
+                         : scaled<Scaled>(x[k] * c[k0 + k] - y[k] * s[k0 + k], g);
+    store(r, a_out + k0 * width);
+    if constexpr (!Interleaved) {
+      for (std::size_t k = 0; k < group; ++k)
+        r[k] = scaled<Scaled>(y[k] * c[k0 + k] + x[k] * s[k0 + k], g);
+      store(r, b_out + k0 * width);
     }
   }
 }
