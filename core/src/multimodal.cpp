@@ -133,20 +133,17 @@ axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
 }
 
 axis_rows::axis_rows(const rotary_cache& cache)
-    : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)), axes_(cache.axes()) {
+    : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)), axes_(cache.axes()),
+      stride_(decltype(rows_)::line_round(half_)), rows_(axes_ > 1 ? 4 * stride_ : 0),
+      mask_(axes_ > 1 ? kAxes * half_ : 0) {
   if (axes_ == 1) return;
-  const std::size_t floats = 4 * half_;
-  if (floats > inline_.size()) heap_.resize(floats);
-  data_ = heap_.empty() ? inline_.data() : heap_.data();
-  std::fill(data_ + 2 * half_, data_ + 4 * half_, 0.0f);  // the merged row: read by merge
-  if (kAxes * half_ > inline_mask_.size()) heap_mask_.resize(kAxes * half_);
-  mask_ = heap_mask_.empty() ? inline_mask_.data() : heap_mask_.data();
+  std::fill(rows_.data() + 2 * stride_, rows_.data() + 4 * stride_, 0.0f);  // read by merge
   const std::uint8_t* pair_axis = cache.pair_axis().data();
   first_.fill(half_);
   for (std::size_t a = 0; a < kAxes; ++a)
     for (std::size_t i = 0; i < half_; ++i) {
       const bool mine = pair_axis[i] == a;
-      mask_[a * half_ + i] = mine ? ~std::uint32_t{0} : 0;
+      mask_.data()[a * half_ + i] = mine ? ~std::uint32_t{0} : 0;
       if (mine) first_[a] = std::min(first_[a], i), end_[a] = i + 1;
     }
 }
@@ -165,20 +162,21 @@ void select_into(const float* __restrict row, const std::uint32_t* __restrict ma
 }  // namespace
 
 void axis_rows::merge(std::size_t a, const float* cos, const float* sin) noexcept {
-  select_into(cos, mask_ + a * half_, first_[a], end_[a], data_ + 2 * half_);
-  select_into(sin, mask_ + a * half_, first_[a], end_[a], data_ + 3 * half_);
+  const std::uint32_t* mask = mask_.data() + a * half_;
+  select_into(cos, mask, first_[a], end_[a], rows_.data() + 2 * stride_);
+  select_into(sin, mask, first_[a], end_[a], rows_.data() + 3 * stride_);
 }
 
 void axis_rows::load(const rotary_cache& cache, const std::int64_t* p) {
-  // Position q's plain row: the cache's, else computed into the first half of data_ (used
+  // Position q's plain row: the cache's, else computed into the first two rows (used
   // at once, or returned as this load's row).
   const auto row_of = [&](std::int64_t q) -> std::pair<const float*, const float*> {
     if (cache.cached(q)) {
       const auto offset = static_cast<std::size_t>(q - cache.first()) * half_;
       return {cache.cos_table().data() + offset, cache.sin_table().data() + offset};
     }
-    cache.row(q, data_, data_ + half_);
-    return {data_, data_ + half_};
+    cache.row(q, rows_.data(), rows_.data() + stride_);
+    return {rows_.data(), rows_.data() + stride_};
   };
   if (std::all_of(p, p + axes_, [&](std::int64_t q) { return q == p[0]; })) {
     std::tie(cos_, sin_) = row_of(p[0]);
@@ -191,8 +189,8 @@ void axis_rows::load(const rotary_cache& cache, const std::int64_t* p) {
     merged_position_[static_cast<std::size_t>(a)] = p[a];
   }
   merged_valid_ = true;
-  cos_ = data_ + 2 * half_;
-  sin_ = data_ + 3 * half_;
+  cos_ = rows_.data() + 2 * stride_;
+  sin_ = rows_.data() + 3 * stride_;
 }
 
 }  // namespace detail

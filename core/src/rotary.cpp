@@ -8,6 +8,7 @@
 #include "detail/dispatch.hpp"
 #include "detail/half_driver.hpp"
 #include "detail/rotary_kernels.hpp"
+#include "detail/row_storage.hpp"
 #include "posenc/detail/check.hpp"
 
 #include <algorithm>
@@ -102,7 +103,8 @@ struct rotation {
 // fields just stored narrow (a stalled store forward costs more than a small head's work).
 // Rows up to kInlineHalf pairs (rotary_dim ≤ 256, every common head) live in the object
 // itself, so a decode call allocates nothing; larger ones take one heap block, the only
-// allocation of a rope call. V: the tensor's values (float, or 16-bit bits).
+// allocation of a rope call; each row on 64-byte lines (detail/row_storage.hpp).
+// V: the tensor's values (float, or 16-bit bits).
 template <class T, class V = float>
 class row_buffer {
 public:
@@ -111,30 +113,30 @@ public:
 
   row_buffer(const rotary_cache& cache, float sign, float g, std::int64_t head_group)
       : interleaved_(cache.layout() == rope_layout::interleaved),
-        lanes_(!POSENC_SCALAR_ONLY && (interleaved_ || sign != 1.0f)) {
+        lanes_(!POSENC_SCALAR_ONLY && (interleaved_ || sign != 1.0f)),
+        row_stride_(storage::line_round(static_cast<std::size_t>(cache.rotary_dim() / 2))),
+        lane_stride_(storage::line_round(static_cast<std::size_t>(cache.rotary_dim() / (interleaved_ ? 1 : 2)))),
+        data_(2 * row_stride_ + (lanes_ ? 2 * lane_stride_ : 0)) {
     job_.half = static_cast<std::size_t>(cache.rotary_dim() / 2);
     job_.sign = sign;
     job_.g = g;
     job_.head_group = head_group;
-    const std::size_t half = job_.half;
-    const std::size_t floats = half * (2 + (lanes_ ? (interleaved_ ? 4 : 2) : 0));
-    if (floats > inline_.size()) heap_.resize(floats);
-    data_ = heap_.empty() ? inline_.data() : heap_.data();
   }
 
   // The row of position p: pointers into the cache when it holds p, else computed here.
   void load(const rotary_cache& cache, std::int64_t p) {
     const std::size_t half = job_.half;
+    T* const cos = data_.data();
+    T* const sin = cos + row_stride_;
     if constexpr (std::is_same_v<T, double>) {
-      detail::sincos_row_scalar(static_cast<double>(p), cache.inv_freq().data(), half,
-                                data_ + half, data_);
-      use(data_, data_ + half);
+      detail::sincos_row_scalar(static_cast<double>(p), cache.inv_freq().data(), half, sin, cos);
+      use(cos, sin);
     } else if (cache.cached(p)) {
       const auto offset = static_cast<std::size_t>(p - cache.first()) * half;
       use(cache.cos_table().data() + offset, cache.sin_table().data() + offset);
     } else {
-      compute_row(cache, p, data_, data_ + half);
-      use(data_, data_ + half);
+      compute_row(cache, p, cos, sin);
+      use(cos, sin);
     }
   }
 
@@ -145,12 +147,10 @@ public:
     job_.lane_cos = cos;
     job_.lane_sin = sin;
     if (!lanes_) return;
-    const std::size_t half = job_.half;
-    T* lanes = data_ + 2 * half;
-    const std::size_t n = interleaved_ ? 2 * half : half;
-    detail::expand_lanes(cos, sin, half, job_.sign, interleaved_, lanes, lanes + n);
+    T* const lanes = data_.data() + 2 * row_stride_;
+    detail::expand_lanes(cos, sin, job_.half, job_.sign, interleaved_, lanes, lanes + lane_stride_);
     job_.lane_cos = lanes;
-    job_.lane_sin = lanes + n;
+    job_.lane_sin = lanes + lane_stride_;
   }
 
   // The kernel job for token t of one target (after load).
@@ -167,13 +167,14 @@ public:
 
 private:
   static constexpr std::size_t kInlineHalf = 128;
+  using storage = detail::row_storage<T, 6 * kInlineHalf>;
 
   bool interleaved_;
   bool lanes_;  // the kernel reads lanes other than cos/sin themselves
+  std::size_t row_stride_;   // cos to sin
+  std::size_t lane_stride_;  // lane_cos to lane_sin
   detail::token_rows<T, V> job_;
-  std::array<T, 6 * kInlineHalf> inline_;  // uninitialised: every use writes first
-  std::vector<T> heap_;
-  T* data_ = nullptr;  // [cos | sin | lane_cos | lane_sin], in inline_ or heap_
+  storage data_;  // [cos | sin | lane_cos | lane_sin], each on 64-byte lines
 };
 
 // check_view accepts an empty view (0 tokens, heads or dim) without checking its data or

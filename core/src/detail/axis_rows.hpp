@@ -5,6 +5,7 @@
 
 #include "posenc/frequencies.hpp"
 #include "posenc/multimodal.hpp"
+#include "row_storage.hpp"
 
 #include <array>
 #include <cstddef>
@@ -34,7 +35,7 @@ axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
 // that position's plain row: the cache's, or computed as rotary_cache::row computes it.
 // The rewrite is a bitwise select by the axis's rung mask (built once per call) over the
 // span of rungs the axis has, so it vectorises and never branches per rung. Rows up to
-// kInlineHalf rungs live in the object; larger ones take one heap block.
+// kInlineHalf rungs live in the object, on 64-byte lines (row_storage.hpp).
 class axis_rows {
 public:
   explicit axis_rows(const rotary_cache& cache);
@@ -56,16 +57,13 @@ private:
 
   std::size_t half_;
   int axes_;
+  std::size_t stride_;  // floats from one row to the next in rows_
   bool merged_valid_ = false;  // every axis of merged_position_ is in the merged row
   std::array<std::int64_t, kAxes> merged_position_{};
   std::array<std::size_t, kAxes> first_{}, end_{};  // axis a's rungs lie in [first, end)
-  std::array<float, 4 * kInlineHalf> inline_;  // uninitialised until written
-  std::vector<float> heap_;
-  float* data_ = nullptr;  // [computed row cos | sin | merged cos | sin]
+  row_storage<float, 4 * kInlineHalf> rows_;  // computed row cos, sin; merged row cos, sin
   // mask_[a·half + i]: all ones when rung i takes axis a, else 0.
-  std::array<std::uint32_t, kAxes * kInlineHalf> inline_mask_;
-  std::vector<std::uint32_t> heap_mask_;
-  std::uint32_t* mask_ = nullptr;
+  row_storage<std::uint32_t, kAxes * kInlineHalf> mask_;
   const float* cos_ = nullptr;
   const float* sin_ = nullptr;
 };
