@@ -115,7 +115,9 @@ public:
       : interleaved_(cache.layout() == rope_layout::interleaved),
         lanes_(!POSENC_SCALAR_ONLY && (interleaved_ || sign != 1.0f)),
         row_stride_(storage::line_round(static_cast<std::size_t>(cache.rotary_dim() / 2))),
-        lane_stride_(storage::line_round(static_cast<std::size_t>(cache.rotary_dim() / (interleaved_ ? 1 : 2)))),
+        // lanes per row: the half layout's half values, the interleaved layout's rotary_dim
+        lane_stride_(storage::line_round(static_cast<std::size_t>(
+            interleaved_ ? cache.rotary_dim() : cache.rotary_dim() / 2))),
         data_(2 * row_stride_ + (lanes_ ? 2 * lane_stride_ : 0)) {
     job_.half = static_cast<std::size_t>(cache.rotary_dim() / 2);
     job_.sign = sign;
@@ -552,9 +554,9 @@ void detail::rotate_half(const rotary_cache& cache, std::span<const half_target>
 }
 
 void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {
-  check_head_view(cache, "k", "k.dim", k);
+  const const_tensor_view in = k;  // converted once, for the check and the driver
+  check_head_view(cache, "k", "k.dim", in);
   check_position("delta", delta);
-  const const_tensor_view in = k;
   const rope_target target{in, k};
   rotate(cache, {&target, 1}, k.tokens, {nullptr, nullptr, delta, 0}, {true});
 }

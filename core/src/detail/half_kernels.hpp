@@ -73,9 +73,8 @@ struct half_storage {
   }
 
   // Batches the kernel stores together (rotary_kernels.hpp, rotate_batches): AVX2 bfloat16
-  // narrows two into one 32-byte store, half the stores of one at a time (its narrowing is
-  // integer steps and shuffles either way; measured in bench/results/); the others store
-  // one batch at a time.
+  // narrows two into one 32-byte store (half the stores, one pack for two gathers, and no
+  // NaN test: see round8_bf16_kernel); the others store one batch at a time.
   template <class Batch>
   static constexpr std::size_t store_width =
 #if POSENC_HALF_AVX2
