@@ -262,50 +262,27 @@ inline bool available() noexcept {
   return _mm256_castsi256_ps(_mm256_shuffle_epi8(h, to_high));
 }
 
-// Eight floats → the rounding step of f32_to_bf16 (x + 0x7fff + odd) lane by lane, each
-// result in the high half of its lane (the low half garbage); the odd bit by a compare, not
-// a shift, for the same reason as widen8_bf16. Exact for every lane but a NaN whose low 16
-// bits are not zero, so the RoPE kernel uses it alone: its results on bfloat16 inputs carry
-// no such NaN (x86 arithmetic returns an operand's NaN, quieted, or the default NaN
-// 0xffc00000; widened bfloat16 values have zero low bits, the cos/sin rows and the scale are
-// finite), and for a quiet NaN with zero low bits the high half is f32_to_bf16's result.
-[[gnu::target("avx2")]] inline __m256i round8_bf16_kernel(__m256 f) noexcept {
-  const __m256i x = _mm256_castps_si256(f);
-  const __m256i bit16 = _mm256_set1_epi32(0x10000);
-  const __m256i odd = _mm256_cmpeq_epi32(_mm256_and_si256(x, bit16), bit16);  // −1 when odd
-  return _mm256_sub_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd);
-}
-
-// Eight floats → f32_to_bf16 of each in the high half of its lane, every NaN included.
-[[gnu::target("avx2")]] inline __m256i round8_bf16(__m256 f) noexcept {
-  const __m256i v = round8_bf16_kernel(f);
-  const __m256 is_nan = _mm256_cmp_ps(f, f, _CMP_UNORD_Q);
-  if (!_mm256_testz_ps(is_nan, is_nan)) [[unlikely]]  // NaN lanes: quiet, sign and payload top kept
-    return _mm256_blendv_epi8(v, _mm256_or_si256(_mm256_castps_si256(f), _mm256_set1_epi32(0x00400000)),
-                              _mm256_castps_si256(is_nan));
-  return v;
-}
-
-// Eight floats → their 16-bit values: float16 by F16C's round-to-nearest-even, bfloat16 by
-// round8_bf16, the high halves gathered by a byte shuffle.
+// Eight floats → their 16-bit values: float16 by F16C's round-to-nearest-even; bfloat16 by
+// the integer steps of f32_to_bf16, lane by lane (the odd bit by a compare, not a shift, and
+// the high halves gathered by a byte shuffle, for the same reason as widen8_bf16). The
+// bfloat16 steps are exact for every value but a NaN whose low 16 bits are not zero, which
+// the RoPE kernels never produce from bfloat16 inputs (x86 arithmetic returns an operand's
+// NaN, quieted, or the default NaN 0xffc00000; widened bfloat16 values have zero low bits,
+// the cos/sin rows and the scale are finite): for a quiet NaN with zero low bits the high
+// half is f32_to_bf16's result, so no NaN test is needed.
 template <bool BF>
 [[gnu::target("avx2,f16c")]] inline __m128i narrow8(__m256 f) noexcept {
   if constexpr (!BF) {
     return _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
   } else {
+    const __m256i x = _mm256_castps_si256(f);
+    const __m256i bit16 = _mm256_set1_epi32(0x10000);
+    const __m256i odd = _mm256_cmpeq_epi32(_mm256_and_si256(x, bit16), bit16);  // −1 when odd
+    const __m256i v = _mm256_sub_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd);  // high halves
     const __m256i high = _mm256_setr_epi8(2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1,
                                           2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1);
-    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_shuffle_epi8(round8_bf16(f), high), 0x08));
+    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, high), 0x08));
   }
-}
-
-// Sixteen RoPE kernel results (a's eight, then b's; see round8_bf16_kernel) → their
-// bfloat16 values in order, for one 32-byte store: the high halves shifted down and packed
-// (exact: each is ≤ 0xffff), lanes reordered.
-[[gnu::target("avx2")]] inline __m256i narrow16_bf16(__m256 a, __m256 b) noexcept {
-  const __m256i packed = _mm256_packus_epi32(_mm256_srli_epi32(round8_bf16_kernel(a), 16),
-                                             _mm256_srli_epi32(round8_bf16_kernel(b), 16));
-  return _mm256_permute4x64_epi64(packed, 0xd8);  // [a0-3 b0-3 | a4-7 b4-7] → a0-7 b0-7
 }
 
 }  // namespace avx2_half

@@ -71,23 +71,6 @@ struct half_storage {
 #endif
     }
   }
-
-  // Batches the kernel stores together (rotary_kernels.hpp, rotate_batches): AVX2 bfloat16
-  // narrows two into one 32-byte store (half the stores, one pack for two gathers, and no
-  // NaN test: see round8_bf16_kernel); the others store one batch at a time.
-  template <class Batch>
-  static constexpr std::size_t store_width =
-#if POSENC_HALF_AVX2
-      BF && std::is_same_v<typename Batch::arch_type, xsimd::fma3<xsimd::avx2>> ? 2 :
-#endif
-      1;
-#if POSENC_HALF_AVX2
-  template <class Batch>
-  static void store_group(const Batch* v, std::uint16_t* p) noexcept {
-    static_assert(store_width<Batch> == 2, "only AVX2 bfloat16 stores two batches at once");
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), avx2_half::narrow16_bf16(v[0], v[1]));
-  }
-#endif
 #endif
 };
 

@@ -75,9 +75,6 @@ struct float_storage {
   static Batch load(const float* p) noexcept { return Batch::load_unaligned(p); }
   template <class Batch>
   static void store(const Batch& v, float* p) noexcept { v.store_unaligned(p); }
-  // Adjacent result batches the kernel stores together (rotate_batches): one at a time.
-  template <class Batch>
-  static constexpr std::size_t store_width = 1;
 #endif
 };
 
@@ -127,42 +124,23 @@ inline Batch scaled(const Batch& v, const Batch& g) noexcept {
   return v;
 }
 
-// Batches [0, N) of a row's pairs by the lanes c[k], s[k], batch k at offset k·width: in
-// the half layout the first and second halves at a/a_out and b/b_out (b = a + half, formed
-// once per row by the caller so every batch's address is a constant offset); in the
-// interleaved layout a/a_out alone, where lane 2i computes a·c + b·(−s) = a·c − b·s and
-// lane 2i + 1 b·c + a·s: the pair formula through swap_pairs (simd.hpp). Memory is read and
-// written as batches of T by the Storage (float32: xsimd converts; 16-bit: converted in
-// registers), which takes Storage::store_width adjacent results per store (store_group;
-// AVX2 bfloat16 narrows two batches into one 32-byte store).
-template <std::size_t N, bool Interleaved, bool Scaled, class Storage, class Batch>
-inline void rotate_batches(const typename Storage::value* a, const typename Storage::value* b,
-                           typename Storage::value* a_out, typename Storage::value* b_out,
-                           const Batch* c, const Batch* s, const Batch& g) noexcept {
-  constexpr std::size_t width = Batch::size;
-  constexpr std::size_t group = N % Storage::template store_width<Batch> == 0
-                                    ? Storage::template store_width<Batch> : 1;
-  const auto store = [](const Batch* r, typename Storage::value* p) {
-    if constexpr (group == 1) Storage::store(r[0], p);
-    else Storage::store_group(r, p);
-  };
-  for (std::size_t k0 = 0; k0 < N; k0 += group) {
-    Batch x[group], y[group], r[group];
-    for (std::size_t k = 0; k < group; ++k) {
-      x[k] = Storage::template load<Batch>(a + (k0 + k) * width);
-      if constexpr (!Interleaved) y[k] = Storage::template load<Batch>(b + (k0 + k) * width);
-    }
-    // The first results are stored before the second are formed: in place that store may
-    // alias x, so the compiler keeps x and y in registers instead of loading them twice.
-    for (std::size_t k = 0; k < group; ++k)
-      r[k] = Interleaved ? scaled<Scaled>(x[k] * c[k0 + k] + swap_pairs(x[k]) * s[k0 + k], g)
-                         : scaled<Scaled>(x[k] * c[k0 + k] - y[k] * s[k0 + k], g);
-    store(r, a_out + k0 * width);
-    if constexpr (!Interleaved) {
-      for (std::size_t k = 0; k < group; ++k)
-        r[k] = scaled<Scaled>(y[k] * c[k0 + k] + x[k] * s[k0 + k], g);
-      store(r, b_out + k0 * width);
-    }
+// One batch of a row's pairs by the lanes c, s: in the half layout the first and second
+// halves at a/a_out and b/b_out (b = a + half, formed once per row by the caller so every
+// batch's address is a constant offset); in the interleaved layout a/a_out alone, where lane
+// 2i computes a·c + b·(−s) = a·c − b·s and lane 2i + 1 b·c + a·s: the pair formula through
+// swap_pairs (simd.hpp). Memory is read and written as batches of T by the Storage
+// (float32: xsimd converts; 16-bit: converted in registers).
+template <bool Interleaved, bool Scaled, class Storage, class Batch>
+inline void rotate_batch(const typename Storage::value* a, const typename Storage::value* b,
+                         typename Storage::value* a_out, typename Storage::value* b_out,
+                         const Batch& c, const Batch& s, const Batch& g) noexcept {
+  if constexpr (Interleaved) {
+    const Batch x = Storage::template load<Batch>(a);
+    Storage::store(scaled<Scaled>(x * c + swap_pairs(x) * s, g), a_out);
+  } else {
+    const Batch x = Storage::template load<Batch>(a), y = Storage::template load<Batch>(b);
+    Storage::store(scaled<Scaled>(x * c - y * s, g), a_out);
+    Storage::store(scaled<Scaled>(y * c + x * s, g), b_out);
   }
 }
 
@@ -206,7 +184,9 @@ inline void rotate_lanes(const head_rows<T, typename Storage::value>& r, std::si
     for (std::ptrdiff_t h = 0;;) {
       const V* xb = Interleaved ? x : x + r.half;
       V* yb = Interleaved ? y : y + r.half;
-      rotate_batches<N, Interleaved, Scaled, Storage>(x, xb, y, yb, c, s, g);
+      for (std::size_t k = 0; k < N; ++k)
+        rotate_batch<Interleaved, Scaled, Storage>(x + k * width, xb + k * width, y + k * width,
+                                                   yb + k * width, c[k], s[k], g);
       if (++h == r.heads) break;
       x += r.in_stride;
       y += r.out_stride;
