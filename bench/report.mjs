@@ -179,10 +179,16 @@ function targets(native, wasm) {
     if (dec) add('WASM decode call 1×32×128 (zero-copy, with checks)', fmtTime(dec.simd.ns), '≤ 2.5 µs', dec.simd.ns <= 2500);
     const def = g['decode/default_rotator'];
     if (def) {
-      const { simd: arr, tensorDefault: td, tensorFullCache: tf, handCopy: hc, js } = def;
+      const { simd: arr, tensorDefault: td, tensorFullCache: tf, handCopy: hc, copyInOut: cio, js } = def;
       add('WASM decode 1×32×128 at p=4000, default rotator on a tensor ÷ full cache', `${fmtRatio(td.ns / tf.ns)} (${fmtTime(td.ns)} / ${fmtTime(tf.ns)})`, '≤ 1.2×', td.ns / tf.ns <= 1.2);
       add('WASM decode on a plain Float32Array (default rotator), × plain JS', `${fmtRatio(js.ns / arr.ns)} (${fmtTime(arr.ns)} / ${fmtTime(js.ns)})`, '≥ 4×', js.ns / arr.ns >= 4);
       add('WASM decode on a plain Float32Array ÷ tensor call + hand copy in/out', `${fmtRatio(arr.ns / hc.ns)} (${fmtTime(arr.ns)} / ${fmtTime(hc.ns)})`, '≤ 1.5×', arr.ns / hc.ns <= 1.5);
+      // What bounds any path from a plain array on this host: the 16 KiB copied in and out,
+      // plus the zero-copy call itself.
+      if (cio) {
+        add('  context: plain JS ÷ (hand copy in and out alone + tensor call), the bound of any copying path',
+          `${fmtRatio(js.ns / (cio.ns + td.ns))} (${fmtTime(cio.ns)} + ${fmtTime(td.ns)})`, '–', null);
+      }
     }
     // The target is the package's zero-copy path (as for apply); a new Float32Array per
     // call is context: both sides then also fault in 16 MiB of fresh pages, a cost outside

@@ -243,7 +243,8 @@ function inPlaceApply(tokens) {
 }
 
 // ── decode with the default rotator (no cacheLength): on a plain Float32Array, on a
-// tensor, and a tensor call with a hand copy in and out, beside a full cache and plain JS ──
+// tensor, and a tensor call with a hand copy in and out, beside a full cache and plain JS;
+// copyInOut is the hand copy alone (what any path from a plain array must pay) ──
 {
   const n = HEADS * HEAD_DIM;
   const opts = { tokens: 1, heads: HEADS, start: DECODE_POS };
@@ -259,6 +260,7 @@ function inPlaceApply(tokens) {
     tensorDefault: () => auto.apply(tAuto, opts),
     tensorFullCache: () => full.apply(tFull, opts),
     handCopy: () => { tHand.array.set(handX); auto.apply(tHand, opts); handX.set(tHand.array); },
+    copyInOut: () => { tHand.array.set(handX); handX.set(tHand.array); },
     js: () => plainRopeApply(jsX, plainCache, { tokens: 1, heads: HEADS, headDim: HEAD_DIM, start: DECODE_POS }),
   }, DECODE_CALLS);
   for (const t of [tAuto, tFull, tHand, auto, full]) t.dispose();
