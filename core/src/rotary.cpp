@@ -384,19 +384,41 @@ void apply_one(const rotary_cache& cache, const const_tensor_view& in, const ten
   rotate(cache, {&target, 1}, in.tokens, pos, apply_rotation(cache, dir));
 }
 
-void apply_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view& k,
-              const position_source& pos) {
-  const const_tensor_view q_in = q, k_in = k;
-  const rope_target targets[2] = {{q_in, q}, {k_in, k}};
-  rotate(cache, targets, q.tokens, pos, apply_rotation(cache, direction::forward));
+// x rotated in place (positions: a span of int32 / int64 ids, or a start): x converted once
+// to the const view that the check and the driver read.
+template <class Positions>
+void apply_in_place(const rotary_cache& cache, const tensor_view& x, const Positions& positions,
+                    direction dir) {
+  const const_tensor_view in = x;
+  check_head_view(cache, "x", "x.dim", in);
+  apply_one(cache, in, x, positions_of(cache, positions, x.tokens), dir);
 }
 
-void check_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view& k) {
+template <class Positions>
+void apply_out_of_place(const rotary_cache& cache, const const_tensor_view& in,
+                        const tensor_view& out, const Positions& positions, direction dir) {
+  check_in_out(cache, in, out);
+  apply_one(cache, in, out, positions_of(cache, positions, in.tokens), dir);
+}
+
+void check_qk(const rotary_cache& cache, const const_tensor_view& q, const const_tensor_view& k) {
   check_head_view(cache, "q", "q.dim", q);
   check_head_view(cache, "k", "k.dim", k);
   if (q.tokens != k.tokens)
     detail::fail_length("k.tokens must equal q.tokens (", q.tokens, "), got ", k.tokens);
   if (overlaps(q, k)) detail::fail_argument("q and k must not share memory");
+}
+
+// q and k rotated forward in place, one row per token for both: each converted once to the
+// const view that the checks and the driver read.
+template <class Positions>
+void apply_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view& k,
+              const Positions& positions) {
+  const const_tensor_view q_in = q, k_in = k;
+  check_qk(cache, q_in, k_in);
+  const rope_target targets[2] = {{q_in, q}, {k_in, k}};
+  rotate(cache, targets, q.tokens, positions_of(cache, positions, q.tokens),
+         apply_rotation(cache, direction::forward));
 }
 
 } // namespace
@@ -491,58 +513,46 @@ void rotary_cache::row(std::span<const std::int64_t> positions, float* cos_out,
 
 void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int32_t> positions, direction dir) {
-  const const_tensor_view in = x;  // converted once, for the check and the driver
-  check_head_view(cache, "x", "x.dim", in);
-  apply_one(cache, in, x, positions_of(cache, positions, x.tokens), dir);
+  apply_in_place(cache, x, positions, dir);
 }
 
 void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int64_t> positions, direction dir) {
-  const const_tensor_view in = x;  // converted once, for the check and the driver
-  check_head_view(cache, "x", "x.dim", in);
-  apply_one(cache, in, x, positions_of(cache, positions, x.tokens), dir);
+  apply_in_place(cache, x, positions, dir);
 }
 
 void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start, direction dir) {
-  const const_tensor_view in = x;  // converted once, for the check and the driver
-  check_head_view(cache, "x", "x.dim", in);
-  apply_one(cache, in, x, positions_of(cache, start, x.tokens), dir);
+  apply_in_place(cache, x, start, dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::span<const std::int32_t> positions, direction dir) {
-  check_in_out(cache, in, out);
-  apply_one(cache, in, out, positions_of(cache, positions, in.tokens), dir);
+  apply_out_of_place(cache, in, out, positions, dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::span<const std::int64_t> positions, direction dir) {
-  check_in_out(cache, in, out);
-  apply_one(cache, in, out, positions_of(cache, positions, in.tokens), dir);
+  apply_out_of_place(cache, in, out, positions, dir);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::int64_t start, direction dir) {
-  check_in_out(cache, in, out);
-  apply_one(cache, in, out, positions_of(cache, start, in.tokens), dir);
+  apply_out_of_place(cache, in, out, start, dir);
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::span<const std::int32_t> positions) {
-  check_qk(cache, q, k);
-  apply_qk(cache, q, k, positions_of(cache, positions, q.tokens));
+  apply_qk(cache, q, k, positions);
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::span<const std::int64_t> positions) {
-  check_qk(cache, q, k);
-  apply_qk(cache, q, k, positions_of(cache, positions, q.tokens));
+  apply_qk(cache, q, k, positions);
 }
 
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::int64_t start) {
-  check_qk(cache, q, k);
-  apply_qk(cache, q, k, positions_of(cache, start, q.tokens));
+  apply_qk(cache, q, k, start);
 }
 
 void detail::rotate_half(const rotary_cache& cache, std::span<const half_target> targets,
