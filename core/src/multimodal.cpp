@@ -1,7 +1,7 @@
 // multimodal.cpp — the rung maps of multi-position RoPE (posenc/multimodal.hpp) and the
 // merged cos/sin row of one token (detail/axis_rows.hpp).
 #include "detail/axis_rows.hpp"
-#include "detail/half_float.hpp"  // bit_as
+#include "detail/bit_as.hpp"
 
 #include "posenc/detail/check.hpp"
 #include "posenc/rotary.hpp"

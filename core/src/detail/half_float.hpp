@@ -2,8 +2,12 @@
 // exact: widening is exact (subnormals, ±0, ±Inf; a NaN comes out quiet, payload kept); narrowing rounds to
 // nearest, ties to even, overflowing to ±Inf, NaN → a quiet NaN of the same sign keeping
 // the payload's top bits. SSE2, WebAssembly SIMD128 and AVX2 lane versions below serve the
-// 16-bit RoPE kernels (half_kernels.hpp), bit-identical to the scalar functions.
+// 16-bit RoPE kernels (half_kernels.hpp), bit-identical to the scalar functions on every
+// input the kernels give them (AVX2's bfloat16 narrowing assumes no NaN with nonzero low 16
+// bits, which the kernels never produce: see avx2_half::narrow8).
 #pragma once
+
+#include "bit_as.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -19,13 +23,6 @@
 #endif
 
 namespace posenc::detail {
-
-// std::bit_cast (missing from the libc++ Emscripten ships), as the builtin both GCC and
-// Clang provide.
-template <class To, class From>
-constexpr To bit_as(From v) noexcept {
-  return __builtin_bit_cast(To, v);
-}
 
 inline float f16_to_f32(std::uint16_t h) noexcept {
   const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
@@ -111,15 +108,23 @@ inline v128_t widen_f16(v128_t v) noexcept {
   const v128_t s = wasm_v128_and(wasm_i32x4_shr(v, 3), wasm_i32x4_splat(static_cast<int>(0x8fffe000u)));
   const v128_t f = wasm_f32x4_mul(s, wasm_f32x4_splat(0x1p112f));
   const v128_t mag = wasm_v128_and(v, wasm_i32x4_splat(0x7fffffff));  // em << 16
-  if (any_negative(wasm_i32x4_sub(wasm_i32x4_splat(0x7bffffff), mag))) [[unlikely]] {
+  const v128_t below_inf = wasm_i32x4_sub(wasm_i32x4_splat(0x7bffffff), mag);  // < 0: Inf / NaN
+  if (any_negative(below_inf)) [[unlikely]] {
     rare_path();  // Inf / NaN (em ≥ 0x7c00): f is ±2^16·(1 + m/1024), lacking the all-ones
                   // exponent and, for NaN, the quiet bit
-    const v128_t special = wasm_i32x4_shr(wasm_i32x4_sub(wasm_i32x4_splat(0x7bffffff), mag), 31);
+    const v128_t special = wasm_i32x4_shr(below_inf, 31);
     const v128_t nan = wasm_i32x4_shr(wasm_i32x4_sub(wasm_i32x4_splat(0x7c000000), mag), 31);
     return wasm_v128_or(f, wasm_v128_or(wasm_v128_and(special, wasm_i32x4_splat(0x7f800000)),
                                         wasm_v128_and(nan, wasm_i32x4_splat(0x00400000))));
   }
   return f;
+}
+
+// f32_to_f16's result for a normal float16 (abs: x without its sign bit), without the sign.
+inline v128_t normal_f16(v128_t abs) noexcept {
+  return wasm_u32x4_shr(
+      wasm_i32x4_add(wasm_i32x4_add(abs, wasm_i32x4_splat(static_cast<int>(0xc8000fffu))),
+                     wasm_v128_and(wasm_u32x4_shr(abs, 13), wasm_i32x4_splat(1))), 13);
 }
 
 // f32_to_f16 of every lane, every case (|x| < 2^−14, ≥ 65536, NaN by float comparisons:
@@ -128,9 +133,7 @@ inline v128_t widen_f16(v128_t v) noexcept {
 inline v128_t narrow_f16_full(v128_t x) noexcept {
   const v128_t abs = wasm_v128_and(x, wasm_i32x4_splat(0x7fffffff));
   const v128_t top = wasm_u32x4_shr(abs, 13);
-  const v128_t normal = wasm_u32x4_shr(
-      wasm_i32x4_add(wasm_i32x4_add(abs, wasm_i32x4_splat(static_cast<int>(0xc8000fffu))),
-                     wasm_v128_and(top, wasm_i32x4_splat(1))), 13);
+  const v128_t normal = normal_f16(abs);
   const v128_t magic = wasm_i32x4_splat(126 << 23);
   const v128_t sub = wasm_i32x4_sub(wasm_f32x4_add(abs, magic), magic);
   const v128_t nan = wasm_v128_or(wasm_i32x4_splat(0x7e00), wasm_v128_and(top, wasm_i32x4_splat(0x3ff)));
@@ -143,12 +146,10 @@ inline v128_t narrow_f16_full(v128_t x) noexcept {
 // Four float32 bit patterns → their float16 values in the low 16 bits of the lanes.
 inline v128_t narrow_f16(v128_t x) noexcept {
   const v128_t abs = wasm_v128_and(x, wasm_i32x4_splat(0x7fffffff));
-  // f32_to_f16's normal result; the answer exactly when it lies in [0x400, 0x7c00]: below
-  // 2^−14 it is < 0x400 or wraps to ≥ 2^18, but where it rounds up to 0x400, which is right;
-  // above 65536 (NaN too) it exceeds 0x7c00, but where it is 0x7c00, Inf, which is right.
-  const v128_t normal = wasm_u32x4_shr(
-      wasm_i32x4_add(wasm_i32x4_add(abs, wasm_i32x4_splat(static_cast<int>(0xc8000fffu))),
-                     wasm_v128_and(wasm_u32x4_shr(abs, 13), wasm_i32x4_splat(1))), 13);
+  // The normal result is the answer exactly when it lies in [0x400, 0x7c00]: below 2^−14 it
+  // is < 0x400 or wraps to ≥ 2^18, but where it rounds up to 0x400, which is right; above
+  // 65536 (NaN too) it exceeds 0x7c00, but where it is 0x7c00, Inf, which is right.
+  const v128_t normal = normal_f16(abs);
   if (any_negative(wasm_v128_or(wasm_i32x4_sub(wasm_i32x4_splat(0x7c00), normal),
                                 wasm_i32x4_sub(normal, wasm_i32x4_splat(0x400))))) [[unlikely]] {
     rare_path();
