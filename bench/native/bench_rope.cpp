@@ -65,7 +65,7 @@ void register_apply(rope_layout layout, bool in_place) {
 // boundary, so both are measured.
 struct token_buffer : line_buffer<float> {
   token_buffer(std::int64_t n, unsigned seed, std::size_t offset)
-      : line_buffer<float>(random_floats(static_cast<std::size_t>(n), seed), offset) {}
+      : line_buffer<float>(random_floats(static_cast<std::size_t>(n), seed), static_cast<int>(offset)) {}
 };
 
 // "decode/<in_cache|outside_cache>[/rows_16B_past_a_line]": one token × 32 heads × 128 at

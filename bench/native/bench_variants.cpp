@@ -3,7 +3,7 @@
 // 16 × 16 patches), 2-D vision rotary (Qwen2-VL, Pixtral; a 32 × 64 patch grid), every
 // member with a cache holding its positions; and 16-bit storage (float16, bfloat16) beside
 // float32 on the same element count. Tokens × 32 heads × 128, at 2048 tokens (32 MiB of
-// float32, from memory) and 64 tokens (1 MiB, from L2); every tensor starts on a 64-byte line.
+// float32, from memory) and 64 tokens (1 MiB, in cache); every tensor starts on a 64-byte line.
 #include "harness.hpp"
 
 #include "posenc/half.hpp"

@@ -41,19 +41,19 @@ inline std::vector<float> random_floats(std::size_t n, unsigned seed) {
   return v;
 }
 
-// Values placed `offset` bytes past a 64-byte line (x), in storage of their own: members
-// that compare times get tensors at the same offset, since where a large vector lands
-// (malloc gives 16-byte alignment, and which 16 bytes varies from run to run) changes how
-// many vector accesses split a cache line.
+// Values placed `offset` bytes past a 64-byte line (x), in storage of their own, or where
+// malloc puts them (offset < 0): members that compare times get tensors at the same offset,
+// since where a large vector lands (malloc gives 16-byte alignment, and which 16 bytes
+// varies from run to run) changes how many vector accesses split a cache line.
 template <class T>
 struct line_buffer {
   std::vector<T> storage;
   T* x;
-  line_buffer(const std::vector<T>& values, std::size_t offset)
+  line_buffer(const std::vector<T>& values, int offset)
       : storage(values.size() + 128 / sizeof(T)) {
     const auto address = reinterpret_cast<std::uintptr_t>(storage.data());
     const std::size_t to_line = (64 - address % 64) % 64;
-    x = storage.data() + (to_line + offset) / sizeof(T);
+    x = offset < 0 ? storage.data() : storage.data() + (to_line + static_cast<std::size_t>(offset)) / sizeof(T);
     std::copy(values.begin(), values.end(), x);
   }
 };
@@ -125,17 +125,11 @@ inline member memcpy_member(std::size_t bytes) {
 
 // Its buffers as malloc aligns them, or (line_offset ≥ 0) that many bytes past a 64-byte line.
 inline member bare_member(std::size_t floats, bool in_place, int line_offset = -1) {
-  auto x = std::make_shared<std::vector<float>>(random_floats(floats + 32, 5));
-  auto y = std::make_shared<std::vector<float>>(in_place ? 0 : floats + 32);
-  const auto place = [line_offset](std::vector<float>& v) {
-    if (line_offset < 0) return v.data();
-    const std::size_t to_line = (64 - reinterpret_cast<std::uintptr_t>(v.data()) % 64) % 64;
-    return v.data() + (to_line + static_cast<std::size_t>(line_offset)) / sizeof(float);
-  };
+  auto x = std::make_shared<line_buffer<float>>(random_floats(floats, 5), line_offset);
+  auto y = std::make_shared<line_buffer<float>>(std::vector<float>(in_place ? 0 : floats), line_offset);
   return {"bare", [=] {
-            float* src = place(*x);
-            bare_pass(src, in_place ? src : place(*y), floats);
-            benchmark::DoNotOptimize(src);
+            bare_pass(x->x, in_place ? x->x : y->x, floats);
+            benchmark::DoNotOptimize(x->x);
           }};
 }
 
