@@ -142,11 +142,12 @@ function targets(native, wasm) {
   // by side in one run (bench/native/bench_variants.cpp, bench/wasm/run.mjs).
   for (const [where, groups, time] of [['native', native, (m) => m.ns], ['WASM', wasm?.groups, (m) => m.ns]]) {
     for (const [key, m] of Object.entries(groups ?? {})) {
-      // half_copying/: the copying path of 16-bit arrays, shown beside the target as context.
+      // half_copying/ (the copying path of 16-bit arrays) and half_bound/ (the float16
+      // conversions alone, the least an exact float16 apply costs): context beside the target.
+      const context = key.startsWith('half_copying/') || key.startsWith('half_bound/');
       const [base, limit] = key.startsWith('variants/') ? ['plain', 1.2]
-        : key.startsWith('half/') || key.startsWith('half_copying/') ? ['float32', 1.5] : [];
+        : key.startsWith('half/') || context ? ['float32', 1.5] : [];
       if (!base || !m[base]) continue;
-      const context = key.startsWith('half_copying/');
       for (const [name, member] of Object.entries(m)) {
         if (name === base || name === 'note' || !member?.ns) continue;
         const r = time(member) / time(m[base]);

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createPosenc } from '../../wasm/index.js';
 import { plainCosSinCache, plainRopeApply, plainRotaryScores } from '../plain-js-rope.mjs';
 import { plainSinusoidal } from '../plain-js-sinusoidal.mjs';
-import { barePass } from './bare-pass.mjs';
+import { bareHalfPass, barePass } from './bare-pass.mjs';
 
 const out = process.argv[2] ?? 'build/bench/wasm.json';
 const quick = process.argv.includes('--quick');
@@ -347,6 +347,26 @@ function inPlaceApply(tokens) {
     bfloat16: () => rope.apply(bf16, { heads: H, tokens: T, start: 0, dtype: 'bfloat16' }),
   });
   for (const o of [...owned, ...Object.values(tensors), rope]) o.dispose();
+}
+
+// ── the float16 bound: the same element count as half/512x32x128, float32 apply beside a
+// bare float16 round trip (bare-pass.mjs: the exact conversions alone, no rotation) and the
+// float16 apply; the round trip ÷ float32 is the least any exact float16 apply can reach ──
+{
+  const T = 512, H = 32, D = 128, n = T * H * D;
+  const rope = simd.rope({ headDim: D, base: 1e6, cacheLength: T });
+  const f32 = randomFill(new Float32Array(n), 8);
+  const f16 = new Uint16Array(n);
+  const b = new Uint32Array(f32.buffer);
+  for (let i = 0; i < n; i++) f16[i] = 0x3c00 | (b[i] >>> 22); // normal values, as in half/
+  const tensors = { float32: simd.tensor(f32), float16: simd.tensor(f16, { dtype: 'float16' }) };
+  const bare = bareHalfPass(n, (a) => a.set(f16));
+  record(`half_bound/${T}x${H}x${D}`, 'float16 round trip alone (no rotation) beside the applies; time ÷ float32', {
+    float32: () => rope.apply(tensors.float32, { heads: H, tokens: T, start: 0 }),
+    float16: () => rope.apply(tensors.float16, { heads: H, tokens: T, start: 0 }),
+    roundTrip: bare.run,
+  });
+  for (const o of [...Object.values(tensors), rope]) o.dispose();
 }
 
 // ── sizes of both binaries (raw and gzip) ─────────────────────────────────────────────

@@ -4,7 +4,7 @@
 // the tensor keep theirs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { barePass } from '../../bench/wasm/bare-pass.mjs';
+import { bareHalfPass, barePass } from '../../bench/wasm/bare-pass.mjs';
 
 test('the bare pass multiplies every float of its tensor in place, once per run', () => {
   for (const floats of [16, 4096, 3 * 16384 + 16]) {  // one 64-byte step; 16 KiB; past 3 pages
@@ -28,4 +28,28 @@ test('the bare pass with factor 1 leaves its values as they were', () => {
 
 test('the bare pass refuses sizes its 64-byte steps cannot cover exactly', () => {
   for (const floats of [0, 8, 17]) assert.throws(() => barePass(floats, (a) => a), RangeError);
+});
+
+// The float16 yardstick (bareHalfPass): every normal float16 value must come back exactly,
+// and every value must really be visited (a subnormal, outside the normal-range path it
+// computes, comes back changed wherever it sits; its garbage may spill into its neighbour),
+// nothing past the array touched.
+test('the bare float16 round trip returns every normal value and visits every slot', () => {
+  const normals = [];
+  for (let s = 0; s < 2; s++) for (let e = 1; e <= 30; e++) for (let m = 0; m < 1024; m++) normals.push((s << 15) | (e << 10) | m);
+  const p = bareHalfPass(normals.length, (a) => a.set(normals));
+  const guard = new Uint16Array(p.array.buffer, 2 * normals.length, 16).fill(0x0001);
+  p.run();
+  assert.deepEqual(Array.from(p.array), normals);
+  assert.ok(guard.every((v) => v === 0x0001), 'nothing past the array is touched');
+  for (const at of [0, 7, 8, 15, 16, 31, normals.length - 1]) {
+    p.array.set(normals);
+    p.array[at] = 0x0001;  // the smallest subnormal
+    p.run();
+    assert.notEqual(p.array[at], 0x0001, `slot ${at} is visited`);
+  }
+});
+
+test('the bare float16 round trip refuses sizes its 32-byte steps cannot cover', () => {
+  for (const count of [0, 8, 17]) assert.throws(() => bareHalfPass(count, (a) => a), RangeError);
 });
