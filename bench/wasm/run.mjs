@@ -244,10 +244,12 @@ function inPlaceApply(tokens) {
 
 // ── decode with the default rotator (no cacheLength): on a plain Float32Array, on a
 // tensor, and a tensor call with a hand copy in and out, beside a full cache and plain JS;
-// copyInOut is the hand copy alone (what any path from a plain array must pay) ──
+// copyInOut is the hand copy alone (what any path from a plain array must pay), noTokens the
+// same tensor call with tokens: 0 (the call's fixed cost: options, checks, the crossing) ──
 {
   const n = HEADS * HEAD_DIM;
   const opts = { tokens: 1, heads: HEADS, start: DECODE_POS };
+  const noTokens = { tokens: 0, heads: HEADS, start: DECODE_POS };
   const plainCache = plainCosSinCache({ rotaryDim: HEAD_DIM, positions: DECODE_POS + 1 });
   const jsX = randomFill(new Float32Array(n), 2);
   const arrayX = randomFill(new Float32Array(n), 2);
@@ -261,6 +263,7 @@ function inPlaceApply(tokens) {
     tensorFullCache: () => full.apply(tFull, opts),
     handCopy: () => { tHand.array.set(handX); auto.apply(tHand, opts); handX.set(tHand.array); },
     copyInOut: () => { tHand.array.set(handX); handX.set(tHand.array); },
+    noTokens: () => auto.apply(tAuto, noTokens),
     js: () => plainRopeApply(jsX, plainCache, { tokens: 1, heads: HEADS, headDim: HEAD_DIM, start: DECODE_POS }),
   }, DECODE_CALLS);
   for (const t of [tAuto, tFull, tHand, auto, full]) t.dispose();
