@@ -4,7 +4,9 @@
 // the payload's top bits. SSE2, WebAssembly SIMD128 and AVX2 lane versions below serve the
 // 16-bit RoPE kernels (half_kernels.hpp), bit-identical to the scalar functions on every
 // input the kernels give them (AVX2's bfloat16 narrowing assumes no NaN with nonzero low 16
-// bits, which the kernels never produce: see avx2_half::narrow8).
+// bits, which the kernels never produce: see avx2_half::merge16_bf16). The lane versions move
+// 16-bit values as even/odd splits (split8 / merge8): one full vector of 16-bit values forms
+// two 32-bit batches by a shift and a mask, no shuffle.
 #pragma once
 
 #include "bit_as.hpp"
@@ -88,20 +90,24 @@ inline void rare_path() noexcept { __asm__ volatile(""); }
 // True when some lane of v is negative (its sign bit set).
 inline bool any_negative(v128_t v) noexcept { return wasm_i32x4_bitmask(v) != 0; }
 
-// Four 16-bit values at p, each in the high half of a 32-bit lane (the low half zero).
-inline v128_t load_high4(const std::uint16_t* p) noexcept {
-  return wasm_i16x8_shuffle(wasm_i32x4_splat(0), wasm_v128_load64_zero(p), 0, 8, 1, 9, 2, 10, 3, 11);
+// Eight 16-bit values at p split without a shuffle: the even ones (p[0], p[2], …) and the
+// odd ones (p[1], p[3], …), each in the high half of a 32-bit lane, the low half zero.
+inline void split8(const std::uint16_t* p, v128_t& even, v128_t& odd) noexcept {
+  const v128_t v = wasm_v128_load(p);
+  even = wasm_i32x4_shl(v, 16);
+  odd = wasm_v128_and(v, wasm_i32x4_splat(static_cast<int>(0xffff0000u)));
 }
 
-// The low 16 bits of each lane stored at p (high: the high 16 bits).
-template <bool High>
-inline void store16x4(v128_t v, std::uint16_t* p) noexcept {
-  constexpr int b = High ? 2 : 0;
-  wasm_v128_store64_lane(p, wasm_i8x16_shuffle(v, v, b, b + 1, b + 4, b + 5, b + 8, b + 9, b + 12, b + 13,
-                                               b, b + 1, b + 4, b + 5, b + 8, b + 9, b + 12, b + 13), 0);
+// split8's inverse: the even and odd values, each in the low half of its lanes (Low) or in
+// the high half (the low half then ignored), merged and stored as eight 16-bit values at p.
+template <bool Low>
+inline void merge8(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
+  const v128_t mask = wasm_i32x4_splat(static_cast<int>(0xffff0000u));
+  wasm_v128_store(p, Low ? wasm_v128_or(even, wasm_i32x4_shl(odd, 16))
+                         : wasm_v128_or(wasm_u32x4_shr(even, 16), wasm_v128_and(odd, mask)));
 }
 
-// float16 values in the high halves of the lanes (load_high4) → their float32 bits.
+// float16 values in the high halves of the lanes (split8) → their float32 bits.
 inline v128_t widen_f16(v128_t v) noexcept {
   // sign | em << 13 (the arithmetic shift's copies of the sign in bits 28..30 masked off),
   // then f16_to_f32's one exact multiply, which keeps the sign.
@@ -159,7 +165,7 @@ inline v128_t narrow_f16(v128_t x) noexcept {
 }
 
 // Four float32 bit patterns → their bfloat16 values in the high 16 bits of the lanes
-// (store with store16x4<true>).
+// (store with merge8<false>).
 inline v128_t narrow_bf16(v128_t x) noexcept {
   const v128_t odd = wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(1));
   const v128_t rounded = wasm_i32x4_add(wasm_i32x4_add(x, wasm_i32x4_splat(0x7fff)), odd);
@@ -226,11 +232,18 @@ inline __m128i narrow4(__m128i x, bool bf) noexcept {
   return _mm_or_si128(out, sign);
 }
 
-// Low 16 bits of each 32-bit lane of a and b, packed (sign-extended first so the signed
-// saturating pack keeps them exactly).
-inline __m128i pack_low16(__m128i a, __m128i b) noexcept {
-  return _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(a, 16), 16),
-                         _mm_srai_epi32(_mm_slli_epi32(b, 16), 16));
+// Eight 16-bit values at p split without a shuffle: the even ones (p[0], p[2], …) and the
+// odd ones, zero-extended in 32-bit lanes (widen4's input).
+inline void split8(const std::uint16_t* p, __m128i& even, __m128i& odd) noexcept {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  even = _mm_and_si128(v, _mm_set1_epi32(0xffff));
+  odd = _mm_srli_epi32(v, 16);
+}
+
+// split8's inverse: the even and odd values in the low halves of their lanes (narrow4's
+// output), merged and stored as eight 16-bit values at p.
+inline void merge8(__m128i even, __m128i odd, std::uint16_t* p) noexcept {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(even, _mm_slli_epi32(odd, 16)));
 }
 
 }  // namespace sse2_half
@@ -239,7 +252,7 @@ inline __m128i pack_low16(__m128i a, __m128i b) noexcept {
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__) && !POSENC_SCALAR_ONLY
 #define POSENC_HALF_AVX2 1
 // AVX2 with F16C (every AVX2 CPU has F16C; checked at run time all the same): the 16-bit
-// kernels' narrowing of eight floats (half_kernels.hpp; their widening is one instruction).
+// kernels' conversions (half_kernels.hpp; float16's widening is one instruction).
 namespace avx2_half {
 
 // AVX2 (with the OS saving its registers) by the compiler's check; F16C by its CPUID bit
@@ -253,37 +266,32 @@ inline bool available() noexcept {
   return ok;
 }
 
-// Eight bfloat16 values at p → their float32 bits: each value moved into the high half of
-// its lane by one byte shuffle of the 16 bytes loaded into both lanes (x86 cores run vector
-// shifts and shuffles on fewer ports than adds and compares, and this kernel is bound by them).
-[[gnu::target("avx2")]] inline __m256 widen8_bf16(const std::uint16_t* p) noexcept {
-  const __m256i h = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-  const __m256i to_high = _mm256_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7,
-                                           -1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
-  return _mm256_castsi256_ps(_mm256_shuffle_epi8(h, to_high));
+// Sixteen bfloat16 values at p split without a shuffle into the float32 values of the even
+// ones (p[0], p[2], …) and of the odd ones: a shift and a mask (x86 cores run vector shifts
+// and shuffles on fewer ports than adds and logic, and this kernel is bound by them).
+[[gnu::target("avx2")]] inline void split16_bf16(const std::uint16_t* p, __m256& even, __m256& odd) noexcept {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  even = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+  odd = _mm256_castsi256_ps(_mm256_and_si256(v, _mm256_set1_epi32(static_cast<int>(0xffff0000u))));
 }
 
-// Eight floats → their 16-bit values: float16 by F16C's round-to-nearest-even; bfloat16 by
-// the integer steps of f32_to_bf16, lane by lane (the odd bit by a compare, not a shift, and
-// the high halves gathered by a byte shuffle, for the same reason as widen8_bf16). The
-// bfloat16 steps are exact for every value but a NaN whose low 16 bits are not zero, which
-// the RoPE kernels never produce from bfloat16 inputs (x86 arithmetic returns an operand's
-// NaN, quieted, or the default NaN 0xffc00000; widened bfloat16 values have zero low bits,
-// the cos/sin rows and the scale are finite): for a quiet NaN with zero low bits the high
-// half is f32_to_bf16's result, so no NaN test is needed.
-template <bool BF>
-[[gnu::target("avx2,f16c")]] inline __m128i narrow8(__m256 f) noexcept {
-  if constexpr (!BF) {
-    return _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
-  } else {
-    const __m256i x = _mm256_castps_si256(f);
-    const __m256i bit16 = _mm256_set1_epi32(0x10000);
-    const __m256i odd = _mm256_cmpeq_epi32(_mm256_and_si256(x, bit16), bit16);  // −1 when odd
-    const __m256i v = _mm256_sub_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd);  // high halves
-    const __m256i high = _mm256_setr_epi8(2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1,
-                                          2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1);
-    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, high), 0x08));
-  }
+// split16_bf16's inverse, rounding: eight even and eight odd floats → sixteen bfloat16 at p,
+// by f32_to_bf16's integer steps done on 16-bit words, all sixteen values at once: each
+// float's high half (its truncation) and low half (the bits rounded off) gathered by a shift
+// and a blend, and the high half + 1 where low + 0x7fff + (high & 1) carries out of 16 bits,
+// which is where the rounding average (low + (0x7ffe | (high & 1)) + 1) / 2 has its top bit
+// set. Exact for every value but a NaN whose low 16 bits are not zero, which the RoPE
+// kernels never produce from bfloat16 inputs (x86 arithmetic returns an operand's NaN,
+// quieted, or the default NaN 0xffc00000; widened bfloat16 values have zero low bits, the
+// cos/sin rows and the scale are finite): for a quiet NaN with zero low bits the high half
+// is f32_to_bf16's result, so no NaN test is needed.
+[[gnu::target("avx2")]] inline void merge16_bf16(__m256 even, __m256 odd, std::uint16_t* p) noexcept {
+  const __m256i e = _mm256_castps_si256(even), o = _mm256_castps_si256(odd);
+  const __m256i high = _mm256_blend_epi16(_mm256_srli_epi32(e, 16), o, 0xaa);
+  const __m256i low = _mm256_blend_epi16(e, _mm256_slli_epi32(o, 16), 0xaa);
+  const __m256i bias = _mm256_or_si256(_mm256_and_si256(high, _mm256_set1_epi16(1)), _mm256_set1_epi16(0x7ffe));
+  const __m256i up = _mm256_cmpgt_epi16(_mm256_setzero_si256(), _mm256_avg_epu16(low, bias));  // −1: round up
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_sub_epi16(high, up));
 }
 
 }  // namespace avx2_half

@@ -3,23 +3,70 @@
 // by the float32 formula, and narrowed to nearest, ties to even, as it is stored. So every
 // output is the 16-bit rounding of the float32 kernel's result, and the SIMD kernel equals
 // its scalar reference (rotate_token_scalar with half_storage) wherever the float32 one does.
-//   - SSE2 (x86-64's baseline): four values per batch, by the integer conversions of
+//
+// Even/odd split: one full vector of 2W 16-bit values (W floats per batch) is loaded and
+// split by a shift and a mask into two float32 batches, its even and its odd elements
+// (split_batch), and merged back the same way before one full-width store: no shuffle, no
+// partial load or store. Pairs stay whole: in the half layout x[i] pairs with x[i + half],
+// whose vector splits alike, so the cos/sin lanes come in the same even/odd order per group
+// of 2W (expand_lanes with the table's lane_group, formed once per token); in the
+// interleaved layout the even elements are the pairs' first members, the odd their
+// second, and swap_pairs of a split batch is free (its odd and even batches exchanged).
+//   - SSE2 (x86-64's baseline) and WebAssembly SIMD128 (xsimd's sse2 arch under
+//     Emscripten): split, 2 × 4 values per step, by the integer conversions of
 //     half_float.hpp (bit-identical to the scalar ones).
-//   - WebAssembly SIMD128 (xsimd's sse2 arch under Emscripten): four per batch, by the
-//     WebAssembly conversions of half_float.hpp (bit-identical too).
-//   - AVX2: eight per batch; float16 by F16C (exact widening, round-to-nearest-even
-//     narrowing that quiets NaNs as f32_to_f16 does), bfloat16 by integer steps. Built in the
-//     AVX2 translation unit (-mavx2 -mfma -mf16c), chosen only when the CPU has F16C too.
+//   - AVX2: bfloat16 split, 2 × 8 values per step, by integer steps; float16 not split,
+//     eight values per batch by F16C (exact widening, round-to-nearest-even narrowing that
+//     quiets NaNs as f32_to_f16 does; one instruction each way). Built in the AVX2
+//     translation unit (-mavx2 -mfma -mf16c), chosen only when the CPU has F16C too.
 //   - Other arches (AVX-512 CPUs run the AVX2 kernels; NEON …): the scalar reference.
 #pragma once
 
 #include "half_float.hpp"
 #include "rotary_kernels.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 namespace posenc::detail {
+
+#if !POSENC_SCALAR_ONLY
+// The even and the odd elements of 2·B::size consecutive values, as two float32 batches:
+// what the split kernels compute on (element-wise, as on one batch). Loaded from a lane
+// row, its even batch is the first B::size lanes of the group, its odd batch the next.
+template <class B>
+struct split_batch {
+  using arch_type = typename B::arch_type;
+  using value_type = typename B::value_type;
+  using half_type = B;
+  static constexpr std::size_t size = 2 * B::size;
+  B even, odd;
+
+  split_batch() noexcept = default;
+  split_batch(B e, B o) noexcept : even(e), odd(o) {}
+  explicit split_batch(value_type v) noexcept : even(v), odd(v) {}
+  static split_batch load_unaligned(const value_type* p) noexcept {
+    return {B::load_unaligned(p), B::load_unaligned(p + B::size)};
+  }
+  friend split_batch operator+(const split_batch& x, const split_batch& y) noexcept { return {x.even + y.even, x.odd + y.odd}; }
+  friend split_batch operator-(const split_batch& x, const split_batch& y) noexcept { return {x.even - y.even, x.odd - y.odd}; }
+  friend split_batch operator*(const split_batch& x, const split_batch& y) noexcept { return {x.even * y.even, x.odd * y.odd}; }
+};
+
+// Each interleaved pair's partner: the even elements are the pairs' first members.
+template <class B>
+split_batch<B> swap_pairs(const split_batch<B>& x) noexcept { return {x.odd, x.even}; }
+
+// A split batch is two registers: half as many per row block keep its register count.
+template <class B>
+inline constexpr std::size_t row_block<split_batch<B>> = kRowBlock / 2;
+
+template <class Batch>
+inline constexpr bool is_split = false;
+template <class B>
+inline constexpr bool is_split<split_batch<B>> = true;
+#endif
 
 // 16-bit storage, bfloat16 when BF, else IEEE float16.
 template <bool BF>
@@ -29,55 +76,78 @@ struct half_storage {
   static std::uint16_t narrow(float f) noexcept { return BF ? f32_to_bf16(f) : f32_to_f16(f); }
 
 #if !POSENC_SCALAR_ONLY && defined(__SSE2__)
+#if POSENC_HALF_AVX2
+  template <class Arch>
+  static constexpr bool f16c = !BF && std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>;
+#else
+  template <class Arch>
+  static constexpr bool f16c = false;
+#endif
+  // What rotate_token computes on: split batches, but F16C's packed batches.
+  template <class T, class Arch>
+  using batch = std::conditional_t<f16c<Arch>, xsimd::batch<T, Arch>, split_batch<xsimd::batch<T, Arch>>>;
+  // The lane_group of the table (expand_lanes): split batches' 2W, else none.
+  template <class Arch>
+  static constexpr std::size_t lane_group = f16c<Arch> ? 0 : 2 * xsimd::batch<float, Arch>::size;
+
   template <class Batch>
   static Batch load(const std::uint16_t* p) noexcept {
     using arch = typename Batch::arch_type;
 #if POSENC_HALF_AVX2
-    if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
-      if constexpr (BF) return avx2_half::widen8_bf16(p);
-      else return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    if constexpr (f16c<arch>) {
+      return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    } else if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
+      static_assert(BF && is_split<Batch>);
+      __m256 even, odd;
+      avx2_half::split16_bf16(p, even, odd);
+      return {even, odd};
     } else
 #endif
     {
-      static_assert(std::is_same_v<arch, xsimd::sse2>, "16-bit kernels: sse2 or fma3<avx2>");
+      static_assert(std::is_same_v<arch, xsimd::sse2> && is_split<Batch>, "16-bit kernels: sse2 or fma3<avx2>");
 #ifdef __wasm_simd128__
-      const v128_t v = wasm_half::load_high4(p);  // bfloat16: already the float32 bits
-      if constexpr (BF) return __m128(v);
-      else return __m128(wasm_half::widen_f16(v));
+      v128_t even, odd;  // bfloat16: already the float32 bits
+      wasm_half::split8(p, even, odd);
+      if constexpr (BF) return {__m128(even), __m128(odd)};
+      else return {__m128(wasm_half::widen_f16(even)), __m128(wasm_half::widen_f16(odd))};
 #else
-      const __m128i h = _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
-                                           _mm_setzero_si128());
-      return _mm_castsi128_ps(sse2_half::widen4(h, BF));
+      __m128i even, odd;
+      sse2_half::split8(p, even, odd);
+      return {_mm_castsi128_ps(sse2_half::widen4(even, BF)), _mm_castsi128_ps(sse2_half::widen4(odd, BF))};
 #endif
     }
   }
 
   template <class Batch>
   static void store(const Batch& v, std::uint16_t* p) noexcept {
-    using arch = typename Batch::arch_type;
 #if POSENC_HALF_AVX2
-    if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), avx2_half::narrow8<BF>(v));
+    using arch = typename Batch::arch_type;
+    if constexpr (f16c<arch>) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+    } else if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
+      avx2_half::merge16_bf16(v.even, v.odd, p);
     } else
 #endif
     {
 #ifdef __wasm_simd128__
-      const v128_t x = v128_t(__m128(v));
-      if constexpr (BF) wasm_half::store16x4<true>(wasm_half::narrow_bf16(x), p);
-      else wasm_half::store16x4<false>(wasm_half::narrow_f16(x), p);
+      const v128_t even = v128_t(__m128(v.even)), odd = v128_t(__m128(v.odd));
+      if constexpr (BF) wasm_half::merge8<false>(wasm_half::narrow_bf16(even), wasm_half::narrow_bf16(odd), p);
+      else wasm_half::merge8<true>(wasm_half::narrow_f16(even), wasm_half::narrow_f16(odd), p);
 #else
-      const __m128i h = sse2_half::narrow4(_mm_castps_si128(v), BF);
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(p), sse2_half::pack_low16(h, h));
+      sse2_half::merge8(sse2_half::narrow4(_mm_castps_si128(v.even), BF),
+                        sse2_half::narrow4(_mm_castps_si128(v.odd), BF), p);
 #endif
     }
   }
 #endif
 };
 
-// One arch's 16-bit token kernels: apply[bf][interleaved][scaled] (scaled: g ≠ 1).
+// One arch's 16-bit token kernels: apply[bf][interleaved][scaled] (scaled: g ≠ 1), and the
+// lane_group[bf] their lane rows are formed with (expand_lanes; 0: plain lanes).
 struct half_kernel_table {
   using apply_fn = void (*)(const token_rows<float, std::uint16_t>&) noexcept;
   apply_fn apply[2][2][2];
+  std::size_t lane_group[2] = {0, 0};
 };
 
 // The scalar references of every entry.
@@ -102,7 +172,8 @@ half_kernel_table half_kernels_of() noexcept {
     return {{{{&rotate_token<Arch, float, false, false, half_storage<false>>, &rotate_token<Arch, float, false, true, half_storage<false>>},
               {&rotate_token<Arch, float, true, false, half_storage<false>>, &rotate_token<Arch, float, true, true, half_storage<false>>}},
              {{&rotate_token<Arch, float, false, false, half_storage<true>>, &rotate_token<Arch, float, false, true, half_storage<true>>},
-              {&rotate_token<Arch, float, true, false, half_storage<true>>, &rotate_token<Arch, float, true, true, half_storage<true>>}}}};
+              {&rotate_token<Arch, float, true, false, half_storage<true>>, &rotate_token<Arch, float, true, true, half_storage<true>>}}},
+            {half_storage<false>::lane_group<Arch>, half_storage<true>::lane_group<Arch>}};
   } else {
     return half_kernels_scalar();
   }

@@ -47,21 +47,31 @@ struct token_rows {
   std::int64_t head_group = 1;
 };
 
-// The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 needs
-// none: the kernel then reads cos/sin themselves.
+// The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 and no
+// group needs none: the kernel then reads cos/sin themselves. group ≠ 0 (even): kernels that
+// split their values into even and odd elements (half_kernels.hpp) read, within every whole
+// group of `group` lanes, the even lanes first, then the odd ones; the lanes past the last
+// whole group stay in order.
 template <class T>
 void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool interleaved,
-                  T* lane_cos, T* lane_sin) noexcept {
+                  T* lane_cos, T* lane_sin, std::size_t group = 0) noexcept {
   const T sg = static_cast<T>(sign);
-  if (!interleaved) {
-    std::copy(cos, cos + half, lane_cos);
-    for (std::size_t i = 0; i < half; ++i) lane_sin[i] = sg * sin[i];
-    return;
-  }
+  const std::size_t lanes = interleaved ? 2 * half : half;
+  const std::size_t grouped = group ? lanes - lanes % group : 0;
+  const auto at = [group, grouped](std::size_t i) {  // where lane i goes
+    if (i >= grouped) return i;
+    const std::size_t k = i % group;
+    return i - k + (k % 2) * (group / 2) + k / 2;
+  };
   for (std::size_t i = 0; i < half; ++i) {
-    lane_cos[2 * i] = lane_cos[2 * i + 1] = cos[i];
-    lane_sin[2 * i] = -(sg * sin[i]);
-    lane_sin[2 * i + 1] = sg * sin[i];
+    if (!interleaved) {
+      lane_cos[at(i)] = cos[i];
+      lane_sin[at(i)] = sg * sin[i];
+    } else {
+      lane_cos[at(2 * i)] = lane_cos[at(2 * i + 1)] = cos[i];
+      lane_sin[at(2 * i)] = -(sg * sin[i]);
+      lane_sin[at(2 * i + 1)] = sg * sin[i];
+    }
   }
 }
 
@@ -71,6 +81,8 @@ struct float_storage {
   static float widen(float v) noexcept { return v; }
   static float narrow(float v) noexcept { return v; }
 #if !POSENC_SCALAR_ONLY
+  template <class T, class Arch>
+  using batch = xsimd::batch<T, Arch>;  // what rotate_token computes on
   template <class Batch>
   static Batch load(const float* p) noexcept { return Batch::load_unaligned(p); }
   template <class Batch>
@@ -148,6 +160,9 @@ inline void rotate_batch(const typename Storage::value* a, const typename Storag
 // row is shared by all heads, so a pair then costs the loads of x alone. Four batches of cos
 // and of sin (8 registers) leave 8 for the work on 16-register arches (SSE2, AVX2, WASM).
 inline constexpr std::size_t kRowBlock = 4;
+// The batches of Batch per row block: kRowBlock vector registers' worth of cos and of sin.
+template <class Batch>
+inline constexpr std::size_t row_block = kRowBlock;
 
 // One token's head rows [h0, h0 + heads) as the SIMD kernels see them.
 template <class T, class V>
@@ -192,7 +207,8 @@ inline void rotate_lanes(const head_rows<T, typename Storage::value>& r, std::si
       y += r.out_stride;
     }
   };
-  for (; j + kRowBlock * width <= end; j += kRowBlock * width) block.template operator()<kRowBlock>(j);
+  constexpr std::size_t n = row_block<Batch>;
+  for (; j + n * width <= end; j += n * width) block.template operator()<n>(j);
   for (; j < end; j += width) block.template operator()<1>(j);
 }
 
@@ -230,7 +246,7 @@ void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
                     static_cast<std::ptrdiff_t>(job.in_head_stride),
                     static_cast<std::ptrdiff_t>(job.out_head_stride), 0, job.half};
   const std::int64_t all_heads = job.heads, head_group = job.head_group;
-  using batch = xsimd::batch<T, Arch>;
+  using batch = typename Storage::template batch<T, Arch>;
   using peel = typename peel_arch<Arch>::type;
   constexpr std::size_t width = batch::size;  // even on every arch: pairs never straddle
   const std::size_t lanes = Interleaved ? 2 * r.half : r.half;
