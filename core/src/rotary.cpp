@@ -295,7 +295,7 @@ void rotate_16(const rotary_cache& cache, std::span<const detail::half_target> t
   const bool interleaved = cache.layout() == rope_layout::interleaved;
   const detail::half_kernel_table& kernels = detail::dispatched::half_kernels();
   rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
-                       kernels.apply[bf][interleaved][how.g != 1.0f], kernels.lane_group[bf]);
+                       kernels.apply[bf][interleaved][how.g != 1.0f], kernels.lane_group[bf][interleaved]);
 }
 
 // [lowest, highest] float addresses a validated, non-empty view touches.

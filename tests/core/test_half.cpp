@@ -360,14 +360,14 @@ TEST_CASE("16-bit RoPE kernels of every arch the CPU runs equal their scalar ref
             for (bool in_place : {true, false}) {
               const std::int64_t stride = dim + gap;
               for (float sign : {1.0f, -1.0f}) {
-                check_half_kernel<false, false>(arch.table.apply[0][0][1], arch.table.lane_group[0], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
-                check_half_kernel<false, true>(arch.table.apply[0][1][1], arch.table.lane_group[0], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
-                check_half_kernel<true, false>(arch.table.apply[1][0][1], arch.table.lane_group[1], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
-                check_half_kernel<true, true>(arch.table.apply[1][1][1], arch.table.lane_group[1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
-                check_half_kernel<false, false>(arch.table.apply[0][0][0], arch.table.lane_group[0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
-                check_half_kernel<false, true>(arch.table.apply[0][1][0], arch.table.lane_group[0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
-                check_half_kernel<true, false>(arch.table.apply[1][0][0], arch.table.lane_group[1], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
-                check_half_kernel<true, true>(arch.table.apply[1][1][0], arch.table.lane_group[1], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<false, false>(arch.table.apply[0][0][1], arch.table.lane_group[0][0], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
+                check_half_kernel<false, true>(arch.table.apply[0][1][1], arch.table.lane_group[0][1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
+                check_half_kernel<true, false>(arch.table.apply[1][0][1], arch.table.lane_group[1][0], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
+                check_half_kernel<true, true>(arch.table.apply[1][1][1], arch.table.lane_group[1][1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
+                check_half_kernel<false, false>(arch.table.apply[0][0][0], arch.table.lane_group[0][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<false, true>(arch.table.apply[0][1][0], arch.table.lane_group[0][1], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<true, false>(arch.table.apply[1][0][0], arch.table.lane_group[1][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<true, true>(arch.table.apply[1][1][0], arch.table.lane_group[1][1], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
               }
             }
           }

@@ -90,6 +90,19 @@ inline void rare_path() noexcept { __asm__ volatile(""); }
 // True when some lane of v is negative (its sign bit set).
 inline bool any_negative(v128_t v) noexcept { return wasm_i32x4_bitmask(v) != 0; }
 
+// Four 16-bit values at p, each in the high half of a 32-bit lane (the low half zero).
+inline v128_t load_high4(const std::uint16_t* p) noexcept {
+  return wasm_i16x8_shuffle(wasm_i32x4_splat(0), wasm_v128_load64_zero(p), 0, 8, 1, 9, 2, 10, 3, 11);
+}
+
+// The low 16 bits of each lane stored at p (high: the high 16 bits).
+template <bool High>
+inline void store16x4(v128_t v, std::uint16_t* p) noexcept {
+  constexpr int b = High ? 2 : 0;
+  wasm_v128_store64_lane(p, wasm_i8x16_shuffle(v, v, b, b + 1, b + 4, b + 5, b + 8, b + 9, b + 12, b + 13,
+                                               b, b + 1, b + 4, b + 5, b + 8, b + 9, b + 12, b + 13), 0);
+}
+
 // Eight 16-bit values at p split without a shuffle: the even ones (p[0], p[2], …) and the
 // odd ones (p[1], p[3], …), each in the high half of a 32-bit lane, the low half zero.
 inline void split8(const std::uint16_t* p, v128_t& even, v128_t& odd) noexcept {
@@ -107,7 +120,7 @@ inline void merge8(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
                          : wasm_v128_or(wasm_u32x4_shr(even, 16), wasm_v128_and(odd, mask)));
 }
 
-// float16 values in the high halves of the lanes (split8) → their float32 bits.
+// float16 values in the high halves of the lanes (load_high4, split8) → their float32 bits.
 inline v128_t widen_f16(v128_t v) noexcept {
   // sign | em << 13 (the arithmetic shift's copies of the sign in bits 28..30 masked off),
   // then f16_to_f32's one exact multiply, which keeps the sign.
@@ -165,7 +178,7 @@ inline v128_t narrow_f16(v128_t x) noexcept {
 }
 
 // Four float32 bit patterns → their bfloat16 values in the high 16 bits of the lanes
-// (store with merge8<false>).
+// (store with store16x4<true> or merge8<false>).
 inline v128_t narrow_bf16(v128_t x) noexcept {
   const v128_t odd = wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(1));
   const v128_t rounded = wasm_i32x4_add(wasm_i32x4_add(x, wasm_i32x4_splat(0x7fff)), odd);
@@ -244,6 +257,13 @@ inline void split8(const std::uint16_t* p, __m128i& even, __m128i& odd) noexcept
 // output), merged and stored as eight 16-bit values at p.
 inline void merge8(__m128i even, __m128i odd, std::uint16_t* p) noexcept {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(even, _mm_slli_epi32(odd, 16)));
+}
+
+// Low 16 bits of each 32-bit lane of a and b, packed (sign-extended first so the signed
+// saturating pack keeps them exactly).
+inline __m128i pack_low16(__m128i a, __m128i b) noexcept {
+  return _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(a, 16), 16),
+                         _mm_srai_epi32(_mm_slli_epi32(b, 16), 16));
 }
 
 }  // namespace sse2_half

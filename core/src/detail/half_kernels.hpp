@@ -60,7 +60,7 @@ split_batch<B> swap_pairs(const split_batch<B>& x) noexcept { return {x.odd, x.e
 
 // A split batch is two registers: half as many per row block keep its register count.
 template <class B>
-inline constexpr std::size_t row_block<split_batch<B>> = kRowBlock / 2;
+inline constexpr std::size_t row_block<split_batch<B>> = 1;
 
 template <class Batch>
 inline constexpr bool is_split = false;
@@ -68,52 +68,56 @@ template <class B>
 inline constexpr bool is_split<split_batch<B>> = true;
 #endif
 
-// 16-bit storage, bfloat16 when BF, else IEEE float16.
-template <bool BF>
+// 16-bit storage, bfloat16 when BF, else IEEE float16; its SIMD kernels compute on split
+// batches when Split, else on batches of consecutive values.
+template <bool BF, bool Split = false>
 struct half_storage {
   using value = std::uint16_t;
   static float widen(std::uint16_t h) noexcept { return BF ? bf16_to_f32(h) : f16_to_f32(h); }
   static std::uint16_t narrow(float f) noexcept { return BF ? f32_to_bf16(f) : f32_to_f16(f); }
 
 #if !POSENC_SCALAR_ONLY && defined(__SSE2__)
-#if POSENC_HALF_AVX2
-  template <class Arch>
-  static constexpr bool f16c = !BF && std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>;
-#else
-  template <class Arch>
-  static constexpr bool f16c = false;
-#endif
-  // What rotate_token computes on: split batches, but F16C's packed batches.
+  // What rotate_token computes on, and the lane_group its lane rows need (expand_lanes).
   template <class T, class Arch>
-  using batch = std::conditional_t<f16c<Arch>, xsimd::batch<T, Arch>, split_batch<xsimd::batch<T, Arch>>>;
-  // The lane_group of the table (expand_lanes): split batches' 2W, else none.
+  using batch = std::conditional_t<Split, split_batch<xsimd::batch<T, Arch>>, xsimd::batch<T, Arch>>;
   template <class Arch>
-  static constexpr std::size_t lane_group = f16c<Arch> ? 0 : 2 * xsimd::batch<float, Arch>::size;
+  static constexpr std::size_t lane_group = Split ? 2 * xsimd::batch<float, Arch>::size : 0;
 
   template <class Batch>
   static Batch load(const std::uint16_t* p) noexcept {
     using arch = typename Batch::arch_type;
 #if POSENC_HALF_AVX2
-    if constexpr (f16c<arch>) {
-      return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-    } else if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
-      static_assert(BF && is_split<Batch>);
-      __m256 even, odd;
-      avx2_half::split16_bf16(p, even, odd);
-      return {even, odd};
+    if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
+      static_assert(BF == Split, "AVX2: bfloat16 split, float16 by F16C");
+      if constexpr (!Split) {
+        return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+      } else {
+        __m256 even, odd;
+        avx2_half::split16_bf16(p, even, odd);
+        return {even, odd};
+      }
     } else
 #endif
     {
-      static_assert(std::is_same_v<arch, xsimd::sse2> && is_split<Batch>, "16-bit kernels: sse2 or fma3<avx2>");
+      static_assert(std::is_same_v<arch, xsimd::sse2>, "16-bit kernels: sse2 or fma3<avx2>");
 #ifdef __wasm_simd128__
-      v128_t even, odd;  // bfloat16: already the float32 bits
-      wasm_half::split8(p, even, odd);
-      if constexpr (BF) return {__m128(even), __m128(odd)};
-      else return {__m128(wasm_half::widen_f16(even)), __m128(wasm_half::widen_f16(odd))};
+      const auto widen = [](v128_t v) { return __m128(BF ? v : wasm_half::widen_f16(v)); };  // bfloat16: the float32 bits
+      if constexpr (!Split) {
+        return widen(wasm_half::load_high4(p));
+      } else {
+        v128_t even, odd;
+        wasm_half::split8(p, even, odd);
+        return {widen(even), widen(odd)};
+      }
 #else
-      __m128i even, odd;
-      sse2_half::split8(p, even, odd);
-      return {_mm_castsi128_ps(sse2_half::widen4(even, BF)), _mm_castsi128_ps(sse2_half::widen4(odd, BF))};
+      const auto widen = [](__m128i h) { return _mm_castsi128_ps(sse2_half::widen4(h, BF)); };
+      if constexpr (!Split) {
+        return widen(_mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)), _mm_setzero_si128()));
+      } else {
+        __m128i even, odd;
+        sse2_half::split8(p, even, odd);
+        return {widen(even), widen(odd)};
+      }
 #endif
     }
   }
@@ -121,21 +125,27 @@ struct half_storage {
   template <class Batch>
   static void store(const Batch& v, std::uint16_t* p) noexcept {
 #if POSENC_HALF_AVX2
-    using arch = typename Batch::arch_type;
-    if constexpr (f16c<arch>) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-    } else if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
-      avx2_half::merge16_bf16(v.even, v.odd, p);
+    if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::fma3<xsimd::avx2>>) {
+      if constexpr (!Split) _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+      else avx2_half::merge16_bf16(v.even, v.odd, p);
     } else
 #endif
     {
 #ifdef __wasm_simd128__
-      const v128_t even = v128_t(__m128(v.even)), odd = v128_t(__m128(v.odd));
-      if constexpr (BF) wasm_half::merge8<false>(wasm_half::narrow_bf16(even), wasm_half::narrow_bf16(odd), p);
-      else wasm_half::merge8<true>(wasm_half::narrow_f16(even), wasm_half::narrow_f16(odd), p);
+      // float16 results in the low halves of the lanes, bfloat16 ones in the high halves
+      const auto narrow = [](const auto& x) {
+        return BF ? wasm_half::narrow_bf16(v128_t(__m128(x))) : wasm_half::narrow_f16(v128_t(__m128(x)));
+      };
+      if constexpr (!Split) wasm_half::store16x4<BF>(narrow(v), p);
+      else wasm_half::merge8<!BF>(narrow(v.even), narrow(v.odd), p);
 #else
-      sse2_half::merge8(sse2_half::narrow4(_mm_castps_si128(v.even), BF),
-                        sse2_half::narrow4(_mm_castps_si128(v.odd), BF), p);
+      const auto narrow = [](const auto& x) { return sse2_half::narrow4(_mm_castps_si128(x), BF); };
+      if constexpr (!Split) {
+        const __m128i h = narrow(v);
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(p), sse2_half::pack_low16(h, h));
+      } else {
+        sse2_half::merge8(narrow(v.even), narrow(v.odd), p);
+      }
 #endif
     }
   }
@@ -143,11 +153,11 @@ struct half_storage {
 };
 
 // One arch's 16-bit token kernels: apply[bf][interleaved][scaled] (scaled: g ≠ 1), and the
-// lane_group[bf] their lane rows are formed with (expand_lanes; 0: plain lanes).
+// lane_group[bf][interleaved] their lane rows are formed with (expand_lanes; 0: plain lanes).
 struct half_kernel_table {
   using apply_fn = void (*)(const token_rows<float, std::uint16_t>&) noexcept;
   apply_fn apply[2][2][2];
-  std::size_t lane_group[2] = {0, 0};
+  std::size_t lane_group[2][2] = {{0, 0}, {0, 0}};
 };
 
 // The scalar references of every entry.
@@ -159,6 +169,20 @@ inline half_kernel_table half_kernels_scalar() noexcept {
 }
 
 #if !POSENC_SCALAR_ONLY
+// Where Arch's kernels split (measured on AMD Zen 3, natively and in V8): AVX2 bfloat16 in
+// both layouts (its packed conversions need lane shuffles; float16 converts by F16C, packed);
+// SSE2 / WebAssembly in the interleaved layout only (the split also saves the pair swap
+// there; in the half layout its four live batches per step cost more than it saves).
+template <class Arch, bool BF, bool Interleaved>
+inline constexpr bool splits = std::is_same_v<Arch, xsimd::sse2> ? Interleaved : BF;
+
+// One entry of the table of Arch.
+template <class Arch, bool BF, bool Interleaved, bool Scaled>
+inline constexpr half_kernel_table::apply_fn half_kernel =
+    &rotate_token<Arch, float, Interleaved, Scaled, half_storage<BF, splits<Arch, BF, Interleaved>>>;
+template <class Arch, bool BF, bool Interleaved>
+inline constexpr std::size_t half_lane_group = half_storage<BF, splits<Arch, BF, Interleaved>>::template lane_group<Arch>;
+
 // The table of one arch: its rotate_token instantiations where it has 16-bit loads and
 // stores (sse2, fma3<avx2>), else the scalar references.
 template <class Arch>
@@ -169,11 +193,12 @@ half_kernel_table half_kernels_of() noexcept {
 #endif
       ;
   if constexpr (simd) {
-    return {{{{&rotate_token<Arch, float, false, false, half_storage<false>>, &rotate_token<Arch, float, false, true, half_storage<false>>},
-              {&rotate_token<Arch, float, true, false, half_storage<false>>, &rotate_token<Arch, float, true, true, half_storage<false>>}},
-             {{&rotate_token<Arch, float, false, false, half_storage<true>>, &rotate_token<Arch, float, false, true, half_storage<true>>},
-              {&rotate_token<Arch, float, true, false, half_storage<true>>, &rotate_token<Arch, float, true, true, half_storage<true>>}}},
-            {half_storage<false>::lane_group<Arch>, half_storage<true>::lane_group<Arch>}};
+    return {{{{half_kernel<Arch, false, false, false>, half_kernel<Arch, false, false, true>},
+              {half_kernel<Arch, false, true, false>, half_kernel<Arch, false, true, true>}},
+             {{half_kernel<Arch, true, false, false>, half_kernel<Arch, true, false, true>},
+              {half_kernel<Arch, true, true, false>, half_kernel<Arch, true, true, true>}}},
+            {{half_lane_group<Arch, false, false>, half_lane_group<Arch, false, true>},
+             {half_lane_group<Arch, true, false>, half_lane_group<Arch, true, true>}}};
   } else {
     return half_kernels_scalar();
   }
