@@ -190,6 +190,57 @@ inline v128_t narrow_bf16(v128_t x) noexcept {
   return rounded;
 }
 
+// Eight float16 values at p, split (split8) and widened: the float32 bits of the even ones
+// and of the odd ones. One 16-bit compare of all eight tests for Inf / NaN, the rare case.
+inline void widen8_f16(const std::uint16_t* p, v128_t& even, v128_t& odd) noexcept {
+  const v128_t v = wasm_v128_load(p);
+  const v128_t em = wasm_v128_and(v, wasm_i16x8_splat(0x7fff));
+  if (wasm_v128_any_true(wasm_i16x8_gt(em, wasm_i16x8_splat(0x7bff)))) [[unlikely]] {
+    rare_path();
+    split8(p, even, odd);
+    even = widen_f16(even);
+    odd = widen_f16(odd);
+    return;
+  }
+  // widen_f16's common path; the odd values straight from v's high halves (the arithmetic
+  // shift moves the even ones' bits below bit 13, which the mask clears).
+  const v128_t mask = wasm_i32x4_splat(static_cast<int>(0x8fffe000u));
+  const v128_t scale = wasm_f32x4_splat(0x1p112f);
+  even = wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(wasm_i32x4_shl(v, 16), 3), mask), scale);
+  odd = wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(v, 3), mask), scale);
+}
+
+// Eight float32 bit patterns (the even and the odd values, as split8 gives them) → eight
+// float16 values stored at p, f32_to_f16 of each; one range test for all eight.
+inline void narrow8_f16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
+  const v128_t ne = normal_f16(wasm_v128_and(even, wasm_i32x4_splat(0x7fffffff)));
+  const v128_t no = normal_f16(wasm_v128_and(odd, wasm_i32x4_splat(0x7fffffff)));
+  const auto outside = [](v128_t n) {  // sign bits set where n is not in [0x400, 0x7c00] (see narrow_f16)
+    return wasm_v128_or(wasm_i32x4_sub(wasm_i32x4_splat(0x7c00), n), wasm_i32x4_sub(n, wasm_i32x4_splat(0x400)));
+  };
+  if (any_negative(wasm_v128_or(outside(ne), outside(no)))) [[unlikely]] {
+    rare_path();
+    return merge8<true>(narrow_f16_full(even), narrow_f16_full(odd), p);
+  }
+  const auto sign = [](v128_t x) { return wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(0x8000)); };
+  merge8<true>(wasm_v128_or(ne, sign(even)), wasm_v128_or(no, sign(odd)), p);
+}
+
+// Eight float32 bit patterns (the even and the odd values) → eight bfloat16 values stored at
+// p, f32_to_bf16 of each (narrow_bf16's steps); one NaN test for all eight.
+inline void narrow8_bf16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
+  const auto rounded = [](v128_t x) {  // the result in the high half
+    const v128_t odd_bit = wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(1));
+    return wasm_i32x4_add(wasm_i32x4_add(x, wasm_i32x4_splat(0x7fff)), odd_bit);
+  };
+  const v128_t nan_e = wasm_f32x4_ne(even, even), nan_o = wasm_f32x4_ne(odd, odd);
+  if (any_negative(wasm_v128_or(nan_e, nan_o))) [[unlikely]] {
+    rare_path();
+    return merge8<false>(narrow_bf16(even), narrow_bf16(odd), p);
+  }
+  merge8<false>(rounded(even), rounded(odd), p);
+}
+
 }  // namespace wasm_half
 #elif defined(__SSE2__)
 // Four values at a time with SSE2 (x86-64's baseline): the same integer and float

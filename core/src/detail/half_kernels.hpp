@@ -101,13 +101,14 @@ struct half_storage {
     {
       static_assert(std::is_same_v<arch, xsimd::sse2>, "16-bit kernels: sse2 or fma3<avx2>");
 #ifdef __wasm_simd128__
-      const auto widen = [](v128_t v) { return __m128(BF ? v : wasm_half::widen_f16(v)); };  // bfloat16: the float32 bits
       if constexpr (!Split) {
-        return widen(wasm_half::load_high4(p));
+        const v128_t v = wasm_half::load_high4(p);
+        return __m128(BF ? v : wasm_half::widen_f16(v));  // bfloat16: already the float32 bits
       } else {
         v128_t even, odd;
-        wasm_half::split8(p, even, odd);
-        return {widen(even), widen(odd)};
+        if constexpr (BF) wasm_half::split8(p, even, odd);
+        else wasm_half::widen8_f16(p, even, odd);
+        return {__m128(even), __m128(odd)};
       }
 #else
       const auto widen = [](__m128i h) { return _mm_castsi128_ps(sse2_half::widen4(h, BF)); };
@@ -132,12 +133,15 @@ struct half_storage {
 #endif
     {
 #ifdef __wasm_simd128__
-      // float16 results in the low halves of the lanes, bfloat16 ones in the high halves
-      const auto narrow = [](const auto& x) {
-        return BF ? wasm_half::narrow_bf16(v128_t(__m128(x))) : wasm_half::narrow_f16(v128_t(__m128(x)));
-      };
-      if constexpr (!Split) wasm_half::store16x4<BF>(narrow(v), p);
-      else wasm_half::merge8<!BF>(narrow(v.even), narrow(v.odd), p);
+      if constexpr (!Split) {
+        const v128_t x = v128_t(__m128(v));
+        if constexpr (BF) wasm_half::store16x4<true>(wasm_half::narrow_bf16(x), p);
+        else wasm_half::store16x4<false>(wasm_half::narrow_f16(x), p);
+      } else {
+        const v128_t even = v128_t(__m128(v.even)), odd = v128_t(__m128(v.odd));
+        if constexpr (BF) wasm_half::narrow8_bf16(even, odd, p);
+        else wasm_half::narrow8_f16(even, odd, p);
+      }
 #else
       const auto narrow = [](const auto& x) { return sse2_half::narrow4(_mm_castps_si128(x), BF); };
       if constexpr (!Split) {
