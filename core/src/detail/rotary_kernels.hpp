@@ -50,28 +50,38 @@ struct token_rows {
 // The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 and no
 // group needs none: the kernel then reads cos/sin themselves. group ≠ 0 (even): kernels that
 // split their values into even and odd elements (half_kernels.hpp) read, within every whole
-// group of `group` lanes, the even lanes first, then the odd ones; the lanes past the last
-// whole group stay in order.
+// group of `group` lanes, the even lanes first, then the odd ones (interleaved: the group's
+// pairs' cos twice, their −sin then their sin); the lanes past the last whole group stay in order.
 template <class T>
 void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool interleaved,
                   T* lane_cos, T* lane_sin, std::size_t group = 0) noexcept {
   const T sg = static_cast<T>(sign);
-  const std::size_t lanes = interleaved ? 2 * half : half;
+  const std::size_t lanes = interleaved ? 2 * half : half, h = group / 2;
   const std::size_t grouped = group ? lanes - lanes % group : 0;
-  const auto at = [group, grouped](std::size_t i) {  // where lane i goes
-    if (i >= grouped) return i;
-    const std::size_t k = i % group;
-    return i - k + (k % 2) * (group / 2) + k / 2;
-  };
-  for (std::size_t i = 0; i < half; ++i) {
-    if (!interleaved) {
-      lane_cos[at(i)] = cos[i];
-      lane_sin[at(i)] = sg * sin[i];
-    } else {
-      lane_cos[at(2 * i)] = lane_cos[at(2 * i + 1)] = cos[i];
-      lane_sin[at(2 * i)] = -(sg * sin[i]);
-      lane_sin[at(2 * i + 1)] = sg * sin[i];
+  for (std::size_t j = 0; j < grouped; j += group) {
+    for (std::size_t k = 0; k < h; ++k) {
+      if (interleaved) {
+        const std::size_t p = j / 2 + k;
+        lane_cos[j + k] = lane_cos[j + h + k] = cos[p];
+        lane_sin[j + k] = -(sg * sin[p]);
+        lane_sin[j + h + k] = sg * sin[p];
+      } else {
+        lane_cos[j + k] = cos[j + 2 * k];
+        lane_cos[j + h + k] = cos[j + 2 * k + 1];
+        lane_sin[j + k] = sg * sin[j + 2 * k];
+        lane_sin[j + h + k] = sg * sin[j + 2 * k + 1];
+      }
     }
+  }
+  if (!interleaved) {
+    std::copy(cos + grouped, cos + half, lane_cos + grouped);
+    for (std::size_t i = grouped; i < half; ++i) lane_sin[i] = sg * sin[i];
+    return;
+  }
+  for (std::size_t i = grouped / 2; i < half; ++i) {
+    lane_cos[2 * i] = lane_cos[2 * i + 1] = cos[i];
+    lane_sin[2 * i] = -(sg * sin[i]);
+    lane_sin[2 * i + 1] = sg * sin[i];
   }
 }
 
