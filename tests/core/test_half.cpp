@@ -229,22 +229,14 @@ TEST_CASE("16-bit lane conversions of every arch the CPU runs equal the scalar o
     std::vector<float> wide(all.size());
     std::vector<std::uint16_t> narrowed(probes.size());
 #if defined(__SSE2__)
-    // Split into even and odd elements, widened, stored back interleaved; narrowed the same
-    // way in reverse.
-    for (std::size_t i = 0; i < all.size(); i += 8) {
-      __m128i even, odd;
-      d::sse2_half::split8(&all[i], even, odd);
-      alignas(16) std::uint32_t e[4], o[4];
-      _mm_store_si128(reinterpret_cast<__m128i*>(e), d::sse2_half::widen4(even, bf));
-      _mm_store_si128(reinterpret_cast<__m128i*>(o), d::sse2_half::widen4(odd, bf));
-      for (std::size_t k = 0; k < 4; ++k) wide[i + 2 * k] = std::bit_cast<float>(e[k]), wide[i + 2 * k + 1] = std::bit_cast<float>(o[k]);
+    for (std::size_t i = 0; i < all.size(); i += 4) {
+      const __m128i h = _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(&all[i])), _mm_setzero_si128());
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(&wide[i]), d::sse2_half::widen4(h, bf));
     }
     for (std::size_t i = 0; i < all.size(); ++i) REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == widen(all[i]));
-    for (std::size_t i = 0; i < probes.size(); i += 8) {
-      alignas(16) float e[4], o[4];
-      for (std::size_t k = 0; k < 4; ++k) e[k] = probes[i + 2 * k], o[k] = probes[i + 2 * k + 1];
-      d::sse2_half::merge8(d::sse2_half::narrow4(_mm_castps_si128(_mm_load_ps(e)), bf),
-                           d::sse2_half::narrow4(_mm_castps_si128(_mm_load_ps(o)), bf), &narrowed[i]);
+    for (std::size_t i = 0; i < probes.size(); i += 4) {
+      const __m128i h = d::sse2_half::narrow4(_mm_castps_si128(_mm_loadu_ps(&probes[i])), bf);
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(&narrowed[i]), d::sse2_half::pack_low16(h, h));
     }
     for (std::size_t i = 0; i < probes.size(); ++i) {
       CAPTURE(std::bit_cast<std::uint32_t>(probes[i]));

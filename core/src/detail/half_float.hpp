@@ -296,20 +296,6 @@ inline __m128i narrow4(__m128i x, bool bf) noexcept {
   return _mm_or_si128(out, sign);
 }
 
-// Eight 16-bit values at p split without a shuffle: the even ones (p[0], p[2], …) and the
-// odd ones, zero-extended in 32-bit lanes (widen4's input).
-inline void split8(const std::uint16_t* p, __m128i& even, __m128i& odd) noexcept {
-  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  even = _mm_and_si128(v, _mm_set1_epi32(0xffff));
-  odd = _mm_srli_epi32(v, 16);
-}
-
-// split8's inverse: the even and odd values in the low halves of their lanes (narrow4's
-// output), merged and stored as eight 16-bit values at p.
-inline void merge8(__m128i even, __m128i odd, std::uint16_t* p) noexcept {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_or_si128(even, _mm_slli_epi32(odd, 16)));
-}
-
 // Low 16 bits of each 32-bit lane of a and b, packed (sign-extended first so the signed
 // saturating pack keeps them exactly).
 inline __m128i pack_low16(__m128i a, __m128i b) noexcept {
