@@ -212,6 +212,24 @@ std::vector<float> narrowing_probes() {
     }
   }
 }
+// The SSE4.1 bfloat16 split and merge of the AVX2 kernels' tail, the same way.
+[[gnu::target("sse4.1")]] void sse41_widen_bf16(const std::uint16_t* in, float* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; i += 8) {
+    __m128 even, odd;
+    posenc::detail::avx2_half::split8_bf16(in + i, even, odd);
+    alignas(16) float e[4], o[4];
+    _mm_store_ps(e, even);
+    _mm_store_ps(o, odd);
+    for (std::size_t k = 0; k < 4; ++k) out[i + 2 * k] = e[k], out[i + 2 * k + 1] = o[k];
+  }
+}
+[[gnu::target("sse4.1")]] void sse41_narrow_bf16(const float* in, std::uint16_t* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; i += 8) {
+    alignas(16) float e[4], o[4];
+    for (std::size_t k = 0; k < 4; ++k) e[k] = in[i + 2 * k], o[k] = in[i + 2 * k + 1];
+    posenc::detail::avx2_half::merge8_bf16(_mm_load_ps(e), _mm_load_ps(o), out + i);
+  }
+}
 #endif
 
 }  // namespace
@@ -257,6 +275,15 @@ TEST_CASE("16-bit lane conversions of every arch the CPU runs equal the scalar o
       for (std::size_t i = 0; i < domain.size(); ++i) {
         CAPTURE(std::bit_cast<std::uint32_t>(domain[i]));
         REQUIRE(narrowed[i] == narrow(domain[i]));
+      }
+      if (bf) {
+        sse41_widen_bf16(all.data(), wide.data(), all.size());
+        for (std::size_t i = 0; i < all.size(); ++i) REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == widen(all[i]));
+        sse41_narrow_bf16(domain.data(), narrowed.data(), domain.size());
+        for (std::size_t i = 0; i < domain.size(); ++i) {
+          CAPTURE(std::bit_cast<std::uint32_t>(domain[i]));
+          REQUIRE(narrowed[i] == narrow(domain[i]));
+        }
       }
     }
 #endif

@@ -82,12 +82,20 @@ struct half_storage {
   using batch = std::conditional_t<Split, split_batch<xsimd::batch<T, Arch>>, xsimd::batch<T, Arch>>;
   template <class Arch>
   static constexpr std::size_t lane_group = Split ? 2 * xsimd::batch<float, Arch>::size : 0;
+  // Split kernels' half-width tail (AVX2: a split of SSE batches, lane_group / 2 lanes).
+  template <class T, class Arch>
+  using tail_batch = std::conditional_t<Split && !std::is_void_v<typename peel_arch<Arch>::type>,
+                                        split_batch<xsimd::batch<T, typename peel_arch<Arch>::type>>, void>;
 
   template <class Batch>
   static Batch load(const std::uint16_t* p) noexcept {
     using arch = typename Batch::arch_type;
 #if POSENC_HALF_AVX2
-    if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
+    if constexpr (std::is_same_v<arch, xsimd::sse4_2>) {  // the AVX2 split kernels' tail
+      __m128 even, odd;
+      avx2_half::split8_bf16(p, even, odd);
+      return {even, odd};
+    } else if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
       static_assert(BF == Split, "AVX2: bfloat16 split, float16 by F16C");
       if constexpr (!Split) {
         return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
@@ -122,7 +130,9 @@ struct half_storage {
   template <class Batch>
   static void store(const Batch& v, std::uint16_t* p) noexcept {
 #if POSENC_HALF_AVX2
-    if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::fma3<xsimd::avx2>>) {
+    if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::sse4_2>) {
+      avx2_half::merge8_bf16(v.even, v.odd, p);
+    } else if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::fma3<xsimd::avx2>>) {
       if constexpr (!Split) _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
       else avx2_half::merge16_bf16(v.even, v.odd, p);
     } else

@@ -48,17 +48,21 @@ struct token_rows {
 };
 
 // The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 and no
-// group needs none: the kernel then reads cos/sin themselves. group ≠ 0 (even): kernels that
-// split their values into even and odd elements (half_kernels.hpp) read, within every whole
-// group of `group` lanes, the even lanes first, then the odd ones (interleaved: the group's
-// pairs' cos twice, their −sin then their sin); the lanes past the last whole group stay in order.
+// group needs none: the kernel then reads cos/sin themselves. group ≠ 0 (a multiple of 4):
+// kernels that split their values into even and odd elements (half_kernels.hpp) read, within
+// every whole group of `group` lanes, then one group of group / 2 if that many lanes remain
+// (a half-width tail batch), the even lanes first, then the odd ones (interleaved: the
+// group's pairs' cos twice, their −sin then their sin); the lanes after stay in order.
 template <class T>
 void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool interleaved,
                   T* lane_cos, T* lane_sin, std::size_t group = 0) noexcept {
   const T sg = static_cast<T>(sign);
-  const std::size_t lanes = interleaved ? 2 * half : half, h = group / 2;
-  const std::size_t grouped = group ? lanes - lanes % group : 0;
-  for (std::size_t j = 0; j < grouped; j += group) {
+  const std::size_t lanes = interleaved ? 2 * half : half;
+  std::size_t grouped = 0;  // lanes in groups
+  for (std::size_t size = group; size != 0 && grouped + size / 2 <= lanes;) {
+    if (grouped + size > lanes) size /= 2;  // the tail group, the last one
+    const std::size_t j = grouped, h = size / 2;
+    grouped += size;
     for (std::size_t k = 0; k < h; ++k) {
       if (interleaved) {
         const std::size_t p = j / 2 + k;
@@ -72,6 +76,7 @@ void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool
         lane_sin[j + h + k] = sg * sin[j + 2 * k + 1];
       }
     }
+    if (size != group) break;
   }
   if (!interleaved) {
     std::copy(cos + grouped, cos + half, lane_cos + grouped);
@@ -93,6 +98,8 @@ struct float_storage {
 #if !POSENC_SCALAR_ONLY
   template <class T, class Arch>
   using batch = xsimd::batch<T, Arch>;  // what rotate_token computes on
+  template <class T, class Arch>
+  using tail_batch = void;  // a half-width batch for the lanes past the last whole batch, or none
   template <class Batch>
   static Batch load(const float* p) noexcept { return Batch::load_unaligned(p); }
   template <class Batch>
@@ -222,8 +229,8 @@ inline void rotate_lanes(const head_rows<T, typename Storage::value>& r, std::si
   for (; j < end; j += width) block.template operator()<1>(j);
 }
 
-// The half-width arch of Arch whose batches peel a row to Arch's alignment, or void (no
-// peel). Only AVX2 has one: measured on AMD Zen 3, float32 rows 16 bytes off a 32-byte
+// The half-width arch of Arch whose batches peel a row to Arch's alignment (and take the
+// 16-bit split kernels' tail, half_kernels.hpp), or void (no peel). Only AVX2 has one: measured on AMD Zen 3, float32 rows 16 bytes off a 32-byte
 // boundary (what malloc guarantees) split every other 32-byte access across cache lines and
 // ran 1.6× slower than aligned rows; peeling 16 bytes at each end with SSE removes the splits.
 template <class Arch>
@@ -261,7 +268,12 @@ void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
   constexpr std::size_t width = batch::size;  // even on every arch: pairs never straddle
   const std::size_t lanes = Interleaved ? 2 * r.half : r.half;
   const std::size_t simd_end = lanes - lanes % width;
-  const bool row_tail = simd_end != lanes || (r.in != r.out && job.dim != std::int64_t(2 * r.half));
+  // Storage's half-width batch, if any, takes the lanes past the whole batches when they fill it.
+  using tail = typename Storage::template tail_batch<T, Arch>;
+  std::size_t tail_end = simd_end;
+  if constexpr (!std::is_void_v<tail>)
+    if (lanes - simd_end >= tail::size) tail_end += tail::size;
+  const bool row_tail = tail_end != lanes || (r.in != r.out && job.dim != std::int64_t(2 * r.half));
   const T g = static_cast<T>(job.g);
   const V* const in = r.in;
   V* const out = r.out;
@@ -282,9 +294,11 @@ void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
       }
     }
     if (!peeled) rotate_lanes<batch, Interleaved, Scaled, Storage>(r, 0, simd_end, g);
+    if constexpr (!std::is_void_v<tail>)
+      if (tail_end != simd_end) rotate_lanes<tail, Interleaved, Scaled, Storage>(r, simd_end, tail_end, g);
     if (!row_tail) continue;
     for (std::int64_t h = 0; h < r.heads; ++h)
-      rotate_row_scalar<T, Interleaved, Storage>(job, Interleaved ? simd_end / 2 : simd_end,
+      rotate_row_scalar<T, Interleaved, Storage>(job, Interleaved ? tail_end / 2 : tail_end,
                                                  r.in + h * r.in_stride, r.out + h * r.out_stride);
   }
 }
