@@ -183,51 +183,44 @@ std::vector<float> narrowing_probes() {
 
 #if POSENC_DISPATCH
 // The AVX2 + F16C conversions of the kernels (half_kernels.hpp) over whole arrays: float16
-// packed, bfloat16 split into even and odd elements and merged back.
+// packed (eight at a time), bfloat16 split into even and odd elements and merged back, W
+// of each per step (W = 8: the full vectors, W = 4: the tail's half-width ones).
+template <std::size_t W>
 [[gnu::target("avx2,f16c")]] void avx2_widen(const std::uint16_t* in, float* out, std::size_t n, bool bf) {
-  for (std::size_t i = 0; i < n; i += 16) {
-    if (bf) {
-      __m256 even, odd;
-      posenc::detail::avx2_half::split16_bf16(in + i, even, odd);
-      alignas(32) float e[8], o[8];
-      _mm256_store_ps(e, even);
-      _mm256_store_ps(o, odd);
-      for (std::size_t k = 0; k < 8; ++k) out[i + 2 * k] = e[k], out[i + 2 * k + 1] = o[k];
-    } else {
-      for (std::size_t k = 0; k < 16; k += 8)
+  namespace a = posenc::detail::avx2_half;
+  for (std::size_t i = 0; i < n; i += 2 * W) {
+    if (!bf) {
+      for (std::size_t k = 0; k < 2 * W; k += 8)
         _mm256_storeu_ps(out + i + k, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i + k))));
+      continue;
     }
+    alignas(32) float e[8], o[8];
+    if constexpr (W == 8) {
+      __m256 even, odd;
+      a::split16_bf16(in + i, even, odd);
+      _mm256_store_ps(e, even), _mm256_store_ps(o, odd);
+    } else {
+      __m128 even, odd;
+      a::split8_bf16(in + i, even, odd);
+      _mm_store_ps(e, even), _mm_store_ps(o, odd);
+    }
+    for (std::size_t k = 0; k < W; ++k) out[i + 2 * k] = e[k], out[i + 2 * k + 1] = o[k];
   }
 }
+template <std::size_t W>
 [[gnu::target("avx2,f16c")]] void avx2_narrow(const float* in, std::uint16_t* out, std::size_t n, bool bf) {
-  for (std::size_t i = 0; i < n; i += 16) {
-    if (bf) {
-      alignas(32) float e[8], o[8];
-      for (std::size_t k = 0; k < 8; ++k) e[k] = in[i + 2 * k], o[k] = in[i + 2 * k + 1];
-      posenc::detail::avx2_half::merge16_bf16(_mm256_load_ps(e), _mm256_load_ps(o), out + i);
-    } else {
-      for (std::size_t k = 0; k < 16; k += 8)
+  namespace a = posenc::detail::avx2_half;
+  for (std::size_t i = 0; i < n; i += 2 * W) {
+    if (!bf) {
+      for (std::size_t k = 0; k < 2 * W; k += 8)
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + k),
                          _mm256_cvtps_ph(_mm256_loadu_ps(in + i + k), _MM_FROUND_TO_NEAREST_INT));
+      continue;
     }
-  }
-}
-// The SSE4.1 bfloat16 split and merge of the AVX2 kernels' tail, the same way.
-[[gnu::target("sse4.1")]] void sse41_widen_bf16(const std::uint16_t* in, float* out, std::size_t n) {
-  for (std::size_t i = 0; i < n; i += 8) {
-    __m128 even, odd;
-    posenc::detail::avx2_half::split8_bf16(in + i, even, odd);
-    alignas(16) float e[4], o[4];
-    _mm_store_ps(e, even);
-    _mm_store_ps(o, odd);
-    for (std::size_t k = 0; k < 4; ++k) out[i + 2 * k] = e[k], out[i + 2 * k + 1] = o[k];
-  }
-}
-[[gnu::target("sse4.1")]] void sse41_narrow_bf16(const float* in, std::uint16_t* out, std::size_t n) {
-  for (std::size_t i = 0; i < n; i += 8) {
-    alignas(16) float e[4], o[4];
-    for (std::size_t k = 0; k < 4; ++k) e[k] = in[i + 2 * k], o[k] = in[i + 2 * k + 1];
-    posenc::detail::avx2_half::merge8_bf16(_mm_load_ps(e), _mm_load_ps(o), out + i);
+    alignas(32) float e[8], o[8];
+    for (std::size_t k = 0; k < W; ++k) e[k] = in[i + 2 * k], o[k] = in[i + 2 * k + 1];
+    if constexpr (W == 8) a::merge16_bf16(_mm256_load_ps(e), _mm256_load_ps(o), out + i);
+    else a::merge8_bf16(_mm_load_ps(e), _mm_load_ps(o), out + i);
   }
 }
 #endif
@@ -263,23 +256,17 @@ TEST_CASE("16-bit lane conversions of every arch the CPU runs equal the scalar o
 #endif
 #if POSENC_DISPATCH
     if (d::avx2_half::available()) {
-      avx2_widen(all.data(), wide.data(), all.size(), bf);
-      for (std::size_t i = 0; i < all.size(); ++i) REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == widen(all[i]));
       // The bfloat16 narrowing's domain: NaNs with zero low 16 bits (what the kernels'
       // arithmetic makes of bfloat16 inputs, half_float.hpp); every other probe as it is.
       std::vector<float> domain(probes);
       if (bf)
         for (float& f : domain)
           if (std::isnan(f)) f = std::bit_cast<float>((std::bit_cast<std::uint32_t>(f) & 0xffff0000u) | 0x00400000u);
-      avx2_narrow(domain.data(), narrowed.data(), domain.size(), bf);
-      for (std::size_t i = 0; i < domain.size(); ++i) {
-        CAPTURE(std::bit_cast<std::uint32_t>(domain[i]));
-        REQUIRE(narrowed[i] == narrow(domain[i]));
-      }
-      if (bf) {
-        sse41_widen_bf16(all.data(), wide.data(), all.size());
+      for (const bool tail : {false, true}) {
+        CAPTURE(tail);
+        (tail ? avx2_widen<4> : avx2_widen<8>)(all.data(), wide.data(), all.size(), bf);
         for (std::size_t i = 0; i < all.size(); ++i) REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == widen(all[i]));
-        sse41_narrow_bf16(domain.data(), narrowed.data(), domain.size());
+        (tail ? avx2_narrow<4> : avx2_narrow<8>)(domain.data(), narrowed.data(), domain.size(), bf);
         for (std::size_t i = 0; i < domain.size(); ++i) {
           CAPTURE(std::bit_cast<std::uint32_t>(domain[i]));
           REQUIRE(narrowed[i] == narrow(domain[i]));

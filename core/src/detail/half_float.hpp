@@ -323,16 +323,15 @@ inline bool available() noexcept {
   return ok;
 }
 
-// Sixteen bfloat16 values at p split without a shuffle into the float32 values of the even
-// ones (p[0], p[2], …) and of the odd ones: a shift and a mask (x86 cores run vector shifts
-// and shuffles on fewer ports than adds and logic, and this kernel is bound by them).
-[[gnu::target("avx2")]] inline void split16_bf16(const std::uint16_t* p, __m256& even, __m256& odd) noexcept {
-  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+// Sixteen bfloat16 values split without a shuffle into the float32 values of the even ones
+// (v[0], v[2], …) and of the odd ones: a shift and a mask (x86 cores run vector shifts and
+// shuffles on fewer ports than adds and logic, and this kernel is bound by them).
+[[gnu::target("avx2")]] inline void split_bf16(__m256i v, __m256& even, __m256& odd) noexcept {
   even = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
   odd = _mm256_castsi256_ps(_mm256_and_si256(v, _mm256_set1_epi32(static_cast<int>(0xffff0000u))));
 }
 
-// split16_bf16's inverse, rounding: eight even and eight odd floats → sixteen bfloat16 at p,
+// split_bf16's inverse, rounding: eight even and eight odd floats → sixteen bfloat16 values,
 // by f32_to_bf16's integer steps done on 16-bit words, all sixteen values at once: each
 // float's high half (its truncation) and low half (the bits rounded off) gathered by a shift
 // and a blend, and the high half + 1 where low + 0x7fff + (high & 1) carries out of 16 bits,
@@ -342,29 +341,34 @@ inline bool available() noexcept {
 // quieted, or the default NaN 0xffc00000; widened bfloat16 values have zero low bits, the
 // cos/sin rows and the scale are finite): for a quiet NaN with zero low bits the high half
 // is f32_to_bf16's result, so no NaN test is needed.
-[[gnu::target("avx2")]] inline void merge16_bf16(__m256 even, __m256 odd, std::uint16_t* p) noexcept {
+[[gnu::target("avx2")]] inline __m256i merge_bf16(__m256 even, __m256 odd) noexcept {
   const __m256i e = _mm256_castps_si256(even), o = _mm256_castps_si256(odd);
   const __m256i high = _mm256_blend_epi16(_mm256_srli_epi32(e, 16), o, 0xaa);
   const __m256i low = _mm256_blend_epi16(e, _mm256_slli_epi32(o, 16), 0xaa);
   const __m256i bias = _mm256_or_si256(_mm256_and_si256(high, _mm256_set1_epi16(1)), _mm256_set1_epi16(0x7ffe));
   const __m256i up = _mm256_cmpgt_epi16(_mm256_setzero_si256(), _mm256_avg_epu16(low, bias));  // −1: round up
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm256_sub_epi16(high, up));
+  return _mm256_sub_epi16(high, up);
 }
 
-// split16_bf16 and merge16_bf16 on eight values (SSE4.1), for the AVX2 kernels' half-width
-// tail: the same steps on 128-bit vectors.
-[[gnu::target("sse4.1")]] inline void split8_bf16(const std::uint16_t* p, __m128& even, __m128& odd) noexcept {
-  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  even = _mm_castsi128_ps(_mm_slli_epi32(v, 16));
-  odd = _mm_castsi128_ps(_mm_and_si128(v, _mm_set1_epi32(static_cast<int>(0xffff0000u))));
+// Sixteen bfloat16 values at p split (split_bf16), and their merge stored back.
+[[gnu::target("avx2")]] inline void split16_bf16(const std::uint16_t* p, __m256& even, __m256& odd) noexcept {
+  split_bf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), even, odd);
 }
-[[gnu::target("sse4.1")]] inline void merge8_bf16(__m128 even, __m128 odd, std::uint16_t* p) noexcept {
-  const __m128i e = _mm_castps_si128(even), o = _mm_castps_si128(odd);
-  const __m128i high = _mm_blend_epi16(_mm_srli_epi32(e, 16), o, 0xaa);
-  const __m128i low = _mm_blend_epi16(e, _mm_slli_epi32(o, 16), 0xaa);
-  const __m128i bias = _mm_or_si128(_mm_and_si128(high, _mm_set1_epi16(1)), _mm_set1_epi16(0x7ffe));
-  const __m128i up = _mm_cmpgt_epi16(_mm_setzero_si128(), _mm_avg_epu16(low, bias));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm_sub_epi16(high, up));
+[[gnu::target("avx2")]] inline void merge16_bf16(__m256 even, __m256 odd, std::uint16_t* p) noexcept {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), merge_bf16(even, odd));
+}
+
+// The same for eight values, for the AVX2 kernels' half-width (128-bit) tail: the low halves
+// of the 256-bit steps (their high halves unused).
+[[gnu::target("avx2")]] inline void split8_bf16(const std::uint16_t* p, __m128& even, __m128& odd) noexcept {
+  __m256 e, o;
+  split_bf16(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), e, o);
+  even = _mm256_castps256_ps128(e);
+  odd = _mm256_castps256_ps128(o);
+}
+[[gnu::target("avx2")]] inline void merge8_bf16(__m128 even, __m128 odd, std::uint16_t* p) noexcept {
+  const __m256i m = merge_bf16(_mm256_castps128_ps256(even), _mm256_castps128_ps256(odd));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(m));
 }
 
 }  // namespace avx2_half
