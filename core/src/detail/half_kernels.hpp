@@ -12,11 +12,15 @@
 // of 2W (expand_lanes with the table's lane_group, formed once per token); in the
 // interleaved layout the even elements are the pairs' first members, the odd their
 // second, and swap_pairs of a split batch is free (its odd and even batches exchanged).
-//   - SSE2 (x86-64's baseline) and WebAssembly SIMD128 (xsimd's sse2 arch under
-//     Emscripten): split, 2 × 4 values per step, by the integer conversions of
+// Which arch splits where is `splits` below (measured); the others load four or eight
+// consecutive values per batch:
+//   - SSE2 (x86-64's baseline): four values per batch, by the integer conversions of
 //     half_float.hpp (bit-identical to the scalar ones).
-//   - AVX2: bfloat16 split, 2 × 8 values per step, by integer steps; float16 not split,
-//     eight values per batch by F16C (exact widening, round-to-nearest-even narrowing that
+//   - WebAssembly SIMD128 (xsimd's sse2 arch under Emscripten): split (2 × 4 values per
+//     step) in the interleaved layout, four per batch in the half layout, by the WebAssembly
+//     conversions of half_float.hpp (bit-identical too).
+//   - AVX2: bfloat16 split, 2 × 8 values per step (and a 2 × 4 tail), by integer steps;
+//     float16 eight per batch by F16C (exact widening, round-to-nearest-even narrowing that
 //     quiets NaNs as f32_to_f16 does; one instruction each way). Built in the AVX2
 //     translation unit (-mavx2 -mfma -mf16c), chosen only when the CPU has F16C too.
 //   - Other arches (AVX-512 CPUs run the AVX2 kernels; NEON …): the scalar reference.
@@ -39,7 +43,6 @@ template <class B>
 struct split_batch {
   using arch_type = typename B::arch_type;
   using value_type = typename B::value_type;
-  using half_type = B;
   static constexpr std::size_t size = 2 * B::size;
   B even, odd;
 
@@ -58,14 +61,10 @@ struct split_batch {
 template <class B>
 split_batch<B> swap_pairs(const split_batch<B>& x) noexcept { return {x.odd, x.even}; }
 
-// A split batch is two registers: half as many per row block keep its register count.
+// A split batch is two registers: one per row block (four registers of cos and sin) leaves
+// the conversions room (two per block measured no faster in V8).
 template <class B>
 inline constexpr std::size_t row_block<split_batch<B>> = 1;
-
-template <class Batch>
-inline constexpr bool is_split = false;
-template <class B>
-inline constexpr bool is_split<split_batch<B>> = true;
 #endif
 
 // 16-bit storage, bfloat16 when BF, else IEEE float16; its SIMD kernels compute on split
