@@ -4,9 +4,9 @@
 // the payload's top bits. SSE2, WebAssembly SIMD128 and AVX2 lane versions below serve the
 // 16-bit RoPE kernels (half_kernels.hpp), bit-identical to the scalar functions on every
 // input the kernels give them (AVX2's bfloat16 narrowing assumes no NaN with nonzero low 16
-// bits, which the kernels never produce: see avx2_half::merge16_bf16). The lane versions move
-// 16-bit values as even/odd splits (split8 / merge8): one full vector of 16-bit values forms
-// two 32-bit batches by a shift and a mask, no shuffle.
+// bits, which the kernels never produce: see avx2_half::merge16_bf16). The split kernels move
+// 16-bit values as even/odd splits (split8 / merge8, split16_bf16 / merge16_bf16): one full
+// vector of 16-bit values forms two 32-bit batches by a shift and a mask, no shuffle.
 #pragma once
 
 #include "bit_as.hpp"

@@ -230,9 +230,10 @@ inline void rotate_lanes(const head_rows<T, typename Storage::value>& r, std::si
 }
 
 // The half-width arch of Arch whose batches peel a row to Arch's alignment (and take the
-// 16-bit split kernels' tail, half_kernels.hpp), or void (no peel). Only AVX2 has one: measured on AMD Zen 3, float32 rows 16 bytes off a 32-byte
-// boundary (what malloc guarantees) split every other 32-byte access across cache lines and
-// ran 1.6× slower than aligned rows; peeling 16 bytes at each end with SSE removes the splits.
+// 16-bit split kernels' tail, half_kernels.hpp), or void (no peel). Only AVX2 has one:
+// measured on AMD Zen 3, float32 rows 16 bytes off a 32-byte boundary (what malloc
+// guarantees) split every other 32-byte access across cache lines and ran 1.6× slower than
+// aligned rows; peeling 16 bytes at each end with SSE removes the splits.
 template <class Arch>
 struct peel_arch { using type = void; };
 #if POSENC_X86
