@@ -15,11 +15,12 @@
 namespace posenc::bench {
 namespace {
 
-std::shared_ptr<const rotary_cache> cache_of(rope_axes axes) {
+std::shared_ptr<const rotary_cache> cache_of(rope_axes axes, rope_layout layout = rope_layout::half) {
   rope_config config;
   config.head_dim = static_cast<int>(kHeadDim);
   config.base = 1e6;
   config.axes = axes;
+  config.layout = layout;
   return std::make_shared<const rotary_cache>(config, 0, kTokens);
 }
 
@@ -82,10 +83,12 @@ member half_member(const std::string& name, std::shared_ptr<const rotary_cache> 
           }};
 }
 
-// "half/<tokens>x32x128": float32, float16, bfloat16, each at start 0 (all cached).
-void register_half(std::int64_t tokens) {
-  register_paired("half/" + std::to_string(tokens) + "x32x128", [=] {
-    auto cache = cache_of({});
+// "half/<tokens>x32x128" (half layout), "half_interleaved/<tokens>x32x128": float32, float16,
+// bfloat16, each at start 0 (all cached).
+void register_half(std::int64_t tokens, rope_layout layout) {
+  const std::string group = layout == rope_layout::half ? "half/" : "half_interleaved/";
+  register_paired(group + std::to_string(tokens) + "x32x128", [=] {
+    auto cache = cache_of({}, layout);
     const std::int64_t n = tokens * kHeads * kHeadDim;
     auto x = std::make_shared<line_buffer<float>>(random_floats(static_cast<std::size_t>(n), 6), 0);
     return std::vector<member>{
@@ -99,7 +102,8 @@ void register_half(std::int64_t tokens) {
 const bool registered = [] {
   for (std::int64_t tokens : {kTokens, std::int64_t{64}}) {
     register_conventions(tokens);
-    register_half(tokens);
+    register_half(tokens, rope_layout::half);
+    register_half(tokens, rope_layout::interleaved);
   }
   return true;
 }();

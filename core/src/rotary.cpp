@@ -111,9 +111,12 @@ public:
   row_buffer(const row_buffer&) = delete;  // the pointers point into the buffers
   row_buffer& operator=(const row_buffer&) = delete;
 
-  row_buffer(const rotary_cache& cache, float sign, float g, std::int64_t head_group)
+  // lane_group: the kernel's (expand_lanes; 0 for plain lanes).
+  row_buffer(const rotary_cache& cache, float sign, float g, std::int64_t head_group,
+             std::size_t lane_group)
       : interleaved_(cache.layout() == rope_layout::interleaved),
-        lanes_(!POSENC_SCALAR_ONLY && (interleaved_ || sign != 1.0f)),
+        lanes_(!POSENC_SCALAR_ONLY && (interleaved_ || sign != 1.0f || lane_group != 0)),
+        lane_group_(lane_group),
         row_stride_(storage::line_round(static_cast<std::size_t>(cache.rotary_dim() / 2))),
         // lanes per row: the half layout's half values, the interleaved layout's rotary_dim
         lane_stride_(storage::line_round(static_cast<std::size_t>(
@@ -150,7 +153,8 @@ public:
     job_.lane_sin = sin;
     if (!lanes_) return;
     T* const lanes = data_.data() + 2 * row_stride_;
-    detail::expand_lanes(cos, sin, job_.half, job_.sign, interleaved_, lanes, lanes + lane_stride_);
+    detail::expand_lanes(cos, sin, job_.half, job_.sign, interleaved_, lanes, lanes + lane_stride_,
+                         lane_group_);
     job_.lane_cos = lanes;
     job_.lane_sin = lanes + lane_stride_;
   }
@@ -173,6 +177,7 @@ private:
 
   bool interleaved_;
   bool lanes_;  // the kernel reads lanes other than cos/sin themselves
+  std::size_t lane_group_;
   std::size_t row_stride_;   // cos to sin
   std::size_t lane_stride_;  // lane_cos to lane_sin
   detail::token_rows<T, V> job_;
@@ -243,13 +248,14 @@ void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float, V>& row,
   }
 }
 
-// Rotates every (token, head) row of every target by `kernel`; token t sits at pos.at(t).
+// Rotates every (token, head) row of every target by `kernel` (its lanes formed with
+// lane_group, see row_buffer); token t sits at pos.at(t).
 template <class T, class V, class Target>
 void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
                    std::int64_t tokens, const position_source& pos, float sign, float g,
-                   token_kernel<T, V> kernel) {
+                   token_kernel<T, V> kernel, std::size_t lane_group = 0) {
   row_buffer<T, V> row(cache, sign, g,
-                    head_group(targets, cache.layout() == rope_layout::interleaved));
+                       head_group(targets, cache.layout() == rope_layout::interleaved), lane_group);
   if (pos.axes > 1) {  // only rope_apply forms multi-axis sources (rope_shift: one Δ)
     if constexpr (std::is_same_v<T, float>)
       rotate_axis_tokens(cache, row, targets, tokens, pos, kernel);
@@ -287,8 +293,9 @@ void rotate_16(const rotary_cache& cache, std::span<const detail::half_target> t
     return;
   const bool bf = targets[0].in.format == half_format::bfloat16;
   const bool interleaved = cache.layout() == rope_layout::interleaved;
+  const detail::half_kernel_table& kernels = detail::dispatched::half_kernels();
   rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
-                       detail::dispatched::half_kernels().apply[bf][interleaved][how.g != 1.0f]);
+                       kernels.apply[bf][interleaved][how.g != 1.0f], kernels.lane_group[bf][interleaved]);
 }
 
 // [lowest, highest] float addresses a validated, non-empty view touches.

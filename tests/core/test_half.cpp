@@ -177,22 +177,51 @@ std::vector<float> narrowing_probes() {
     add(std::bit_cast<float>(bits));
   std::mt19937 rng(9);
   for (int i = 0; i < 1 << 20; ++i) v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(rng())));
-  v.resize((v.size() + 7) / 8 * 8, 1.0f);
+  v.resize((v.size() + 15) / 16 * 16, 1.0f);  // whole vectors of every arch's conversions
   return v;
 }
 
 #if POSENC_DISPATCH
-// The AVX2 + F16C conversions of the kernels (half_kernels.hpp) over whole arrays.
+// The AVX2 + F16C conversions of the kernels (half_kernels.hpp) over whole arrays: float16
+// packed (eight at a time), bfloat16 split into even and odd elements and merged back, W
+// of each per step (W = 8: the full vectors, W = 4: the tail's half-width ones).
+template <std::size_t W>
 [[gnu::target("avx2,f16c")]] void avx2_widen(const std::uint16_t* in, float* out, std::size_t n, bool bf) {
-  for (std::size_t i = 0; i < n; i += 8)
-    _mm256_storeu_ps(out + i, bf ? posenc::detail::avx2_half::widen8_bf16(in + i)
-                                 : _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i))));
+  namespace a = posenc::detail::avx2_half;
+  for (std::size_t i = 0; i < n; i += 2 * W) {
+    if (!bf) {
+      for (std::size_t k = 0; k < 2 * W; k += 8)
+        _mm256_storeu_ps(out + i + k, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i + k))));
+      continue;
+    }
+    alignas(32) float e[8], o[8];
+    if constexpr (W == 8) {
+      __m256 even, odd;
+      a::split16_bf16(in + i, even, odd);
+      _mm256_store_ps(e, even), _mm256_store_ps(o, odd);
+    } else {
+      __m128 even, odd;
+      a::split8_bf16(in + i, even, odd);
+      _mm_store_ps(e, even), _mm_store_ps(o, odd);
+    }
+    for (std::size_t k = 0; k < W; ++k) out[i + 2 * k] = e[k], out[i + 2 * k + 1] = o[k];
+  }
 }
+template <std::size_t W>
 [[gnu::target("avx2,f16c")]] void avx2_narrow(const float* in, std::uint16_t* out, std::size_t n, bool bf) {
-  for (std::size_t i = 0; i < n; i += 8)
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
-                     bf ? posenc::detail::avx2_half::narrow8<true>(_mm256_loadu_ps(in + i))
-                        : posenc::detail::avx2_half::narrow8<false>(_mm256_loadu_ps(in + i)));
+  namespace a = posenc::detail::avx2_half;
+  for (std::size_t i = 0; i < n; i += 2 * W) {
+    if (!bf) {
+      for (std::size_t k = 0; k < 2 * W; k += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i + k),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(in + i + k), _MM_FROUND_TO_NEAREST_INT));
+      continue;
+    }
+    alignas(32) float e[8], o[8];
+    for (std::size_t k = 0; k < W; ++k) e[k] = in[i + 2 * k], o[k] = in[i + 2 * k + 1];
+    if constexpr (W == 8) a::merge16_bf16(_mm256_load_ps(e), _mm256_load_ps(o), out + i);
+    else a::merge8_bf16(_mm_load_ps(e), _mm_load_ps(o), out + i);
+  }
 }
 #endif
 
@@ -227,18 +256,21 @@ TEST_CASE("16-bit lane conversions of every arch the CPU runs equal the scalar o
 #endif
 #if POSENC_DISPATCH
     if (d::avx2_half::available()) {
-      avx2_widen(all.data(), wide.data(), all.size(), bf);
-      for (std::size_t i = 0; i < all.size(); ++i) REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == widen(all[i]));
       // The bfloat16 narrowing's domain: NaNs with zero low 16 bits (what the kernels'
       // arithmetic makes of bfloat16 inputs, half_float.hpp); every other probe as it is.
       std::vector<float> domain(probes);
       if (bf)
         for (float& f : domain)
           if (std::isnan(f)) f = std::bit_cast<float>((std::bit_cast<std::uint32_t>(f) & 0xffff0000u) | 0x00400000u);
-      avx2_narrow(domain.data(), narrowed.data(), domain.size(), bf);
-      for (std::size_t i = 0; i < domain.size(); ++i) {
-        CAPTURE(std::bit_cast<std::uint32_t>(domain[i]));
-        REQUIRE(narrowed[i] == narrow(domain[i]));
+      for (const bool tail : {false, true}) {
+        CAPTURE(tail);
+        (tail ? avx2_widen<4> : avx2_widen<8>)(all.data(), wide.data(), all.size(), bf);
+        for (std::size_t i = 0; i < all.size(); ++i) REQUIRE(std::bit_cast<std::uint32_t>(wide[i]) == widen(all[i]));
+        (tail ? avx2_narrow<4> : avx2_narrow<8>)(domain.data(), narrowed.data(), domain.size(), bf);
+        for (std::size_t i = 0; i < domain.size(); ++i) {
+          CAPTURE(std::bit_cast<std::uint32_t>(domain[i]));
+          REQUIRE(narrowed[i] == narrow(domain[i]));
+        }
       }
     }
 #endif
@@ -269,7 +301,7 @@ std::vector<half_arch> every_half_arch() {
 }
 
 template <bool BF, bool Interleaved>
-void check_half_kernel(posenc::detail::half_kernel_table::apply_fn kernel, std::size_t half,
+void check_half_kernel(posenc::detail::half_kernel_table::apply_fn kernel, std::size_t lane_group, std::size_t half,
                        std::int64_t dim, std::int64_t heads, std::int64_t stride, std::size_t offset,
                        float sign, float g, bool in_place, std::mt19937& rng) {
   using storage = posenc::detail::half_storage<BF>;
@@ -277,7 +309,7 @@ void check_half_kernel(posenc::detail::half_kernel_table::apply_fn kernel, std::
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<float> c(half), s(half), lc(2 * half), ls(2 * half);
   for (std::size_t i = 0; i < half; ++i) c[i] = u(rng), s[i] = u(rng);
-  posenc::detail::expand_lanes(c.data(), s.data(), half, sign, Interleaved, lc.data(), ls.data());
+  posenc::detail::expand_lanes(c.data(), s.data(), half, sign, Interleaved, lc.data(), ls.data(), lane_group);
   const std::size_t n = static_cast<std::size_t>(heads * stride) + 40;
   auto input = random_half(n, format, static_cast<std::uint32_t>(rng()));
   // ±0, subnormals, ±Inf, a quiet and a signalling NaN of each format.
@@ -334,14 +366,14 @@ TEST_CASE("16-bit RoPE kernels of every arch the CPU runs equal their scalar ref
             for (bool in_place : {true, false}) {
               const std::int64_t stride = dim + gap;
               for (float sign : {1.0f, -1.0f}) {
-                check_half_kernel<false, false>(arch.table.apply[0][0][1], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
-                check_half_kernel<false, true>(arch.table.apply[0][1][1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
-                check_half_kernel<true, false>(arch.table.apply[1][0][1], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
-                check_half_kernel<true, true>(arch.table.apply[1][1][1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
-                check_half_kernel<false, false>(arch.table.apply[0][0][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
-                check_half_kernel<false, true>(arch.table.apply[0][1][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
-                check_half_kernel<true, false>(arch.table.apply[1][0][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
-                check_half_kernel<true, true>(arch.table.apply[1][1][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<false, false>(arch.table.apply[0][0][1], arch.table.lane_group[0][0], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
+                check_half_kernel<false, true>(arch.table.apply[0][1][1], arch.table.lane_group[0][1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
+                check_half_kernel<true, false>(arch.table.apply[1][0][1], arch.table.lane_group[1][0], half, dim, heads, stride, offset, sign, 1.25f, in_place, rng);
+                check_half_kernel<true, true>(arch.table.apply[1][1][1], arch.table.lane_group[1][1], half, dim, heads, stride, offset, sign, 0.75f, in_place, rng);
+                check_half_kernel<false, false>(arch.table.apply[0][0][0], arch.table.lane_group[0][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<false, true>(arch.table.apply[0][1][0], arch.table.lane_group[0][1], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<true, false>(arch.table.apply[1][0][0], arch.table.lane_group[1][0], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
+                check_half_kernel<true, true>(arch.table.apply[1][1][0], arch.table.lane_group[1][1], half, dim, heads, stride, offset, sign, 1.0f, in_place, rng);
               }
             }
           }

@@ -18,10 +18,14 @@ function randomHalf(n, dtype) {
 for (const [name, pe] of Object.entries(both)) {
   test(`${name}: 16-bit RoPE within 1 ulp of the exact rotation (float16, bfloat16; both layouts; large positions)`, () => {
     for (const dtype of ['float16', 'bfloat16']) {
-      for (const [headDim, rotaryDim, layout, heads] of [[64, 64, 'half', 2], [128, 128, 'interleaved', 4],
-        [80, 80, 'half', 3], [128, 96, 'half', 2]]) {
+      // yarn: attention factor ≠ 1 (the scaled kernels); without it, the unscaled ones. Rotary
+      // dims that are not whole vectors of 16-bit values leave a tail to the scalar code.
+      for (const [headDim, rotaryDim, layout, heads, yarn] of [[64, 64, 'half', 2, true],
+        [128, 128, 'interleaved', 4, true], [80, 80, 'half', 3, true], [128, 96, 'half', 2, true],
+        [64, 64, 'half', 2, false], [128, 128, 'interleaved', 3, false], [64, 36, 'interleaved', 3, false],
+        [80, 40, 'interleaved', 2, true]]) {
         const rope = pe.rope({ headDim, rotaryDim, base: 1e6, layout, cacheLength: 8,
-          scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 } });
+          ...(yarn && { scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096 } }) });
         const positions = [0, 7, 8, 1000000, 2 ** 24, -3];
         const x = randomHalf(positions.length * heads * headDim, dtype);
         const y = rope.apply(x.slice(), { heads, positions, dtype });
@@ -82,7 +86,8 @@ for (const [name, pe] of Object.entries(both)) {
       const inf = dtype === 'float16' ? 0x7c00 : 0x7f80;
       for (const [attentionFactor, layout, positions] of [
         [0.5, 'half', new Int32Array(tokens)], [2, 'interleaved', new Int32Array(tokens)],
-        [1.25, 'half', Int32Array.from({ length: tokens }, (_, t) => t * 37 + 5)]]) {
+        [1.25, 'half', Int32Array.from({ length: tokens }, (_, t) => t * 37 + 5)],
+        [1, 'interleaved', Int32Array.from({ length: tokens }, (_, t) => t * 37 + 5)]]) {
         const rope = pe.rope({ headDim: 128, base: 10000, layout, cacheLength: 8,
           scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, attentionFactor } });
         const y = rope.apply(all.slice(), { tokens, positions, dtype });
@@ -96,6 +101,38 @@ for (const [name, pe] of Object.entries(both)) {
           else assert.equal(y[i], round(w), where);
         }
         rope.dispose();
+      }
+    }
+  });
+
+  // Specials mixed among finite values (every 37th element: NaNs, ±Inf, subnormals, −0), so a
+  // vector of 16-bit values holds both and takes the conversions' rare paths with finite
+  // neighbours; both layouts, scaled and not: again the 16-bit rounding of the float32 apply.
+  test(`${name}: 16-bit apply with specials among finite values = the rounding of the float32 apply`, () => {
+    const tokens = 16, heads = 3, headDim = 64;
+    const positions = Int32Array.from({ length: tokens }, (_, t) => t * 11 + 3);
+    for (const dtype of ['float16', 'bfloat16']) {
+      const { value, round } = FORMATS[dtype];
+      const inf = dtype === 'float16' ? 0x7c00 : 0x7f80;
+      const specials = dtype === 'float16' ? [0x7e00, 0x7d01, 0xfc00, 0x7c00, 0x0001, 0x83ff, 0x8000]
+        : [0x7fc0, 0x7f81, 0xff80, 0x7f80, 0x0001, 0x807f, 0x8000];
+      const x = randomHalf(tokens * heads * headDim, dtype);
+      for (let i = 0; i < x.length; i += 37) x[i] = specials[(i / 37) % specials.length];
+      for (const layout of ['half', 'interleaved']) {
+        for (const attentionFactor of [1, 1.5]) {
+          const rope = pe.rope({ headDim, base: 10000, layout, cacheLength: 8,
+            scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, attentionFactor } });
+          const y = rope.apply(x.slice(), { heads, positions, dtype });
+          const wide = Float32Array.from(x, value);
+          rope.apply(wide, { heads, positions });
+          for (let i = 0; i < x.length; i++) {
+            const where = `${dtype} ${layout} factor ${attentionFactor}: element ${i} → ${wide[i]}, got 0x${y[i].toString(16)}`;
+            if (Number.isNaN(wide[i])) assert.ok(Number.isNaN(value(y[i])), where);
+            else if (!Number.isFinite(wide[i])) assert.equal(y[i], wide[i] < 0 ? inf | 0x8000 : inf, where);
+            else assert.equal(y[i], round(wide[i]), where);
+          }
+          rope.dispose();
+        }
       }
     }
   });

@@ -4,7 +4,9 @@
 // the payload's top bits. SSE2, WebAssembly SIMD128 and AVX2 lane versions below serve the
 // 16-bit RoPE kernels (half_kernels.hpp), bit-identical to the scalar functions on every
 // input the kernels give them (AVX2's bfloat16 narrowing assumes no NaN with nonzero low 16
-// bits, which the kernels never produce: see avx2_half::narrow8).
+// bits, which the kernels never produce: see avx2_half::merge16_bf16). The split kernels move
+// 16-bit values as even/odd splits (split8 / merge8, split16_bf16 / merge16_bf16): one full
+// vector of 16-bit values forms two 32-bit batches by a shift and a mask, no shuffle.
 #pragma once
 
 #include "bit_as.hpp"
@@ -101,7 +103,24 @@ inline void store16x4(v128_t v, std::uint16_t* p) noexcept {
                                                b, b + 1, b + 4, b + 5, b + 8, b + 9, b + 12, b + 13), 0);
 }
 
-// float16 values in the high halves of the lanes (load_high4) → their float32 bits.
+// Eight 16-bit values at p split without a shuffle: the even ones (p[0], p[2], …) and the
+// odd ones (p[1], p[3], …), each in the high half of a 32-bit lane, the low half zero.
+inline void split8(const std::uint16_t* p, v128_t& even, v128_t& odd) noexcept {
+  const v128_t v = wasm_v128_load(p);
+  even = wasm_i32x4_shl(v, 16);
+  odd = wasm_v128_and(v, wasm_i32x4_splat(static_cast<int>(0xffff0000u)));
+}
+
+// split8's inverse: the even and odd values, each in the low half of its lanes (Low) or in
+// the high half (the low half then ignored), merged and stored as eight 16-bit values at p.
+template <bool Low>
+inline void merge8(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
+  const v128_t mask = wasm_i32x4_splat(static_cast<int>(0xffff0000u));
+  wasm_v128_store(p, Low ? wasm_v128_or(even, wasm_i32x4_shl(odd, 16))
+                         : wasm_v128_or(wasm_u32x4_shr(even, 16), wasm_v128_and(odd, mask)));
+}
+
+// float16 values in the high halves of the lanes (load_high4, split8) → their float32 bits.
 inline v128_t widen_f16(v128_t v) noexcept {
   // sign | em << 13 (the arithmetic shift's copies of the sign in bits 28..30 masked off),
   // then f16_to_f32's one exact multiply, which keeps the sign.
@@ -159,7 +178,7 @@ inline v128_t narrow_f16(v128_t x) noexcept {
 }
 
 // Four float32 bit patterns → their bfloat16 values in the high 16 bits of the lanes
-// (store with store16x4<true>).
+// (store with store16x4<true> or merge8<false>).
 inline v128_t narrow_bf16(v128_t x) noexcept {
   const v128_t odd = wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(1));
   const v128_t rounded = wasm_i32x4_add(wasm_i32x4_add(x, wasm_i32x4_splat(0x7fff)), odd);
@@ -169,6 +188,57 @@ inline v128_t narrow_bf16(v128_t x) noexcept {
     return wasm_v128_bitselect(wasm_v128_or(x, wasm_i32x4_splat(0x00400000)), rounded, is_nan);
   }
   return rounded;
+}
+
+// Eight float16 values at p, split (split8) and widened: the float32 bits of the even ones
+// and of the odd ones. One 16-bit compare of all eight tests for Inf / NaN, the rare case.
+inline void widen8_f16(const std::uint16_t* p, v128_t& even, v128_t& odd) noexcept {
+  const v128_t v = wasm_v128_load(p);
+  const v128_t em = wasm_v128_and(v, wasm_i16x8_splat(0x7fff));
+  if (wasm_v128_any_true(wasm_i16x8_gt(em, wasm_i16x8_splat(0x7bff)))) [[unlikely]] {
+    rare_path();
+    split8(p, even, odd);
+    even = widen_f16(even);
+    odd = widen_f16(odd);
+    return;
+  }
+  // widen_f16's common path; the odd values straight from v's high halves (the arithmetic
+  // shift moves the even ones' bits below bit 13, which the mask clears).
+  const v128_t mask = wasm_i32x4_splat(static_cast<int>(0x8fffe000u));
+  const v128_t scale = wasm_f32x4_splat(0x1p112f);
+  even = wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(wasm_i32x4_shl(v, 16), 3), mask), scale);
+  odd = wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(v, 3), mask), scale);
+}
+
+// Eight float32 bit patterns (the even and the odd values, as split8 gives them) → eight
+// float16 values stored at p, f32_to_f16 of each; one range test for all eight.
+inline void narrow8_f16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
+  const v128_t ne = normal_f16(wasm_v128_and(even, wasm_i32x4_splat(0x7fffffff)));
+  const v128_t no = normal_f16(wasm_v128_and(odd, wasm_i32x4_splat(0x7fffffff)));
+  const auto outside = [](v128_t n) {  // sign bits set where n is not in [0x400, 0x7c00] (see narrow_f16)
+    return wasm_v128_or(wasm_i32x4_sub(wasm_i32x4_splat(0x7c00), n), wasm_i32x4_sub(n, wasm_i32x4_splat(0x400)));
+  };
+  if (any_negative(wasm_v128_or(outside(ne), outside(no)))) [[unlikely]] {
+    rare_path();
+    return merge8<true>(narrow_f16_full(even), narrow_f16_full(odd), p);
+  }
+  const auto sign = [](v128_t x) { return wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(0x8000)); };
+  merge8<true>(wasm_v128_or(ne, sign(even)), wasm_v128_or(no, sign(odd)), p);
+}
+
+// Eight float32 bit patterns (the even and the odd values) → eight bfloat16 values stored at
+// p, f32_to_bf16 of each (narrow_bf16's steps); one NaN test for all eight.
+inline void narrow8_bf16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
+  const auto rounded = [](v128_t x) {  // the result in the high half
+    const v128_t odd_bit = wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(1));
+    return wasm_i32x4_add(wasm_i32x4_add(x, wasm_i32x4_splat(0x7fff)), odd_bit);
+  };
+  const v128_t nan_e = wasm_f32x4_ne(even, even), nan_o = wasm_f32x4_ne(odd, odd);
+  if (any_negative(wasm_v128_or(nan_e, nan_o))) [[unlikely]] {
+    rare_path();
+    return merge8<false>(narrow_bf16(even), narrow_bf16(odd), p);
+  }
+  merge8<false>(rounded(even), rounded(odd), p);
 }
 
 }  // namespace wasm_half
@@ -239,7 +309,7 @@ inline __m128i pack_low16(__m128i a, __m128i b) noexcept {
 #if (defined(__x86_64__) || defined(__i386__)) && !defined(__EMSCRIPTEN__) && !POSENC_SCALAR_ONLY
 #define POSENC_HALF_AVX2 1
 // AVX2 with F16C (every AVX2 CPU has F16C; checked at run time all the same): the 16-bit
-// kernels' narrowing of eight floats (half_kernels.hpp; their widening is one instruction).
+// kernels' conversions (half_kernels.hpp; float16's widening is one instruction).
 namespace avx2_half {
 
 // AVX2 (with the OS saving its registers) by the compiler's check; F16C by its CPUID bit
@@ -253,37 +323,52 @@ inline bool available() noexcept {
   return ok;
 }
 
-// Eight bfloat16 values at p → their float32 bits: each value moved into the high half of
-// its lane by one byte shuffle of the 16 bytes loaded into both lanes (x86 cores run vector
-// shifts and shuffles on fewer ports than adds and compares, and this kernel is bound by them).
-[[gnu::target("avx2")]] inline __m256 widen8_bf16(const std::uint16_t* p) noexcept {
-  const __m256i h = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-  const __m256i to_high = _mm256_setr_epi8(-1, -1, 0, 1, -1, -1, 2, 3, -1, -1, 4, 5, -1, -1, 6, 7,
-                                           -1, -1, 8, 9, -1, -1, 10, 11, -1, -1, 12, 13, -1, -1, 14, 15);
-  return _mm256_castsi256_ps(_mm256_shuffle_epi8(h, to_high));
+// Sixteen bfloat16 values split without a shuffle into the float32 values of the even ones
+// (v[0], v[2], …) and of the odd ones: a shift and a mask (x86 cores run vector shifts and
+// shuffles on fewer ports than adds and logic, and this kernel is bound by them).
+[[gnu::target("avx2")]] inline void split_bf16(__m256i v, __m256& even, __m256& odd) noexcept {
+  even = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+  odd = _mm256_castsi256_ps(_mm256_and_si256(v, _mm256_set1_epi32(static_cast<int>(0xffff0000u))));
 }
 
-// Eight floats → their 16-bit values: float16 by F16C's round-to-nearest-even; bfloat16 by
-// the integer steps of f32_to_bf16, lane by lane (the odd bit by a compare, not a shift, and
-// the high halves gathered by a byte shuffle, for the same reason as widen8_bf16). The
-// bfloat16 steps are exact for every value but a NaN whose low 16 bits are not zero, which
-// the RoPE kernels never produce from bfloat16 inputs (x86 arithmetic returns an operand's
-// NaN, quieted, or the default NaN 0xffc00000; widened bfloat16 values have zero low bits,
-// the cos/sin rows and the scale are finite): for a quiet NaN with zero low bits the high
-// half is f32_to_bf16's result, so no NaN test is needed.
-template <bool BF>
-[[gnu::target("avx2,f16c")]] inline __m128i narrow8(__m256 f) noexcept {
-  if constexpr (!BF) {
-    return _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT);
-  } else {
-    const __m256i x = _mm256_castps_si256(f);
-    const __m256i bit16 = _mm256_set1_epi32(0x10000);
-    const __m256i odd = _mm256_cmpeq_epi32(_mm256_and_si256(x, bit16), bit16);  // −1 when odd
-    const __m256i v = _mm256_sub_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)), odd);  // high halves
-    const __m256i high = _mm256_setr_epi8(2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1,
-                                          2, 3, 6, 7, 10, 11, 14, 15, -1, -1, -1, -1, -1, -1, -1, -1);
-    return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_shuffle_epi8(v, high), 0x08));
-  }
+// split_bf16's inverse, rounding: eight even and eight odd floats → sixteen bfloat16 values,
+// by f32_to_bf16's integer steps done on 16-bit words, all sixteen values at once: each
+// float's high half (its truncation) and low half (the bits rounded off) gathered by a shift
+// and a blend, and the high half + 1 where low + 0x7fff + (high & 1) carries out of 16 bits,
+// which is where the rounding average (low + (0x7ffe | (high & 1)) + 1) / 2 has its top bit
+// set. Exact for every value but a NaN whose low 16 bits are not zero, which the RoPE
+// kernels never produce from bfloat16 inputs (x86 arithmetic returns an operand's NaN,
+// quieted, or the default NaN 0xffc00000; widened bfloat16 values have zero low bits, the
+// cos/sin rows and the scale are finite): for a quiet NaN with zero low bits the high half
+// is f32_to_bf16's result, so no NaN test is needed.
+[[gnu::target("avx2")]] inline __m256i merge_bf16(__m256 even, __m256 odd) noexcept {
+  const __m256i e = _mm256_castps_si256(even), o = _mm256_castps_si256(odd);
+  const __m256i high = _mm256_blend_epi16(_mm256_srli_epi32(e, 16), o, 0xaa);
+  const __m256i low = _mm256_blend_epi16(e, _mm256_slli_epi32(o, 16), 0xaa);
+  const __m256i bias = _mm256_or_si256(_mm256_and_si256(high, _mm256_set1_epi16(1)), _mm256_set1_epi16(0x7ffe));
+  const __m256i up = _mm256_cmpgt_epi16(_mm256_setzero_si256(), _mm256_avg_epu16(low, bias));  // −1: round up
+  return _mm256_sub_epi16(high, up);
+}
+
+// Sixteen bfloat16 values at p split (split_bf16), and their merge stored back.
+[[gnu::target("avx2")]] inline void split16_bf16(const std::uint16_t* p, __m256& even, __m256& odd) noexcept {
+  split_bf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), even, odd);
+}
+[[gnu::target("avx2")]] inline void merge16_bf16(__m256 even, __m256 odd, std::uint16_t* p) noexcept {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), merge_bf16(even, odd));
+}
+
+// The same for eight values, for the AVX2 kernels' half-width (128-bit) tail: the low halves
+// of the 256-bit steps (their high halves unused).
+[[gnu::target("avx2")]] inline void split8_bf16(const std::uint16_t* p, __m128& even, __m128& odd) noexcept {
+  __m256 e, o;
+  split_bf16(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), e, o);
+  even = _mm256_castps256_ps128(e);
+  odd = _mm256_castps256_ps128(o);
+}
+[[gnu::target("avx2")]] inline void merge8_bf16(__m128 even, __m128 odd, std::uint16_t* p) noexcept {
+  const __m256i m = merge_bf16(_mm256_castps128_ps256(even), _mm256_castps128_ps256(odd));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(m));
 }
 
 }  // namespace avx2_half

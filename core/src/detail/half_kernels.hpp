@@ -3,48 +3,122 @@
 // by the float32 formula, and narrowed to nearest, ties to even, as it is stored. So every
 // output is the 16-bit rounding of the float32 kernel's result, and the SIMD kernel equals
 // its scalar reference (rotate_token_scalar with half_storage) wherever the float32 one does.
+//
+// Even/odd split: one full vector of 2W 16-bit values (W floats per batch) is loaded and
+// split by a shift and a mask into two float32 batches, its even and its odd elements
+// (split_batch), and merged back the same way before one full-width store: no shuffle, no
+// partial load or store. Pairs stay whole: in the half layout x[i] pairs with x[i + half],
+// whose vector splits alike, so the cos/sin lanes come in the same even/odd order per group
+// of 2W (expand_lanes with the table's lane_group, formed once per token); in the
+// interleaved layout the even elements are the pairs' first members, the odd their
+// second, and swap_pairs of a split batch is free (its odd and even batches exchanged).
+// Which arch splits where is `splits` below (measured); the others load four or eight
+// consecutive values per batch:
 //   - SSE2 (x86-64's baseline): four values per batch, by the integer conversions of
 //     half_float.hpp (bit-identical to the scalar ones).
-//   - WebAssembly SIMD128 (xsimd's sse2 arch under Emscripten): four per batch, by the
-//     WebAssembly conversions of half_float.hpp (bit-identical too).
-//   - AVX2: eight per batch; float16 by F16C (exact widening, round-to-nearest-even
-//     narrowing that quiets NaNs as f32_to_f16 does), bfloat16 by integer steps. Built in the
-//     AVX2 translation unit (-mavx2 -mfma -mf16c), chosen only when the CPU has F16C too.
+//   - WebAssembly SIMD128 (xsimd's sse2 arch under Emscripten): split (2 × 4 values per
+//     step) in the interleaved layout, four per batch in the half layout, by the WebAssembly
+//     conversions of half_float.hpp (bit-identical too).
+//   - AVX2: bfloat16 split, 2 × 8 values per step (and a 2 × 4 tail), by integer steps;
+//     float16 eight per batch by F16C (exact widening, round-to-nearest-even narrowing that
+//     quiets NaNs as f32_to_f16 does; one instruction each way). Built in the AVX2
+//     translation unit (-mavx2 -mfma -mf16c), chosen only when the CPU has F16C too.
 //   - Other arches (AVX-512 CPUs run the AVX2 kernels; NEON …): the scalar reference.
 #pragma once
 
 #include "half_float.hpp"
 #include "rotary_kernels.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 namespace posenc::detail {
 
-// 16-bit storage, bfloat16 when BF, else IEEE float16.
-template <bool BF>
+#if !POSENC_SCALAR_ONLY
+// The even and the odd elements of 2·B::size consecutive values, as two float32 batches:
+// what the split kernels compute on (element-wise, as on one batch). Loaded from a lane
+// row, its even batch is the first B::size lanes of the group, its odd batch the next.
+template <class B>
+struct split_batch {
+  using arch_type = typename B::arch_type;
+  using value_type = typename B::value_type;
+  static constexpr std::size_t size = 2 * B::size;
+  B even, odd;
+
+  split_batch() noexcept = default;
+  split_batch(B e, B o) noexcept : even(e), odd(o) {}
+  explicit split_batch(value_type v) noexcept : even(v), odd(v) {}
+  static split_batch load_unaligned(const value_type* p) noexcept {
+    return {B::load_unaligned(p), B::load_unaligned(p + B::size)};
+  }
+  friend split_batch operator+(const split_batch& x, const split_batch& y) noexcept { return {x.even + y.even, x.odd + y.odd}; }
+  friend split_batch operator-(const split_batch& x, const split_batch& y) noexcept { return {x.even - y.even, x.odd - y.odd}; }
+  friend split_batch operator*(const split_batch& x, const split_batch& y) noexcept { return {x.even * y.even, x.odd * y.odd}; }
+};
+
+// Each interleaved pair's partner: the even elements are the pairs' first members.
+template <class B>
+split_batch<B> swap_pairs(const split_batch<B>& x) noexcept { return {x.odd, x.even}; }
+
+// A split batch is two registers: one per row block (four registers of cos and sin) leaves
+// the conversions room (two per block measured no faster in V8).
+template <class B>
+inline constexpr std::size_t row_block<split_batch<B>> = 1;
+#endif
+
+// 16-bit storage, bfloat16 when BF, else IEEE float16; its SIMD kernels compute on split
+// batches when Split, else on batches of consecutive values.
+template <bool BF, bool Split = false>
 struct half_storage {
   using value = std::uint16_t;
   static float widen(std::uint16_t h) noexcept { return BF ? bf16_to_f32(h) : f16_to_f32(h); }
   static std::uint16_t narrow(float f) noexcept { return BF ? f32_to_bf16(f) : f32_to_f16(f); }
 
 #if !POSENC_SCALAR_ONLY && defined(__SSE2__)
+  // What rotate_token computes on, and the lane_group its lane rows need (expand_lanes).
+  template <class T, class Arch>
+  using batch = std::conditional_t<Split, split_batch<xsimd::batch<T, Arch>>, xsimd::batch<T, Arch>>;
+  template <class Arch>
+  static constexpr std::size_t lane_group = Split ? 2 * xsimd::batch<float, Arch>::size : 0;
+  // Split kernels' half-width tail (AVX2: a split of SSE batches, lane_group / 2 lanes).
+  template <class T, class Arch>
+  using tail_batch = std::conditional_t<Split && !std::is_void_v<typename peel_arch<Arch>::type>,
+                                        split_batch<xsimd::batch<T, typename peel_arch<Arch>::type>>, void>;
+
   template <class Batch>
   static Batch load(const std::uint16_t* p) noexcept {
     using arch = typename Batch::arch_type;
 #if POSENC_HALF_AVX2
-    if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
-      if constexpr (BF) return avx2_half::widen8_bf16(p);
-      else return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    if constexpr (std::is_same_v<arch, xsimd::sse4_2>) {  // the AVX2 split kernels' tail
+      __m128 even, odd;
+      avx2_half::split8_bf16(p, even, odd);
+      return {even, odd};
+    } else if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
+      static_assert(BF == Split, "AVX2: bfloat16 split, float16 by F16C");
+      if constexpr (!Split) {
+        return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+      } else {
+        __m256 even, odd;
+        avx2_half::split16_bf16(p, even, odd);
+        return {even, odd};
+      }
     } else
 #endif
     {
       static_assert(std::is_same_v<arch, xsimd::sse2>, "16-bit kernels: sse2 or fma3<avx2>");
 #ifdef __wasm_simd128__
-      const v128_t v = wasm_half::load_high4(p);  // bfloat16: already the float32 bits
-      if constexpr (BF) return __m128(v);
-      else return __m128(wasm_half::widen_f16(v));
+      if constexpr (!Split) {
+        const v128_t v = wasm_half::load_high4(p);
+        return __m128(BF ? v : wasm_half::widen_f16(v));  // bfloat16: already the float32 bits
+      } else {
+        v128_t even, odd;
+        if constexpr (BF) wasm_half::split8(p, even, odd);
+        else wasm_half::widen8_f16(p, even, odd);
+        return {__m128(even), __m128(odd)};
+      }
 #else
+      static_assert(!Split, "native SSE2: packed batches");
       const __m128i h = _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)),
                                            _mm_setzero_si128());
       return _mm_castsi128_ps(sse2_half::widen4(h, BF));
@@ -54,17 +128,25 @@ struct half_storage {
 
   template <class Batch>
   static void store(const Batch& v, std::uint16_t* p) noexcept {
-    using arch = typename Batch::arch_type;
 #if POSENC_HALF_AVX2
-    if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), avx2_half::narrow8<BF>(v));
+    if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::sse4_2>) {
+      avx2_half::merge8_bf16(v.even, v.odd, p);
+    } else if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::fma3<xsimd::avx2>>) {
+      if constexpr (!Split) _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+      else avx2_half::merge16_bf16(v.even, v.odd, p);
     } else
 #endif
     {
 #ifdef __wasm_simd128__
-      const v128_t x = v128_t(__m128(v));
-      if constexpr (BF) wasm_half::store16x4<true>(wasm_half::narrow_bf16(x), p);
-      else wasm_half::store16x4<false>(wasm_half::narrow_f16(x), p);
+      if constexpr (!Split) {
+        const v128_t x = v128_t(__m128(v));
+        if constexpr (BF) wasm_half::store16x4<true>(wasm_half::narrow_bf16(x), p);
+        else wasm_half::store16x4<false>(wasm_half::narrow_f16(x), p);
+      } else {
+        const v128_t even = v128_t(__m128(v.even)), odd = v128_t(__m128(v.odd));
+        if constexpr (BF) wasm_half::narrow8_bf16(even, odd, p);
+        else wasm_half::narrow8_f16(even, odd, p);
+      }
 #else
       const __m128i h = sse2_half::narrow4(_mm_castps_si128(v), BF);
       _mm_storel_epi64(reinterpret_cast<__m128i*>(p), sse2_half::pack_low16(h, h));
@@ -74,10 +156,12 @@ struct half_storage {
 #endif
 };
 
-// One arch's 16-bit token kernels: apply[bf][interleaved][scaled] (scaled: g ≠ 1).
+// One arch's 16-bit token kernels: apply[bf][interleaved][scaled] (scaled: g ≠ 1), and the
+// lane_group[bf][interleaved] their lane rows are formed with (expand_lanes; 0: plain lanes).
 struct half_kernel_table {
   using apply_fn = void (*)(const token_rows<float, std::uint16_t>&) noexcept;
   apply_fn apply[2][2][2];
+  std::size_t lane_group[2][2] = {{0, 0}, {0, 0}};
 };
 
 // The scalar references of every entry.
@@ -89,6 +173,26 @@ inline half_kernel_table half_kernels_scalar() noexcept {
 }
 
 #if !POSENC_SCALAR_ONLY
+// Where Arch's kernels split (measured on AMD Zen 3, natively and in V8): AVX2 bfloat16 in
+// both layouts (its packed conversions need lane shuffles; float16 converts by F16C, packed);
+// WebAssembly in the interleaved layout (the split also saves the pair swap there; in the
+// half layout it won under 10 % for float16 and lost for bfloat16); native SSE2 nowhere (no
+// gain measured).
+#ifdef __wasm_simd128__
+inline constexpr bool kWasmSplit = true;
+#else
+inline constexpr bool kWasmSplit = false;
+#endif
+template <class Arch, bool BF, bool Interleaved>
+inline constexpr bool splits = std::is_same_v<Arch, xsimd::sse2> ? kWasmSplit && Interleaved : BF;
+
+// One entry of the table of Arch.
+template <class Arch, bool BF, bool Interleaved, bool Scaled>
+inline constexpr half_kernel_table::apply_fn half_kernel =
+    &rotate_token<Arch, float, Interleaved, Scaled, half_storage<BF, splits<Arch, BF, Interleaved>>>;
+template <class Arch, bool BF, bool Interleaved>
+inline constexpr std::size_t half_lane_group = half_storage<BF, splits<Arch, BF, Interleaved>>::template lane_group<Arch>;
+
 // The table of one arch: its rotate_token instantiations where it has 16-bit loads and
 // stores (sse2, fma3<avx2>), else the scalar references.
 template <class Arch>
@@ -99,10 +203,12 @@ half_kernel_table half_kernels_of() noexcept {
 #endif
       ;
   if constexpr (simd) {
-    return {{{{&rotate_token<Arch, float, false, false, half_storage<false>>, &rotate_token<Arch, float, false, true, half_storage<false>>},
-              {&rotate_token<Arch, float, true, false, half_storage<false>>, &rotate_token<Arch, float, true, true, half_storage<false>>}},
-             {{&rotate_token<Arch, float, false, false, half_storage<true>>, &rotate_token<Arch, float, false, true, half_storage<true>>},
-              {&rotate_token<Arch, float, true, false, half_storage<true>>, &rotate_token<Arch, float, true, true, half_storage<true>>}}}};
+    return {{{{half_kernel<Arch, false, false, false>, half_kernel<Arch, false, false, true>},
+              {half_kernel<Arch, false, true, false>, half_kernel<Arch, false, true, true>}},
+             {{half_kernel<Arch, true, false, false>, half_kernel<Arch, true, false, true>},
+              {half_kernel<Arch, true, true, false>, half_kernel<Arch, true, true, true>}}},
+            {{half_lane_group<Arch, false, false>, half_lane_group<Arch, false, true>},
+             {half_lane_group<Arch, true, false>, half_lane_group<Arch, true, true>}}};
   } else {
     return half_kernels_scalar();
   }

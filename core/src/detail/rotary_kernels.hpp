@@ -47,18 +47,43 @@ struct token_rows {
   std::int64_t head_group = 1;
 };
 
-// The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 needs
-// none: the kernel then reads cos/sin themselves.
+// The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 and no
+// group needs none: the kernel then reads cos/sin themselves. group ≠ 0 (a multiple of 4):
+// kernels that split their values into even and odd elements (half_kernels.hpp) read, within
+// every whole group of `group` lanes, then one group of group / 2 if that many lanes remain
+// (a half-width tail batch), the even lanes first, then the odd ones (interleaved: the
+// group's pairs' cos twice, their −sin then their sin); the lanes after stay in order.
 template <class T>
 void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool interleaved,
-                  T* lane_cos, T* lane_sin) noexcept {
+                  T* lane_cos, T* lane_sin, std::size_t group = 0) noexcept {
   const T sg = static_cast<T>(sign);
+  const std::size_t lanes = interleaved ? 2 * half : half;
+  std::size_t grouped = 0;  // lanes in groups
+  for (std::size_t size = group; size != 0 && grouped + size / 2 <= lanes;) {
+    if (grouped + size > lanes) size /= 2;  // the tail group, the last one
+    const std::size_t j = grouped, h = size / 2;
+    grouped += size;
+    for (std::size_t k = 0; k < h; ++k) {
+      if (interleaved) {
+        const std::size_t p = j / 2 + k;
+        lane_cos[j + k] = lane_cos[j + h + k] = cos[p];
+        lane_sin[j + k] = -(sg * sin[p]);
+        lane_sin[j + h + k] = sg * sin[p];
+      } else {
+        lane_cos[j + k] = cos[j + 2 * k];
+        lane_cos[j + h + k] = cos[j + 2 * k + 1];
+        lane_sin[j + k] = sg * sin[j + 2 * k];
+        lane_sin[j + h + k] = sg * sin[j + 2 * k + 1];
+      }
+    }
+    if (size != group) break;
+  }
   if (!interleaved) {
-    std::copy(cos, cos + half, lane_cos);
-    for (std::size_t i = 0; i < half; ++i) lane_sin[i] = sg * sin[i];
+    std::copy(cos + grouped, cos + half, lane_cos + grouped);
+    for (std::size_t i = grouped; i < half; ++i) lane_sin[i] = sg * sin[i];
     return;
   }
-  for (std::size_t i = 0; i < half; ++i) {
+  for (std::size_t i = grouped / 2; i < half; ++i) {
     lane_cos[2 * i] = lane_cos[2 * i + 1] = cos[i];
     lane_sin[2 * i] = -(sg * sin[i]);
     lane_sin[2 * i + 1] = sg * sin[i];
@@ -71,6 +96,10 @@ struct float_storage {
   static float widen(float v) noexcept { return v; }
   static float narrow(float v) noexcept { return v; }
 #if !POSENC_SCALAR_ONLY
+  template <class T, class Arch>
+  using batch = xsimd::batch<T, Arch>;  // what rotate_token computes on
+  template <class T, class Arch>
+  using tail_batch = void;  // a half-width batch for the lanes past the last whole batch, or none
   template <class Batch>
   static Batch load(const float* p) noexcept { return Batch::load_unaligned(p); }
   template <class Batch>
@@ -148,6 +177,9 @@ inline void rotate_batch(const typename Storage::value* a, const typename Storag
 // row is shared by all heads, so a pair then costs the loads of x alone. Four batches of cos
 // and of sin (8 registers) leave 8 for the work on 16-register arches (SSE2, AVX2, WASM).
 inline constexpr std::size_t kRowBlock = 4;
+// The batches of Batch per row block: kRowBlock vector registers' worth of cos and of sin.
+template <class Batch>
+inline constexpr std::size_t row_block = kRowBlock;
 
 // One token's head rows [h0, h0 + heads) as the SIMD kernels see them.
 template <class T, class V>
@@ -192,14 +224,16 @@ inline void rotate_lanes(const head_rows<T, typename Storage::value>& r, std::si
       y += r.out_stride;
     }
   };
-  for (; j + kRowBlock * width <= end; j += kRowBlock * width) block.template operator()<kRowBlock>(j);
+  constexpr std::size_t n = row_block<Batch>;
+  for (; j + n * width <= end; j += n * width) block.template operator()<n>(j);
   for (; j < end; j += width) block.template operator()<1>(j);
 }
 
-// The half-width arch of Arch whose batches peel a row to Arch's alignment, or void (no
-// peel). Only AVX2 has one: measured on AMD Zen 3, float32 rows 16 bytes off a 32-byte
-// boundary (what malloc guarantees) split every other 32-byte access across cache lines and
-// ran 1.6× slower than aligned rows; peeling 16 bytes at each end with SSE removes the splits.
+// The half-width arch of Arch whose batches peel a row to Arch's alignment (and take the
+// 16-bit split kernels' tail, half_kernels.hpp), or void (no peel). Only AVX2 has one:
+// measured on AMD Zen 3, float32 rows 16 bytes off a 32-byte boundary (what malloc
+// guarantees) split every other 32-byte access across cache lines and ran 1.6× slower than
+// aligned rows; peeling 16 bytes at each end with SSE removes the splits.
 template <class Arch>
 struct peel_arch { using type = void; };
 #if POSENC_X86
@@ -230,12 +264,17 @@ void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
                     static_cast<std::ptrdiff_t>(job.in_head_stride),
                     static_cast<std::ptrdiff_t>(job.out_head_stride), 0, job.half};
   const std::int64_t all_heads = job.heads, head_group = job.head_group;
-  using batch = xsimd::batch<T, Arch>;
+  using batch = typename Storage::template batch<T, Arch>;
   using peel = typename peel_arch<Arch>::type;
   constexpr std::size_t width = batch::size;  // even on every arch: pairs never straddle
   const std::size_t lanes = Interleaved ? 2 * r.half : r.half;
   const std::size_t simd_end = lanes - lanes % width;
-  const bool row_tail = simd_end != lanes || (r.in != r.out && job.dim != std::int64_t(2 * r.half));
+  // Storage's half-width batch, if any, takes the lanes past the whole batches when they fill it.
+  using tail = typename Storage::template tail_batch<T, Arch>;
+  std::size_t tail_end = simd_end;
+  if constexpr (!std::is_void_v<tail>)
+    if (lanes - simd_end >= tail::size) tail_end += tail::size;
+  const bool row_tail = tail_end != lanes || (r.in != r.out && job.dim != std::int64_t(2 * r.half));
   const T g = static_cast<T>(job.g);
   const V* const in = r.in;
   V* const out = r.out;
@@ -256,9 +295,11 @@ void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
       }
     }
     if (!peeled) rotate_lanes<batch, Interleaved, Scaled, Storage>(r, 0, simd_end, g);
+    if constexpr (!std::is_void_v<tail>)
+      if (tail_end != simd_end) rotate_lanes<tail, Interleaved, Scaled, Storage>(r, simd_end, tail_end, g);
     if (!row_tail) continue;
     for (std::int64_t h = 0; h < r.heads; ++h)
-      rotate_row_scalar<T, Interleaved, Storage>(job, Interleaved ? simd_end / 2 : simd_end,
+      rotate_row_scalar<T, Interleaved, Storage>(job, Interleaved ? tail_end / 2 : tail_end,
                                                  r.in + h * r.in_stride, r.out + h * r.out_stride);
   }
 }
