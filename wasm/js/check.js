@@ -2,8 +2,8 @@
 //
 // The rule every public function follows (index.d.ts states it for users):
 //   1. `options(value, fn, keys)` reads the options object into a record whose prototype
-//      chain holds no keys: its own string keys only (enumerable or not), each read once
-//      through its property
+//      chain holds no keys (a plain one, or a `recordOf` class's with every key present): its
+//      own string keys only (enumerable or not), each read once through its property
 //      descriptor — a data property gives its value, an accessor's getter is called exactly
 //      once (with the object as `this`) and that value is used, a setter-only accessor reads
 //      as undefined. Inherited keys are never looked at, symbol keys are ignored, and an own
@@ -39,6 +39,7 @@ const ownNames = Object.getOwnPropertyNames;
 // The prototype of every options record: no keys, frozen, so a record answers only its own.
 const NO_KEYS = Object.freeze(Object.create(null));
 const objectCreate = Object.create;
+const { freeze, setPrototypeOf } = Object;
 const NO_ARGS = Object.freeze([]);
 const getterOf = (proto, key) => uncurry(Object.getOwnPropertyDescriptor(proto, key).get);
 const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
@@ -115,11 +116,28 @@ export function describe(v) {
 // ---- the options record ----------------------------------------------------------------
 
 /**
- * The record of `value`'s own options (see the rule at the top), with only `allowed`
- * keys; undefined → an empty record. `fn` names the function in messages.
+ * A record class for `options` (the methods a decode loop calls once per token): the
+ * class's fields, each undefined, are the allowed keys, and its prototype chain is made to
+ * hold no keys. Every record of one class has the same shape whatever the user's objects
+ * look like, so the caller's reads of it stay monomorphic instead of meeting one shape per
+ * key order and key subset. Returns the class; its allowed keys are keysOf(Record).
  */
-export function options(value, fn, allowed) {
-  const record = objectCreate(NO_KEYS);
+export function recordOf(Record) {
+  delete Record.prototype.constructor;
+  setPrototypeOf(Record.prototype, NO_KEYS);
+  freeze(Record.prototype);
+  return Record;
+}
+
+/** The allowed keys of a recordOf class, in field order. */
+export const keysOf = (Record) => ownNames(new Record());
+
+/**
+ * The record of `value`'s own options (see the rule at the top), with only `allowed`
+ * keys, written into `record` (a fresh recordOf instance, or by default a plain record);
+ * undefined → the record with no option set. `fn` names the function in messages.
+ */
+export function options(value, fn, allowed, record = objectCreate(NO_KEYS)) {
   if (value === undefined) return record;
   if (value !== null && typeof value === 'object' && isRevoked(value)) {
     throw new TypeError(`posenc: the options of ${fn} are a revoked Proxy`);

@@ -18,12 +18,25 @@ export const HALF_DTYPES = ['float16', 'bfloat16'];
 const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'angles', 'cacheStart', 'cacheLength',
   'mrope', 'vision2d'];
 const MROPE_KEYS = ['section', 'interleaved'];
-const APPLY_KEYS = ['tokens', 'heads', 'positions', 'start', 'inverse', 'tokenStride', 'headStride', 'out', 'dtype'];
-const INVERT_KEYS = APPLY_KEYS.filter((k) => k !== 'inverse');
-const QK_KEYS = ['tokens', 'positions', 'start', 'qHeads', 'kHeads', 'qTokenStride', 'qHeadStride',
-  'kTokenStride', 'kHeadStride', 'dtype'];
-const SHIFT_KEYS = ['tokens', 'heads', 'delta', 'tokenStride', 'headStride'];
-const COS_SIN_KEYS = ['positions', 'start', 'tokens'];
+// The options of the per-token methods, as record classes (check.recordOf): their fields
+// are the allowed keys. Each call site makes its own record (`new ApplyOptions()`), so the
+// allocation stays inline.
+const ApplyOptions = check.recordOf(class {
+  tokens; heads; positions; start; inverse; tokenStride; headStride; out; dtype;
+});
+const InvertOptions = check.recordOf(class {
+  tokens; heads; positions; start; tokenStride; headStride; out; dtype;
+});
+const QKOptions = check.recordOf(class {
+  tokens; positions; start; qHeads; kHeads; qTokenStride; qHeadStride; kTokenStride; kHeadStride; dtype;
+});
+const ShiftOptions = check.recordOf(class { tokens; heads; delta; tokenStride; headStride; });
+const CosSinOptions = check.recordOf(class { positions; start; tokens; });
+const APPLY_KEYS = check.keysOf(ApplyOptions);
+const INVERT_KEYS = check.keysOf(InvertOptions);
+const QK_KEYS = check.keysOf(QKOptions);
+const SHIFT_KEYS = check.keysOf(ShiftOptions);
+const COS_SIN_KEYS = check.keysOf(CosSinOptions);
 
 // Without cacheLength a rotator caches the rows from cacheStart up as positions are seen:
 // the cache is rebuilt at twice the length (at least AUTO_MIN_ROWS) whenever a call reaches
@@ -149,13 +162,18 @@ function checkOutDtype(out, dtype) {
   if (dtype !== undefined) halfDtype('out', out, dtype); // a Float16Array / tensor of another dtype
 }
 
-// heads, tokenStride and headStride into c from the record's options named h, ts, hs
-// ('heads', 'tokenStride', 'headStride'; for applyQK 'qHeads', 'qTokenStride', …).
-function readStrides(c, o, headDim, h, ts, hs) {
-  c.heads = o[h] === undefined ? 1 : check.size(h, o[h]);
-  c.tokenStride = o[ts] === undefined ? c.heads * headDim : check.size(ts, o[ts]);
-  c.headStride = o[hs] === undefined ? headDim : check.size(hs, o[hs]);
+// heads, tokenStride and headStride into c from the option values given (undefined when
+// absent), named in messages by names ('heads', 'tokenStride', 'headStride'; for applyQK
+// 'qHeads', 'qTokenStride', …). The caller reads the record by name: its reads stay
+// monomorphic.
+function readStrides(c, headDim, heads, tokenStride, headStride, names) {
+  c.heads = heads === undefined ? 1 : check.size(names[0], heads);
+  c.tokenStride = tokenStride === undefined ? c.heads * headDim : check.size(names[1], tokenStride);
+  c.headStride = headStride === undefined ? headDim : check.size(names[2], headStride);
 }
+const STRIDES = ['heads', 'tokenStride', 'headStride'];
+const Q_STRIDES = ['qHeads', 'qTokenStride', 'qHeadStride'];
+const K_STRIDES = ['kHeads', 'kTokenStride', 'kHeadStride'];
 
 export function rotaryApi({ module, heap }) {
   const registry = new FinalizationRegistry((handle) => module.ropeDestroy(handle));
@@ -297,7 +315,7 @@ export function rotaryApi({ module, heap }) {
      */
     apply(x, opts) {
       Rope.#check(this, 'rope.apply()');
-      const o = check.options(opts, 'rope.apply()', APPLY_KEYS);
+      const o = check.options(opts, 'rope.apply()', APPLY_KEYS, new ApplyOptions());
       const inverse = o.inverse === undefined ? false : check.boolean('inverse', o.inverse);
       return this.#apply(x, o, inverse, 'rope.apply()');
     }
@@ -305,12 +323,12 @@ export function rotaryApi({ module, heap }) {
     /** apply with inverse: true: undoes apply to float rounding. */
     invert(x, opts) {
       Rope.#check(this, 'rope.invert()');
-      return this.#apply(x, check.options(opts, 'rope.invert()', INVERT_KEYS), true, 'rope.invert()');
+      return this.#apply(x, check.options(opts, 'rope.invert()', INVERT_KEYS, new InvertOptions()), true, 'rope.invert()');
     }
 
     #apply(x, o, inverse, fn) {
       readPositions(call, o, fn, heap.buffer, this.#axes.count);
-      readStrides(call, o, this.#headDim, 'heads', 'tokenStride', 'headStride');
+      readStrides(call, this.#headDim, o.heads, o.tokenStride, o.headStride, STRIDES);
       const { tokens, positions, start, heads, tokenStride: ts, headStride: hs } = call;
       const out = o.out;
       const dtype = halfDtype('x', x, dtypeArg(o));
@@ -384,10 +402,10 @@ export function rotaryApi({ module, heap }) {
      */
     applyQK(q, k, opts) {
       Rope.#check(this, 'rope.applyQK()');
-      const o = check.options(opts, 'rope.applyQK()', QK_KEYS);
+      const o = check.options(opts, 'rope.applyQK()', QK_KEYS, new QKOptions());
       readPositions(call, o, 'rope.applyQK()', heap.buffer, this.#axes.count);
-      readStrides(call, o, this.#headDim, 'qHeads', 'qTokenStride', 'qHeadStride');
-      readStrides(kCall, o, this.#headDim, 'kHeads', 'kTokenStride', 'kHeadStride');
+      readStrides(call, this.#headDim, o.qHeads, o.qTokenStride, o.qHeadStride, Q_STRIDES);
+      readStrides(kCall, this.#headDim, o.kHeads, o.kTokenStride, o.kHeadStride, K_STRIDES);
       const { tokens, positions, start } = call;
       const dtypeGiven = dtypeArg(o);
       const dtype = halfDtype('q', q, dtypeGiven);
@@ -437,10 +455,10 @@ export function rotaryApi({ module, heap }) {
     /** Re-rotates keys by delta positions in place (pure rotation, no attention factor). */
     shift(k, opts) {
       Rope.#check(this, 'rope.shift()');
-      const o = check.options(opts, 'rope.shift()', SHIFT_KEYS);
+      const o = check.options(opts, 'rope.shift()', SHIFT_KEYS, new ShiftOptions());
       const delta = check.safeInteger('delta', o.delta);
       const tokens = check.size('tokens', o.tokens);
-      readStrides(call, o, this.#headDim, 'heads', 'tokenStride', 'headStride');
+      readStrides(call, this.#headDim, o.heads, o.tokenStride, o.headStride, STRIDES);
       const { heads, tokenStride: ts, headStride: hs } = call;
       const handle = this.#live();
       resolveTarget(heap, 'k', k, X);
@@ -488,7 +506,7 @@ export function rotaryApi({ module, heap }) {
      */
     cosSin(opts) {
       Rope.#check(this, 'rope.cosSin()');
-      const o = check.options(opts, 'rope.cosSin()', COS_SIN_KEYS);
+      const o = check.options(opts, 'rope.cosSin()', COS_SIN_KEYS, new CosSinOptions());
       const axes = this.#axes.count;
       readPositions(call, o, 'rope.cosSin()', heap.buffer, axes);
       const { tokens, positions, start } = call;
