@@ -62,7 +62,7 @@ template <class B>
 split_batch<B> swap_pairs(const split_batch<B>& x) noexcept { return {x.odd, x.even}; }
 
 // A split batch is two registers: one per row block (four registers of cos and sin) leaves
-// the conversions room (two per block measured no faster in V8).
+// the conversions room in 16-register arches.
 template <class B>
 inline constexpr std::size_t row_block<split_batch<B>> = 1;
 #endif
@@ -173,11 +173,10 @@ inline half_kernel_table half_kernels_scalar() noexcept {
 }
 
 #if !POSENC_SCALAR_ONLY
-// Where Arch's kernels split (measured on AMD Zen 3, natively and in V8): AVX2 bfloat16 in
-// both layouts (its packed conversions need lane shuffles; float16 converts by F16C, packed);
-// WebAssembly in the interleaved layout (the split also saves the pair swap there; in the
-// half layout it won under 10 % for float16 and lost for bfloat16); native SSE2 nowhere (no
-// gain measured).
+// Where Arch's kernels split (the measurements: bench/results/decisions.md): AVX2 bfloat16
+// in both layouts (its packed conversions need lane shuffles; float16 converts by F16C,
+// packed); WebAssembly in the interleaved layout, where the split also saves the pair swap;
+// the WebAssembly half layout and native SSE2 stay packed.
 #ifdef __wasm_simd128__
 inline constexpr bool kWasmSplit = true;
 #else
