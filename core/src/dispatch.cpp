@@ -61,6 +61,8 @@ const rope_kernel_table& rope_kernels() noexcept {
   static constexpr rope_kernel_table table{
       {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
        {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
+      {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
+       {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
       {&rotate_token_scalar<double, false>, &rotate_token_scalar<double, true>}};
   return table;
 }

@@ -206,17 +206,26 @@ constexpr std::int64_t kAllHeadsBytes = 64 * 1024;
 constexpr bool kInterleavedOneGroup = false;
 #endif
 
+// True when the call touches more than kAllHeadsBytes: its tensors stream from memory.
 template <class Target>
-std::int64_t head_group(std::span<const Target> targets, bool interleaved) noexcept {
-  std::int64_t bytes = 0, heads = 1;
+bool streams(std::span<const Target> targets) noexcept {
+  std::int64_t bytes = 0;
   for (const Target& target : targets) {
     if (is_empty(target.in)) continue;
     const std::int64_t values = target.in.tokens * target.in.heads * target.in.dim;
     bytes += static_cast<std::int64_t>(sizeof(*target.in.data)) * values *
              (target.in.data == target.out.data ? 1 : 2);
-    heads = std::max(heads, target.in.heads);
   }
-  return bytes <= kAllHeadsBytes || (interleaved && kInterleavedOneGroup) ? heads : 1;
+  return bytes > kAllHeadsBytes;
+}
+
+template <class Target>
+std::int64_t head_group(std::span<const Target> targets, bool interleaved) noexcept {
+  if (streams(targets) && !(interleaved && kInterleavedOneGroup)) return 1;
+  std::int64_t heads = 1;
+  for (const Target& target : targets)
+    if (!is_empty(target.in)) heads = std::max(heads, target.in.heads);
+  return heads;
 }
 
 template <class T, class V = float>
@@ -281,8 +290,9 @@ void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
   if (how.shift)
     return rotate_tokens<double>(cache, targets, tokens, pos, 1.0f, 1.0f,
                                  kernels.shift[interleaved]);
+  const auto& apply = streams(targets) ? kernels.streaming : kernels.apply;
   rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
-                       kernels.apply[interleaved][how.g != 1.0f]);
+                       apply[interleaved][how.g != 1.0f]);
 }
 
 // rotate's 16-bit twin (detail/half_driver.hpp): the same driver, the 16-bit kernels.

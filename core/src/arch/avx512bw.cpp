@@ -9,7 +9,13 @@
 
 POSENC_DISPATCHED_KERNELS(template, xsimd::avx512bw)
 
+// Interleaved rows that stream from memory take the AVX2 kernels: on AMD Zen 5 they beat
+// the 512-bit ones there (bench/results/decisions.md); half-layout rows keep 512 bits.
 posenc::detail::dispatched::rope_kernel_table posenc::detail::dispatched::rope_kernels_for(
     xsimd::avx512bw) noexcept {
-  return rope_kernels_of<xsimd::avx512bw>();
+  rope_kernel_table t = rope_kernels_of<xsimd::avx512bw>();
+  const rope_kernel_table narrow = rope_kernels_for(xsimd::fma3<xsimd::avx2>{});
+  t.streaming[1][0] = narrow.apply[1][0];
+  t.streaming[1][1] = narrow.apply[1][1];
+  return t;
 }

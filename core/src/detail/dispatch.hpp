@@ -18,6 +18,7 @@
 #include "posenc/sinusoidal.hpp"
 #include "rotary_kernels.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -28,11 +29,14 @@ const char* arch_name() noexcept;
 
 // One arch's RoPE token kernels (rotary_kernels.hpp, rotate_token<Arch, T, Interleaved,
 // Scaled>): apply[interleaved][scaled] for rope_apply (float rows; scaled: g ≠ 1),
+// streaming[interleaved][scaled] for rope_apply calls whose tensors stream from memory (the
+// arch's apply, except where a narrower arch's kernel measured faster there), and
 // shift[interleaved] for rope_shift (double rows, g = 1).
 struct rope_kernel_table {
   using apply_fn = void (*)(const token_rows<float>&) noexcept;
   using shift_fn = void (*)(const token_rows<double>&) noexcept;
   apply_fn apply[2][2];
+  apply_fn streaming[2][2];
   shift_fn shift[2];
 };
 
@@ -43,9 +47,13 @@ const rope_kernel_table& rope_kernels() noexcept;
 // The table of one arch: its instantiations of rotate_token.
 template <class Arch>
 rope_kernel_table rope_kernels_of() noexcept {
-  return {{{&rotate_token<Arch, float, false, false>, &rotate_token<Arch, float, false, true>},
-           {&rotate_token<Arch, float, true, false>, &rotate_token<Arch, float, true, true>}},
-          {&rotate_token<Arch, double, false, false>, &rotate_token<Arch, double, true, false>}};
+  rope_kernel_table t{
+      {{&rotate_token<Arch, float, false, false>, &rotate_token<Arch, float, false, true>},
+       {&rotate_token<Arch, float, true, false>, &rotate_token<Arch, float, true, true>}},
+      {},
+      {&rotate_token<Arch, double, false, false>, &rotate_token<Arch, double, true, false>}};
+  std::copy(&t.apply[0][0], &t.apply[0][0] + 4, &t.streaming[0][0]);
+  return t;
 }
 #endif
 

@@ -263,12 +263,15 @@ void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
   head_rows<T, V> r{job.lane_cos, job.lane_sin, job.in, job.out,
                     static_cast<std::ptrdiff_t>(job.in_head_stride),
                     static_cast<std::ptrdiff_t>(job.out_head_stride), 0, job.half};
-  const std::int64_t all_heads = job.heads, head_group = job.head_group;
   using batch = typename Storage::template batch<T, Arch>;
   using peel = typename peel_arch<Arch>::type;
   constexpr std::size_t width = batch::size;  // even on every arch: pairs never straddle
   const std::size_t lanes = Interleaved ? 2 * r.half : r.half;
   const std::size_t simd_end = lanes - lanes % width;
+  // When one row block spans the row, sweeping every head per block walks memory in order
+  // anyway: one group, so the row's batches are loaded once per token, not once per head.
+  const std::int64_t all_heads = job.heads;
+  const std::int64_t head_group = simd_end <= row_block<batch> * width ? all_heads : job.head_group;
   // Storage's half-width batch, if any, takes the lanes past the whole batches when they fill it.
   using tail = typename Storage::template tail_batch<T, Arch>;
   std::size_t tail_end = simd_end;
