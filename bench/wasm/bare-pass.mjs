@@ -80,11 +80,16 @@ export function barePass(floats, fill, factor = 1) {
   if (bytes % 64 !== 0 || bytes === 0) {
     throw new RangeError(`floats must be a positive multiple of 16, got ${floats}`);
   }
-  const module = new WebAssembly.Module(passModule(Math.ceil(bytes / PAGE), factor));
-  const { exports } = new WebAssembly.Instance(module);
-  const array = new Float32Array(exports.memory.buffer, 0, floats);
+  return instantiate(passModule(Math.ceil(bytes / PAGE), factor), Float32Array, floats, fill);
+}
+
+// A pass module instantiated, its first `count` elements viewed as `View` and filled by
+// `fill(array)`; run() passes over all of them once.
+function instantiate(bytes, View, count, fill) {
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(bytes));
+  const array = new View(exports.memory.buffer, 0, count);
   fill(array);
-  return { array, run: () => exports.pass(0, bytes) };
+  return { array, run: () => exports.pass(0, count * View.BYTES_PER_ELEMENT) };
 }
 
 /** Signed LEB128 (i32.const immediates). */
@@ -154,9 +159,5 @@ export function bareHalfPass(count, fill) {
   if (bytes % 32 !== 0 || bytes === 0) {
     throw new RangeError(`count must be a positive multiple of 16, got ${count}`);
   }
-  const module = new WebAssembly.Module(halfRoundTripModule(Math.ceil(bytes / PAGE)));
-  const { exports } = new WebAssembly.Instance(module);
-  const array = new Uint16Array(exports.memory.buffer, 0, count);
-  fill(array);
-  return { array, run: () => exports.pass(0, bytes) };
+  return instantiate(halfRoundTripModule(Math.ceil(bytes / PAGE)), Uint16Array, count, fill);
 }

@@ -120,12 +120,17 @@ inline void merge8(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
                          : wasm_v128_or(wasm_u32x4_shr(even, 16), wasm_v128_and(odd, mask)));
 }
 
+// float16 values in the high halves of the lanes → their float32 bits where they are finite:
+// sign | em << 13 (the arithmetic shift's copies of the sign in bits 28..30 and the low
+// half's bits masked off), then f16_to_f32's one exact multiply, which keeps the sign.
+inline v128_t widen_f16_finite(v128_t v) noexcept {
+  const v128_t s = wasm_v128_and(wasm_i32x4_shr(v, 3), wasm_i32x4_splat(static_cast<int>(0x8fffe000u)));
+  return wasm_f32x4_mul(s, wasm_f32x4_splat(0x1p112f));
+}
+
 // float16 values in the high halves of the lanes (load_high4, split8) → their float32 bits.
 inline v128_t widen_f16(v128_t v) noexcept {
-  // sign | em << 13 (the arithmetic shift's copies of the sign in bits 28..30 masked off),
-  // then f16_to_f32's one exact multiply, which keeps the sign.
-  const v128_t s = wasm_v128_and(wasm_i32x4_shr(v, 3), wasm_i32x4_splat(static_cast<int>(0x8fffe000u)));
-  const v128_t f = wasm_f32x4_mul(s, wasm_f32x4_splat(0x1p112f));
+  const v128_t f = widen_f16_finite(v);
   const v128_t mag = wasm_v128_and(v, wasm_i32x4_splat(0x7fffffff));  // em << 16
   const v128_t below_inf = wasm_i32x4_sub(wasm_i32x4_splat(0x7bffffff), mag);  // < 0: Inf / NaN
   if (any_negative(below_inf)) [[unlikely]] {
@@ -177,11 +182,16 @@ inline v128_t narrow_f16(v128_t x) noexcept {
   return wasm_v128_or(normal, wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(0x8000)));
 }
 
+// f32_to_bf16's rounding of non-NaN float32 bits to nearest even, the result in the high half.
+inline v128_t round_bf16(v128_t x) noexcept {
+  const v128_t odd = wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(1));
+  return wasm_i32x4_add(wasm_i32x4_add(x, wasm_i32x4_splat(0x7fff)), odd);
+}
+
 // Four float32 bit patterns → their bfloat16 values in the high 16 bits of the lanes
 // (store with store16x4<true> or merge8<false>).
 inline v128_t narrow_bf16(v128_t x) noexcept {
-  const v128_t odd = wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(1));
-  const v128_t rounded = wasm_i32x4_add(wasm_i32x4_add(x, wasm_i32x4_splat(0x7fff)), odd);
+  const v128_t rounded = round_bf16(x);
   const v128_t is_nan = wasm_f32x4_ne(x, x);
   if (any_negative(is_nan)) [[unlikely]] {
     rare_path();  // NaN lanes: quiet, sign and payload top kept
@@ -202,12 +212,10 @@ inline void widen8_f16(const std::uint16_t* p, v128_t& even, v128_t& odd) noexce
     odd = widen_f16(odd);
     return;
   }
-  // widen_f16's common path; the odd values straight from v's high halves (the arithmetic
-  // shift moves the even ones' bits below bit 13, which the mask clears).
-  const v128_t mask = wasm_i32x4_splat(static_cast<int>(0x8fffe000u));
-  const v128_t scale = wasm_f32x4_splat(0x1p112f);
-  even = wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(wasm_i32x4_shl(v, 16), 3), mask), scale);
-  odd = wasm_f32x4_mul(wasm_v128_and(wasm_i32x4_shr(v, 3), mask), scale);
+  // All finite; the odd values straight from v's high halves (widen_f16_finite's mask
+  // clears the even ones' bits).
+  even = widen_f16_finite(wasm_i32x4_shl(v, 16));
+  odd = widen_f16_finite(v);
 }
 
 // Eight float32 bit patterns (the even and the odd values, as split8 gives them) → eight
@@ -229,16 +237,12 @@ inline void narrow8_f16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
 // Eight float32 bit patterns (the even and the odd values) → eight bfloat16 values stored at
 // p, f32_to_bf16 of each (narrow_bf16's steps); one NaN test for all eight.
 inline void narrow8_bf16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
-  const auto rounded = [](v128_t x) {  // the result in the high half
-    const v128_t odd_bit = wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(1));
-    return wasm_i32x4_add(wasm_i32x4_add(x, wasm_i32x4_splat(0x7fff)), odd_bit);
-  };
   const v128_t nan_e = wasm_f32x4_ne(even, even), nan_o = wasm_f32x4_ne(odd, odd);
   if (any_negative(wasm_v128_or(nan_e, nan_o))) [[unlikely]] {
     rare_path();
     return merge8<false>(narrow_bf16(even), narrow_bf16(odd), p);
   }
-  merge8<false>(rounded(even), rounded(odd), p);
+  merge8<false>(round_bf16(even), round_bf16(odd), p);
 }
 
 }  // namespace wasm_half
