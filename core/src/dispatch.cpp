@@ -114,6 +114,7 @@ half_kernel_table half_kernels_for(xsimd::sse2) noexcept { return half_kernels_o
 const half_kernel_table& half_kernels() noexcept {
   static const half_kernel_table table = [] {
 #if POSENC_DISPATCH
+    if (xsimd::available_architectures().avx512bw) return half_kernels_for(xsimd::avx512bw{});
     if (xsimd::available_architectures().fma3_avx2 && avx2_half::available())
       return half_kernels_for(xsimd::fma3<xsimd::avx2>{});
     return half_kernels_for(xsimd::sse2{});

@@ -296,6 +296,8 @@ std::vector<half_arch> every_half_arch() {
   archs.push_back({"sse2", d::half_kernels_for(xsimd::sse2{})});
   if (xsimd::available_architectures().fma3_avx2 && posenc::detail::avx2_half::available())
     archs.push_back({"fma3+avx2+f16c", d::half_kernels_for(xsimd::fma3<xsimd::avx2>{})});
+  if (xsimd::available_architectures().avx512bw)
+    archs.push_back({"avx512bw", d::half_kernels_for(xsimd::avx512bw{})});
 #endif
   return archs;
 }

@@ -19,3 +19,8 @@ posenc::detail::dispatched::rope_kernel_table posenc::detail::dispatched::rope_k
   t.streaming[1][1] = narrow.apply[1][1];
   return t;
 }
+
+posenc::detail::half_kernel_table posenc::detail::dispatched::half_kernels_for(
+    xsimd::avx512bw) noexcept {
+  return half_kernels_of<xsimd::avx512bw>();
+}

@@ -66,13 +66,14 @@ rope_kernel_table rope_kernels_for(xsimd::avx512bw) noexcept;
 #endif
 
 // The 16-bit token kernels (half_kernels.hpp) of the best arch this CPU runs them on,
-// chosen on the first call: AVX2 with F16C, else SSE2 (AVX-512 CPUs run the AVX2 ones).
+// chosen on the first call: AVX-512 (F+CD+DQ+BW), else AVX2 with F16C, else SSE2.
 const half_kernel_table& half_kernels() noexcept;
 
 #if POSENC_DISPATCH
 // Each arch's 16-bit table (the tests call every one the CPU runs).
 half_kernel_table half_kernels_for(xsimd::sse2) noexcept;
 half_kernel_table half_kernels_for(xsimd::fma3<xsimd::avx2>) noexcept;
+half_kernel_table half_kernels_for(xsimd::avx512bw) noexcept;
 #endif
 
 // fill_offsets<Arch> / sincos_rows<Arch>: the angle-addition offsets of a ladder, and

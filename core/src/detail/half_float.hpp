@@ -376,6 +376,34 @@ inline bool available() noexcept {
 }
 
 }  // namespace avx2_half
+
+// AVX-512 (F + BW): the same conversions on twice the values, for the AVX-512 kernels.
+namespace avx512_half {
+
+// Thirty-two bfloat16 values at p split into the float32 values of the even and of the
+// odd ones (avx2_half::split_bf16 at twice the width).
+[[gnu::target("avx512f,avx512bw")]] inline void split32_bf16(const std::uint16_t* p, __m512& even,
+                                                             __m512& odd) noexcept {
+  const __m512i v = _mm512_loadu_si512(p);
+  even = _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
+  odd = _mm512_castsi512_ps(_mm512_and_si512(v, _mm512_set1_epi32(static_cast<int>(0xffff0000u))));
+}
+
+// split32_bf16's inverse, rounding: avx2_half::merge_bf16's 16-bit-word steps (and its
+// domain: exact but for a NaN whose low 16 bits are not zero) at twice the width, stored.
+[[gnu::target("avx512f,avx512bw")]] inline void merge32_bf16(__m512 even, __m512 odd,
+                                                             std::uint16_t* p) noexcept {
+  constexpr __mmask32 odd_words = 0xaaaaaaaau;
+  const __m512i e = _mm512_castps_si512(even), o = _mm512_castps_si512(odd);
+  const __m512i high = _mm512_mask_blend_epi16(odd_words, _mm512_srli_epi32(e, 16), o);
+  const __m512i low = _mm512_mask_blend_epi16(odd_words, e, _mm512_slli_epi32(o, 16));
+  const __m512i bias = _mm512_or_si512(_mm512_and_si512(high, _mm512_set1_epi16(1)), _mm512_set1_epi16(0x7ffe));
+  const __mmask32 up = _mm512_movepi16_mask(_mm512_avg_epu16(low, bias));  // top bit: round up
+  _mm512_storeu_si512(p, _mm512_mask_add_epi16(high, up, high, _mm512_set1_epi16(1)));
+}
+
+}  // namespace avx512_half
+
 #endif
 
 }  // namespace posenc::detail

@@ -23,7 +23,9 @@
 //     float16 eight per batch by F16C (exact widening, round-to-nearest-even narrowing that
 //     quiets NaNs as f32_to_f16 does; one instruction each way). Built in the AVX2
 //     translation unit (-mavx2 -mfma -mf16c), chosen only when the CPU has F16C too.
-//   - Other arches (AVX-512 CPUs run the AVX2 kernels; NEON …): the scalar reference.
+//   - AVX-512 (F + BW): the AVX2 steps at twice the width: bfloat16 split, 2 × 16 values
+//     per step; float16 sixteen per batch by vcvtph2ps / vcvtps2ph (the F16C conversions).
+//   - Other arches (NEON …): the scalar reference.
 #pragma once
 
 #include "half_float.hpp"
@@ -67,6 +69,42 @@ template <class B>
 inline constexpr std::size_t row_block<split_batch<B>> = 1;
 #endif
 
+#if POSENC_HALF_AVX2
+// The 16-bit loads and stores of the AVX2 and AVX-512 kernels, one shape for both: float16
+// packed (W values ↔ one float32 batch), bfloat16 split (2W values ↔ even, odd batches).
+template <class Arch>
+struct wide_half;
+template <>
+struct wide_half<xsimd::fma3<xsimd::avx2>> {
+  using f32 = __m256;
+  [[gnu::target("avx2,f16c")]] static f32 widen_f16(const std::uint16_t* p) noexcept {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  [[gnu::target("avx2,f16c")]] static void narrow_f16(f32 v, std::uint16_t* p) noexcept {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+  }
+  static void split_bf16(const std::uint16_t* p, f32& even, f32& odd) noexcept { avx2_half::split16_bf16(p, even, odd); }
+  static void merge_bf16(f32 even, f32 odd, std::uint16_t* p) noexcept { avx2_half::merge16_bf16(even, odd, p); }
+};
+template <>
+struct wide_half<xsimd::avx512bw> {
+  using f32 = __m512;
+  [[gnu::target("avx512f")]] static f32 widen_f16(const std::uint16_t* p) noexcept {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  [[gnu::target("avx512f")]] static void narrow_f16(f32 v, std::uint16_t* p) noexcept {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+  }
+  static void split_bf16(const std::uint16_t* p, f32& even, f32& odd) noexcept { avx512_half::split32_bf16(p, even, odd); }
+  static void merge_bf16(f32 even, f32 odd, std::uint16_t* p) noexcept { avx512_half::merge32_bf16(even, odd, p); }
+};
+
+// The arches with 16-bit loads and stores of their own (wide_half).
+template <class Arch>
+inline constexpr bool kWideHalf =
+    std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>> || std::is_same_v<Arch, xsimd::avx512bw>;
+#endif
+
 // 16-bit storage, bfloat16 when BF, else IEEE float16; its SIMD kernels compute on split
 // batches when Split, else on batches of consecutive values.
 template <bool BF, bool Split = false>
@@ -94,19 +132,20 @@ struct half_storage {
       __m128 even, odd;
       avx2_half::split8_bf16(p, even, odd);
       return {even, odd};
-    } else if constexpr (std::is_same_v<arch, xsimd::fma3<xsimd::avx2>>) {
-      static_assert(BF == Split, "AVX2: bfloat16 split, float16 by F16C");
+    } else if constexpr (kWideHalf<arch>) {
+      static_assert(BF == Split, "AVX2 / AVX-512: bfloat16 split, float16 packed");
+      using ops = wide_half<arch>;
       if constexpr (!Split) {
-        return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+        return ops::widen_f16(p);
       } else {
-        __m256 even, odd;
-        avx2_half::split16_bf16(p, even, odd);
+        typename ops::f32 even, odd;
+        ops::split_bf16(p, even, odd);
         return {even, odd};
       }
     } else
 #endif
     {
-      static_assert(std::is_same_v<arch, xsimd::sse2>, "16-bit kernels: sse2 or fma3<avx2>");
+      static_assert(std::is_same_v<arch, xsimd::sse2>, "16-bit kernels: sse2, fma3<avx2>, avx512bw");
 #ifdef __wasm_simd128__
       if constexpr (!Split) {
         const v128_t v = wasm_half::load_high4(p);
@@ -131,9 +170,10 @@ struct half_storage {
 #if POSENC_HALF_AVX2
     if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::sse4_2>) {
       avx2_half::merge8_bf16(v.even, v.odd, p);
-    } else if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::fma3<xsimd::avx2>>) {
-      if constexpr (!Split) _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
-      else avx2_half::merge16_bf16(v.even, v.odd, p);
+    } else if constexpr (kWideHalf<typename Batch::arch_type>) {
+      using ops = wide_half<typename Batch::arch_type>;
+      if constexpr (!Split) ops::narrow_f16(v, p);
+      else ops::merge_bf16(v.even, v.odd, p);
     } else
 #endif
     {
@@ -193,12 +233,12 @@ template <class Arch, bool BF, bool Interleaved>
 inline constexpr std::size_t half_lane_group = half_storage<BF, splits<Arch, BF, Interleaved>>::template lane_group<Arch>;
 
 // The table of one arch: its rotate_token instantiations where it has 16-bit loads and
-// stores (sse2, fma3<avx2>), else the scalar references.
+// stores (sse2, fma3<avx2>, avx512bw), else the scalar references.
 template <class Arch>
 half_kernel_table half_kernels_of() noexcept {
   constexpr bool simd = std::is_same_v<Arch, xsimd::sse2>
 #if POSENC_HALF_AVX2
-                        || std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>>
+                        || kWideHalf<Arch>
 #endif
       ;
   if constexpr (simd) {
