@@ -1,5 +1,6 @@
 // bench/wasm/run.mjs — the WASM side, through the package exactly as a user
-// loads it (`createPosenc` from wasm/index.js). One Node process loads BOTH binaries, so
+// loads it (`createPosenc` from the bundle `import 'posenc'` resolves to in Node,
+// wasm/dist/inline.js, not the unbundled sources). One Node process loads BOTH binaries, so
 // every ratio pairs medians measured side by side:
 //   simd   — posenc, SIMD128 binary          scalar — posenc, scalar binary
 //   js     — plain JavaScript as a user writes it (bench/plain-js-rope.mjs, bench/plain-js-sinusoidal.mjs)
@@ -13,7 +14,7 @@
 import { writeFileSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { createPosenc } from '../../wasm/index.js';
+import { createPosenc } from '../../wasm/dist/inline.js';
 import { plainCosSinCache, plainRopeApply, plainRotaryScores } from '../plain-js-rope.mjs';
 import { plainSinusoidal } from '../plain-js-sinusoidal.mjs';
 import { bareHalfPass, barePass } from './bare-pass.mjs';

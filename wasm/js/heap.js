@@ -159,7 +159,10 @@ export class Tensor {
   #dtype;
   #view = null;
 
-  static {
+  // The module's readers of the private state, installed once after the class (not a
+  // static block: engines before class static blocks, Safari 15.4–16.3 among them, would
+  // need it lowered, and its class's private fields with it, into WeakMap lookups).
+  static installReaders() {
     tensorHeap = (t) => (typeof t === 'object' && t !== null && #ptr in t ? t.#heap : null);
     tensorPtr = (t) => t.#ptr;
     tensorLength = (t) => t.#length;
@@ -212,5 +215,7 @@ export class Tensor {
     this.#view = null;
   }
 }
+Tensor.installReaders();
+delete Tensor.installReaders;
 
 setTensorBrand((v) => tensorHeap(v) !== null);
