@@ -257,12 +257,30 @@ void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float, V>& row,
   }
 }
 
+// True when every token has one position and the cache holds it: each row is then a
+// pointer into the cache, nothing computed.
+bool rows_cached(const rotary_cache& cache, const position_source& pos, std::int64_t tokens) noexcept {
+  if (pos.axes != 1 || tokens == 0) return false;
+  if (pos.ids32 == nullptr && pos.ids64 == nullptr)  // start + step·t: its ends bound it
+    return cache.cached(pos.at(0)) && cache.cached(pos.at(tokens - 1));
+  for (std::int64_t t = 0; t < tokens; ++t)
+    if (!cache.cached(pos.at(t))) return false;
+  return true;
+}
+
 // Rotates every (token, head) row of every target by `kernel` (its lanes formed with
 // lane_group, see row_buffer); token t sits at pos.at(t).
 template <class T, class V, class Target>
 void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
                    std::int64_t tokens, const position_source& pos, float sign, float g,
                    token_kernel<T, V> kernel, std::size_t lane_group = 0) {
+  // Tensors that stream from memory, rows read from the cache: one target after the other,
+  // so each streams in order alone instead of q's and k's rows interleaved token by token.
+  if (targets.size() > 1 && streams(targets) && rows_cached(cache, pos, tokens)) {
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      rotate_tokens<T, V>(cache, targets.subspan(i, 1), tokens, pos, sign, g, kernel, lane_group);
+    return;
+  }
   row_buffer<T, V> row(cache, sign, g,
                        head_group(targets, cache.layout() == rope_layout::interleaved), lane_group);
   if (pos.axes > 1) {  // only rope_apply forms multi-axis sources (rope_shift: one Δ)

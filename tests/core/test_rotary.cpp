@@ -503,6 +503,28 @@ TEST_CASE("rope_apply_qk equals separate q and k calls (GQA)", "[rotary]") {
   posenc::rope_apply(cache, k2.view(), std::int64_t{20});
   CHECK(q.data == q2.data);
   CHECK(k.data == k2.data);
+  // Tensors past the in-cache size (they stream): all rows cached (q, then k, one after the
+  // other) and not (token by token), both equal to separate calls.
+  const rotary_cache big_cache({.head_dim = 64, .layout = layout}, 0, 128);
+  for (const std::int32_t last : {95, 100000}) {
+    tensor bq(96, 8, 64), bk(96, 2, 64, 0, true);
+    fill(bq.data, rng);
+    fill(bk.data, rng);
+    tensor bq2 = bq, bk2 = bk;
+    std::vector<std::int32_t> ids(96);
+    for (std::int32_t t = 0; t < 96; ++t) ids[static_cast<std::size_t>(t)] = t;
+    ids.back() = last;
+    posenc::rope_apply_qk(big_cache, bq.view(), bk.view(), ids);
+    posenc::rope_apply(big_cache, bq2.view(), ids);
+    posenc::rope_apply(big_cache, bk2.view(), ids);
+    CHECK(bq.data == bq2.data);
+    CHECK(bk.data == bk2.data);
+    posenc::rope_apply_qk(big_cache, bq.view(), bk.view(), std::int64_t{last - 95});
+    posenc::rope_apply(big_cache, bq2.view(), std::int64_t{last - 95});
+    posenc::rope_apply(big_cache, bk2.view(), std::int64_t{last - 95});
+    CHECK(bq.data == bq2.data);
+    CHECK(bk.data == bk2.data);
+  }
 }
 
 TEST_CASE("shift by delta equals rotating at p + delta, and never drifts", "[rotary]") {
