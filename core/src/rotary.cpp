@@ -196,14 +196,11 @@ bool is_empty(const View& v) noexcept {
 // in cache; one head at a time walks memory in order, which pays when it streams.
 // Calls touching at most kAllHeadsBytes (in and, out of place, out) take all heads. Natively
 // that is an L1-resident decode step; WebAssembly's 128-bit kernels reload twice as many row
-// blocks per head and gain from one group up to tensors of several MiB, and its interleaved
-// layout (lanes twice the half layout's) always takes one group.
+// blocks per head and gain from one group up to tensors of several MiB.
 #ifdef __EMSCRIPTEN__
 constexpr std::int64_t kAllHeadsBytes = std::int64_t{8} << 20;
-constexpr bool kInterleavedOneGroup = true;
 #else
 constexpr std::int64_t kAllHeadsBytes = 64 * 1024;
-constexpr bool kInterleavedOneGroup = false;
 #endif
 
 // True when the call touches more than kAllHeadsBytes: its tensors stream from memory.
@@ -220,8 +217,8 @@ bool streams(std::span<const Target> targets) noexcept {
 }
 
 template <class Target>
-std::int64_t head_group(std::span<const Target> targets, bool interleaved) noexcept {
-  if (streams(targets) && !(interleaved && kInterleavedOneGroup)) return 1;
+std::int64_t head_group(std::span<const Target> targets) noexcept {
+  if (streams(targets)) return 1;
   std::int64_t heads = 1;
   for (const Target& target : targets)
     if (!is_empty(target.in)) heads = std::max(heads, target.in.heads);
@@ -281,8 +278,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
       rotate_tokens<T, V>(cache, targets.subspan(i, 1), tokens, pos, sign, g, kernel, lane_group);
     return;
   }
-  row_buffer<T, V> row(cache, sign, g,
-                       head_group(targets, cache.layout() == rope_layout::interleaved), lane_group);
+  row_buffer<T, V> row(cache, sign, g, head_group(targets), lane_group);
   if (pos.axes > 1) {  // only rope_apply forms multi-axis sources (rope_shift: one Δ)
     if constexpr (std::is_same_v<T, float>)
       rotate_axis_tokens(cache, row, targets, tokens, pos, kernel);
