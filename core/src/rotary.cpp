@@ -271,12 +271,15 @@ template <class T, class V, class Target>
 void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
                    std::int64_t tokens, const position_source& pos, float sign, float g,
                    token_kernel<T, V> kernel, std::size_t lane_group = 0) {
-  // Tensors that stream from memory, rows read from the cache: one target after the other,
-  // so each streams in order alone instead of q's and k's rows interleaved token by token.
-  if (targets.size() > 1 && streams(targets) && rows_cached(cache, pos, tokens)) {
-    for (std::size_t i = 0; i < targets.size(); ++i)
-      rotate_tokens<T, V>(cache, targets.subspan(i, 1), tokens, pos, sign, g, kernel, lane_group);
-    return;
+  // Tensors that stream from memory, rows read from the cache (float rows: rope_shift's
+  // double rows are always computed): one target after the other, so each streams in order
+  // alone instead of q's and k's rows interleaved token by token.
+  if constexpr (std::is_same_v<T, float>) {
+    if (targets.size() > 1 && streams(targets) && rows_cached(cache, pos, tokens)) {
+      for (std::size_t i = 0; i < targets.size(); ++i)
+        rotate_tokens<T, V>(cache, targets.subspan(i, 1), tokens, pos, sign, g, kernel, lane_group);
+      return;
+    }
   }
   row_buffer<T, V> row(cache, sign, g, head_group(targets), lane_group);
   if (pos.axes > 1) {  // only rope_apply forms multi-axis sources (rope_shift: one Δ)
