@@ -1,7 +1,7 @@
 // multimodal.cpp — the rung maps of multi-position RoPE (posenc/multimodal.hpp) and the
 // merged cos/sin row of one token (detail/axis_rows.hpp).
 #include "detail/axis_rows.hpp"
-#include "detail/bit_as.hpp"
+#include "detail/dispatch.hpp"
 
 #include "posenc/detail/check.hpp"
 #include "posenc/rotary.hpp"
@@ -135,7 +135,7 @@ axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
 axis_rows::axis_rows(const rotary_cache& cache)
     : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)), axes_(cache.axes()),
       stride_(decltype(rows_)::line_round(half_)), rows_(axes_ > 1 ? 4 * stride_ : 0),
-      mask_(axes_ > 1 ? kAxes * half_ : 0) {
+      mask_(axes_ > 1 ? kAxes * half_ : 0), select_(dispatched::rope_kernels().select) {
   if (axes_ == 1) return;
   std::fill(rows_.data() + 2 * stride_, rows_.data() + 4 * stride_, 0.0f);  // read by merge
   const std::uint8_t* pair_axis = cache.pair_axis().data();
@@ -148,23 +148,10 @@ axis_rows::axis_rows(const rotary_cache& cache)
     }
 }
 
-namespace {
-
-// out[i] = row[i] where mask[i] is all ones, else out[i] unchanged, for i in [first, end):
-// a bitwise select, so every value is copied bit for bit.
-void select_into(const float* __restrict row, const std::uint32_t* __restrict mask,
-                 std::size_t first, std::size_t end, float* __restrict out) noexcept {
-  for (std::size_t i = first; i < end; ++i)
-    out[i] = bit_as<float>((bit_as<std::uint32_t>(row[i]) & mask[i]) |
-                           (bit_as<std::uint32_t>(out[i]) & ~mask[i]));
-}
-
-}  // namespace
-
 void axis_rows::merge(std::size_t a, const float* cos, const float* sin) noexcept {
   const std::uint32_t* mask = mask_.data() + a * half_;
-  select_into(cos, mask, first_[a], end_[a], rows_.data() + 2 * stride_);
-  select_into(sin, mask, first_[a], end_[a], rows_.data() + 3 * stride_);
+  select_(cos, mask, first_[a], end_[a], rows_.data() + 2 * stride_);
+  select_(sin, mask, first_[a], end_[a], rows_.data() + 3 * stride_);
 }
 
 void axis_rows::load(const rotary_cache& cache, const std::int64_t* p) {

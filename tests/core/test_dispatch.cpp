@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <tuple>
@@ -183,6 +184,39 @@ TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]")
 
 // Each dot meets at most ⌈n/(2W)⌉ + log2(2W) + W additions (dot_kernels.hpp); W ≤ 16 lanes
 // on every dispatched arch, so that many float roundings bound it against the double sum.
+// Every arch's merged-row select: for spans starting and ending at every offset, each float
+// in the span whose mask is set takes the row's bits (NaN payloads too), every other float
+// keeps its own.
+TEST_CASE("dispatched rung selects copy exactly the masked rungs", "[dispatch]") {
+  const arch_kernels arch = GENERATE(from_range(every_arch()));
+  CAPTURE(arch.name);
+  std::mt19937 rng(23);
+  constexpr std::size_t n = 131;
+  std::vector<std::uint32_t> row_bits(n), out_bits(n), mask(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    row_bits[i] = rng();  // any bit pattern, NaNs and subnormals included
+    out_bits[i] = rng();
+    mask[i] = (rng() % 3 == 0) ? ~std::uint32_t{0} : 0;
+  }
+  std::vector<float> row(n), start(n);
+  std::memcpy(row.data(), row_bits.data(), n * 4);
+  std::memcpy(start.data(), out_bits.data(), n * 4);
+  for (std::size_t first : {0u, 1u, 3u, 16u, 17u})
+    for (std::size_t end : {first, first + 1, first + 15, first + 64, n}) {
+      std::vector<float> out = start;
+      arch.rope.select(row.data(), mask.data(), first, end, out.data());
+      std::vector<std::uint32_t> got(n);
+      std::memcpy(got.data(), out.data(), n * 4);
+      std::size_t bad = n;
+      for (std::size_t i = 0; i < n && bad == n; ++i) {
+        const bool take = i >= first && i < end && mask[i] != 0;
+        if (got[i] != (take ? row_bits[i] : out_bits[i])) bad = i;
+      }
+      CAPTURE(first, end, bad);
+      REQUIRE(bad == n);
+    }
+}
+
 TEST_CASE("dispatched score_matrix equals the float64 reference within its bound", "[dispatch]") {
   const arch_kernels arch = GENERATE(from_range(every_arch()));
   CAPTURE(arch.name);

@@ -64,6 +64,8 @@ private:
   row_storage<float, 4 * kInlineHalf> rows_;  // computed row cos, sin; merged row cos, sin
   // mask_[a·half + i]: all ones when rung i takes axis a, else 0.
   row_storage<std::uint32_t, kAxes * kInlineHalf> mask_;
+  // select_rungs at the best arch this CPU runs (detail/dispatch.hpp).
+  void (*select_)(const float*, const std::uint32_t*, std::size_t, std::size_t, float*) noexcept;
   const float* cos_ = nullptr;
   const float* sin_ = nullptr;
 };

@@ -17,6 +17,7 @@
 #include "half_kernels.hpp"
 #include "posenc/sinusoidal.hpp"
 #include "rotary_kernels.hpp"
+#include "rung_select.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -31,13 +32,17 @@ const char* arch_name() noexcept;
 // Scaled>): apply[interleaved][scaled] for rope_apply (float rows; scaled: g ≠ 1),
 // streaming[interleaved][scaled] for rope_apply calls whose tensors stream from memory (the
 // arch's apply, except where a narrower arch's kernel measured faster there), and
-// shift[interleaved] for rope_shift (double rows, g = 1).
+// shift[interleaved] for rope_shift (double rows, g = 1), and select for the merged rows of
+// multi-position tokens (rung_select.hpp).
 struct rope_kernel_table {
   using apply_fn = void (*)(const token_rows<float>&) noexcept;
   using shift_fn = void (*)(const token_rows<double>&) noexcept;
+  using select_fn = void (*)(const float*, const std::uint32_t*, std::size_t, std::size_t,
+                             float*) noexcept;
   apply_fn apply[2][2];
   apply_fn streaming[2][2];
   shift_fn shift[2];
+  select_fn select;
 };
 
 // The table of the best arch this CPU runs, chosen on the first call.
@@ -51,7 +56,8 @@ rope_kernel_table rope_kernels_of() noexcept {
       {{&rotate_token<Arch, float, false, false>, &rotate_token<Arch, float, false, true>},
        {&rotate_token<Arch, float, true, false>, &rotate_token<Arch, float, true, true>}},
       {},
-      {&rotate_token<Arch, double, false, false>, &rotate_token<Arch, double, true, false>}};
+      {&rotate_token<Arch, double, false, false>, &rotate_token<Arch, double, true, false>},
+      &select_rungs<Arch>};
   std::copy(&t.apply[0][0], &t.apply[0][0] + 4, &t.streaming[0][0]);
   return t;
 }
