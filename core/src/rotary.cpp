@@ -121,7 +121,8 @@ public:
         // lanes per row: the half layout's half values, the interleaved layout's rotary_dim
         lane_stride_(storage::line_round(static_cast<std::size_t>(
             interleaved_ ? cache.rotary_dim() : cache.rotary_dim() / 2))),
-        data_(2 * row_stride_ + (lanes_ ? 2 * lane_stride_ : 0)) {
+        data_(2 * row_stride_ + (lanes_ ? 2 * lane_stride_ : 0)),
+        expand_(expander()) {
     job_.half = static_cast<std::size_t>(cache.rotary_dim() / 2);
     job_.sign = sign;
     job_.g = g;
@@ -153,8 +154,7 @@ public:
     job_.lane_sin = sin;
     if (!lanes_) return;
     T* const lanes = data_.data() + 2 * row_stride_;
-    detail::expand_lanes(cos, sin, job_.half, job_.sign, interleaved_, lanes, lanes + lane_stride_,
-                         lane_group_);
+    expand_(cos, sin, job_.half, job_.sign, interleaved_, lanes, lanes + lane_stride_, lane_group_);
     job_.lane_cos = lanes;
     job_.lane_sin = lanes + lane_stride_;
   }
@@ -174,6 +174,14 @@ public:
 private:
   static constexpr std::size_t kInlineHalf = 128;
   using storage = detail::row_storage<T, 6 * kInlineHalf>;
+  using expand_fn = void (*)(const T*, const T*, std::size_t, float, bool, T*, T*, std::size_t) noexcept;
+
+  // expand_lanes at the best arch this CPU runs for float rows (rope_shift's double rows:
+  // the baseline's).
+  static expand_fn expander() noexcept {
+    if constexpr (std::is_same_v<T, float>) return detail::dispatched::rope_kernels().expand;
+    else return &detail::expand_lanes<T>;
+  }
 
   bool interleaved_;
   bool lanes_;  // the kernel reads lanes other than cos/sin themselves
@@ -182,6 +190,7 @@ private:
   std::size_t lane_stride_;  // lane_cos to lane_sin
   detail::token_rows<T, V> job_;
   storage data_;  // [cos | sin | lane_cos | lane_sin], each on 64-byte lines
+  expand_fn expand_;
 };
 
 // check_view accepts an empty view (0 tokens, heads or dim) without checking its data or

@@ -184,6 +184,31 @@ TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]")
 
 // Each dot meets at most ⌈n/(2W)⌉ + log2(2W) + W additions (dot_kernels.hpp); W ≤ 16 lanes
 // on every dispatched arch, so that many float roundings bound it against the double sum.
+// Every arch's lane expansion of a float row equals the baseline's bit for bit: both
+// layouts, both signs, plain lanes and every lane group the 16-bit kernels use, ragged halves.
+TEST_CASE("dispatched lane expansions equal the scalar expansion", "[dispatch]") {
+  const arch_kernels arch = GENERATE(from_range(every_arch()));
+  CAPTURE(arch.name);
+  std::mt19937 rng(29);
+  for (std::size_t half : {1u, 3u, 4u, 7u, 8u, 9u, 16u, 31u, 32u, 33u, 40u, 64u, 100u, 128u}) {
+    std::vector<float> c(half), s(half);
+    fill(c, rng);
+    fill(s, rng);
+    for (bool interleaved : {false, true})
+      for (float sign : {1.0f, -1.0f})
+        for (std::size_t group : {0u, 8u, 16u, 32u}) {
+          const std::size_t lanes = interleaved ? 2 * half : half;
+          std::vector<float> want_c(lanes, 7.0f), want_s(lanes, 7.0f), got_c(lanes, 7.0f), got_s(lanes, 7.0f);
+          posenc::detail::expand_lanes(c.data(), s.data(), half, sign, interleaved, want_c.data(),
+                                       want_s.data(), group);
+          arch.rope.expand(c.data(), s.data(), half, sign, interleaved, got_c.data(), got_s.data(), group);
+          CAPTURE(half, interleaved, sign, group);
+          REQUIRE(std::memcmp(got_c.data(), want_c.data(), lanes * 4) == 0);
+          REQUIRE(std::memcmp(got_s.data(), want_s.data(), lanes * 4) == 0);
+        }
+  }
+}
+
 // Every arch's merged-row select: for spans starting and ending at every offset, each float
 // in the span whose mask is set takes the row's bits (NaN payloads too), every other float
 // keeps its own.

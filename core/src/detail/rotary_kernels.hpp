@@ -47,13 +47,37 @@ struct token_rows {
   std::int64_t head_group = 1;
 };
 
+// Lanes [j, j + 2h) of one group of the split kernels (expand_lanes): the even lanes' values
+// first, then the odd ones'. The buffers never overlap, which lets the compiler vectorise
+// the strided reads.
+template <class T>
+inline void group_lanes(const T* __restrict cos, const T* __restrict sin, std::size_t j,
+                        std::size_t h, T sg, bool interleaved, T* __restrict lane_cos,
+                        T* __restrict lane_sin) noexcept {
+  for (std::size_t k = 0; k < h; ++k) {
+    if (interleaved) {
+      const std::size_t p = j / 2 + k;
+      lane_cos[j + k] = lane_cos[j + h + k] = cos[p];
+      lane_sin[j + k] = -(sg * sin[p]);
+      lane_sin[j + h + k] = sg * sin[p];
+    } else {
+      lane_cos[j + k] = cos[j + 2 * k];
+      lane_cos[j + h + k] = cos[j + 2 * k + 1];
+      lane_sin[j + k] = sg * sin[j + 2 * k];
+      lane_sin[j + h + k] = sg * sin[j + 2 * k + 1];
+    }
+  }
+}
+
 // The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 and no
 // group needs none: the kernel then reads cos/sin themselves. group ≠ 0 (a multiple of 4):
 // kernels that split their values into even and odd elements (half_kernels.hpp) read, within
 // every whole group of `group` lanes, then one group of group / 2 if that many lanes remain
 // (a half-width tail batch), the even lanes first, then the odd ones (interleaved: the
 // group's pairs' cos twice, their −sin then their sin); the lanes after stay in order.
-template <class T>
+// Arch only names the translation unit that compiles a copy (the kernel tables of
+// detail/dispatch.hpp), so each arch's copy is vectorised at its width.
+template <class T, class Arch = void>
 void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool interleaved,
                   T* lane_cos, T* lane_sin, std::size_t group = 0) noexcept {
   const T sg = static_cast<T>(sign);
@@ -61,21 +85,8 @@ void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool
   std::size_t grouped = 0;  // lanes in groups
   for (std::size_t size = group; size != 0 && grouped + size / 2 <= lanes;) {
     if (grouped + size > lanes) size /= 2;  // the tail group, the last one
-    const std::size_t j = grouped, h = size / 2;
+    group_lanes(cos, sin, grouped, size / 2, sg, interleaved, lane_cos, lane_sin);
     grouped += size;
-    for (std::size_t k = 0; k < h; ++k) {
-      if (interleaved) {
-        const std::size_t p = j / 2 + k;
-        lane_cos[j + k] = lane_cos[j + h + k] = cos[p];
-        lane_sin[j + k] = -(sg * sin[p]);
-        lane_sin[j + h + k] = sg * sin[p];
-      } else {
-        lane_cos[j + k] = cos[j + 2 * k];
-        lane_cos[j + h + k] = cos[j + 2 * k + 1];
-        lane_sin[j + k] = sg * sin[j + 2 * k];
-        lane_sin[j + h + k] = sg * sin[j + 2 * k + 1];
-      }
-    }
     if (size != group) break;
   }
   if (!interleaved) {
