@@ -130,13 +130,6 @@ function targets(native, wasm) {
       const bound = bare ? `; a bare store pass of the same bytes: ${(p.itemsPerSecond * p.ns / bare.ns / 1e6).toFixed(0)} M/s, posenc ${fmtRatio(bare.ns / p.ns)} of it` : '';
       add(`native ${label}, values/s (max err)`, `${vps.toFixed(0)} M/s (${fmtErr(p.maxErr)})${bound}`, `≥ ${need.toFixed(0)} M/s (1.5 × ${before} M/s on AMD EPYC Zen 3), err ≤ 3e-8`, vps >= need && p.maxErr <= 3e-8);
     }
-    // Non-temporal stores for tables past the last-level cache: kept only while they beat
-    // the same table stored plainly (built in 16 MiB calls) by ≥ 10 %.
-    const big = g['sinusoidal/32768x512'];
-    if (big?.posenc && big.plain) {
-      const r = big.plain.ns / big.posenc.ns;
-      add('native sinusoidal 32768×512 (64 MiB): streamed ÷ plain stores', `${fmtRatio(r)} (${fmtTime(big.posenc.ns)} / ${fmtTime(big.plain.ns)})`, '≥ 1.10×', r >= 1.1);
-    }
   }
   // Conventions and 16-bit storage: each member's time ÷ the plain float32 member's, side
   // by side in one run (bench/native/bench_variants.cpp, bench/wasm/run.mjs).

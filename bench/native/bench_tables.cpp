@@ -1,6 +1,5 @@
 // bench/native/bench_tables.cpp — table builds: the RoPE cos/sin cache (8192
-// positions × 128, i.e. 64 cos + 64 sin per row) and the sinusoidal table (8192 × 512, and
-// 32768 × 512 for the streamed stores of tables past the last-level cache).
+// positions × 128, i.e. 64 cos + 64 sin per row) and the sinusoidal table (8192 × 512).
 // Each member also reports `max_err`: its largest deviation from float64 truth (long double
 // sin/cos of p·θ_i), measured once on every 16th row after timing.
 #include "detail/angles.hpp"
@@ -106,21 +105,14 @@ void register_cache() {
       1, values);
 }
 
-// The "bare" member of a table: every float of it stored once, nothing computed — with
-// non-temporal stores where sinusoidal_table streams (stream), plain ones otherwise.
-[[gnu::noinline]] void bare_store(float* out, std::size_t n, bool stream) {
+// The "bare" member of a table: every float of it stored once, nothing computed.
+[[gnu::noinline]] void bare_store(float* out, std::size_t n) {
 #if POSENC_X86
   const __m128 v = _mm_set1_ps(0.5f);
   std::size_t i = 0;
-  if (stream) {
-    for (; i + 4 <= n; i += 4) _mm_stream_ps(out + i, v);
-    _mm_sfence();
-  } else {
-    for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, v);
-  }
+  for (; i + 4 <= n; i += 4) _mm_storeu_ps(out + i, v);
   for (; i < n; ++i) out[i] = 0.5f;
 #else
-  (void)stream;
   std::fill(out, out + n, 0.5f);
 #endif
   benchmark::DoNotOptimize(out);
@@ -128,19 +120,15 @@ void register_cache() {
 
 member bare_table_member(std::size_t floats) {
   auto out = std::make_shared<std::vector<float>>(floats);
-  const bool stream = static_cast<std::int64_t>(floats) > detail::kStreamFloats;
-  return {"bare", [=] { bare_store(out->data(), out->size(), stream); }};
+  return {"bare", [=] { bare_store(out->data(), out->size()); }};
 }
 
-// sinusoidal_table's rows [0, rows) into a buffer the member owns, `per_call` rows per call.
-member table_member(std::string name, const std::vector<double>& inv, std::int64_t rows,
-                    std::int64_t per_call) {
+// sinusoidal_table's rows [0, rows) into a buffer the member owns, in one call.
+member table_member(std::string name, const std::vector<double>& inv, std::int64_t rows) {
   auto out = std::make_shared<std::vector<float>>(static_cast<std::size_t>(rows * kPeDim));
   return {std::move(name),
           [=] {
-            for (std::int64_t r = 0; r < rows; r += per_call)
-              sinusoidal_table(out->data() + r * kPeDim, static_cast<std::size_t>(per_call * kPeDim),
-                               kPeDim, 10000, r, per_call);
+            sinusoidal_table(out->data(), out->size(), kPeDim, 10000, 0, rows);
           },
           [=] { return pe_error(inv, *out, rows); }};
 }
@@ -156,7 +144,7 @@ void register_sinusoidal() {
         auto s = std::make_shared<std::vector<float>>(size);
         auto u = std::make_shared<std::vector<float>>(size);
         return std::vector<member>{
-            table_member("posenc", inv, kPositions, kPositions),
+            table_member("posenc", inv, kPositions),
             {"scalar",
              [=] {
                detail::table_rows_scalar(inv.data(), inv.size(), 0, kPositions,
@@ -180,28 +168,9 @@ void register_sinusoidal() {
       1, values);
 }
 
-// "sinusoidal/32768x512": a 64 MiB table, past the last-level cache, which sinusoidal_table
-// writes with non-temporal stores; "plain" is the same table built in 16 MiB calls, each
-// below the streaming size, so stored plainly — the comparison that keeps streaming.
-void register_sinusoidal_streamed() {
-  constexpr std::int64_t rows = 32768, piece = 8192;
-  const std::vector<double> inv = inverse_frequencies(kPeDim, 10000).inv_freq;
-  const auto size = static_cast<std::size_t>(rows * kPeDim);
-  static_assert(rows % piece == 0);
-  register_paired(
-      "sinusoidal/32768x512",
-      [=] {
-        return std::vector<member>{table_member("posenc", inv, rows, rows),
-                                   table_member("plain", inv, rows, piece),
-                                   bare_table_member(size)};
-      },
-      1, rows * kPeDim);
-}
-
 const bool registered = [] {
   register_cache();
   register_sinusoidal();
-  register_sinusoidal_streamed();
   return true;
 }();
 

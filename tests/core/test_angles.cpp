@@ -6,6 +6,7 @@
 #include "posenc/frequencies.hpp"
 
 #include "accuracy.hpp"
+#include "double_rows.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -111,30 +112,7 @@ TEST_CASE("SIMD sincos_row agrees with the scalar reference to 1 ulp", "[angles]
 #if !POSENC_SCALAR_ONLY
 namespace {
 
-// An angle_rows destination that keeps the double values: rows [k][stride] of sin and cos.
-struct double_rows {
-  double* sin;
-  double* cos;
-  std::size_t stride;
-
-  struct row {
-    double* sin;
-    double* cos;
-    template <class Arch>
-    void put(std::size_t j, const xsimd::batch<double, Arch>& s,
-             const xsimd::batch<double, Arch>& c) const noexcept {
-      s.store_unaligned(sin + j);
-      c.store_unaligned(cos + j);
-    }
-    void put_tail(std::size_t j, std::size_t m, const double* s, const double* c) const noexcept {
-      std::copy_n(s, m, sin + j);
-      std::copy_n(c, m, cos + j);
-    }
-  };
-  row at(std::size_t k, std::size_t i) const noexcept {
-    return {sin + k * stride + i, cos + k * stride + i};
-  }
-};
+using posenc::test::double_rows;
 
 // Runs angle_rows over `count` rows from `first` for the ladder `theta` and returns the
 // largest |value − truth| − allowance(p, θ) (≤ 0 when every value is within its allowance).

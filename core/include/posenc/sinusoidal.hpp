@@ -45,11 +45,10 @@ std::string_view to_string(pe_layout layout) noexcept;
 // Fills out[r·dim + j] = PE(first + r)[j] for r in [0, count), row-major float32.
 // Ranges: count in [0, max_table_position], first and first+count−1 within ±max_table_position,
 // out_size ≥ count·dim (elements at out). Only the first count·dim elements are written.
-// Max error vs float64 truth: 0.5 ulp(float) + |p|·2⁻⁵² + 5e−16 per value (the SIMD path
-// builds each value by angle addition from an exact anchor row every few rows, in double;
-// the scalar reference evaluates every value directly). Either way ≤ 6e−8 for |p| ≤ 2²⁴ and
-// ≤ 3e−8 for |p| < 2¹⁶. Tables larger than 32 MiB (2²³ floats) are written with
-// non-temporal stores on x86 (out 16-byte aligned), so they do not pass through the caches.
+// Max error vs float64 truth: 0.5 ulp(float) + |p|·2⁻⁵² + 3e−14 per value (the SIMD path
+// steps each row from the one before by the rotation of θ_i, in double, from an exact anchor
+// row every 32 rows; the scalar reference evaluates every value directly). Either way
+// ≤ 6e−8 for |p| ≤ 2²⁴ and ≤ 3e−8 for |p| < 2¹⁶.
 void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
                       std::int64_t first, std::int64_t count,
                       pe_layout layout = pe_layout::interleaved);

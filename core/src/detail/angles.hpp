@@ -238,33 +238,19 @@ void fill_offsets(const double* inv_freq, std::size_t n, double* table) noexcept
                             table + (o.block + j) * o.stride, table + j * o.stride);
 }
 
-#if POSENC_X86
-// Four floats to dst: non-temporal (dst 16-byte aligned) or plain.
+// Rounds one batch of doubles to float into dst[0, batch::size) (as store_row does).
 template <class Arch>
-void put4(float* dst, __m128 v, bool stream) noexcept {
-  if (stream)
-    _mm_stream_ps(dst, v);
-  else
-    _mm_storeu_ps(dst, v);
-}
-#endif
-
-// Rounds one batch of doubles to float into dst[0, batch::size) (as store_row does);
-// stream: non-temporal where the arch has whole 16-byte stores here (dst 16-byte aligned).
-template <class Arch>
-void store_floats(const xsimd::batch<double, Arch>& v, float* dst, bool stream) noexcept {
+void store_floats(const xsimd::batch<double, Arch>& v, float* dst) noexcept {
 #if POSENC_X86
   if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
-    const auto f = _mm512_cvtpd_ps(v);  // __m256
-    put4<Arch>(dst, _mm256_castps256_ps128(f), stream);
-    put4<Arch>(dst + 4, _mm256_extractf128_ps(f, 1), stream);
+    _mm256_storeu_ps(dst, _mm512_cvtpd_ps(v));
   } else if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
-    put4<Arch>(dst, _mm256_cvtpd_ps(v), stream);
+    _mm_storeu_ps(dst, _mm256_cvtpd_ps(v));
   } else
 #endif
 #if defined(__SSE2__)
   if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {
-    _mm_storel_pi(reinterpret_cast<__m64*>(dst), _mm_cvtpd_ps(v));  // 8 bytes: never streamed
+    _mm_storel_pi(reinterpret_cast<__m64*>(dst), _mm_cvtpd_ps(v));
   } else
 #endif
   {
@@ -273,34 +259,29 @@ void store_floats(const xsimd::batch<double, Arch>& v, float* dst, bool stream) 
 }
 
 // dst[2l] = s_l, dst[2l + 1] = c_l for the lanes l of one batch, each rounded once to float
-// (the interleaved sinusoidal layout); stream as for store_floats.
+// (the interleaved sinusoidal layout).
 template <class Arch>
 void store_pairs(const xsimd::batch<double, Arch>& s, const xsimd::batch<double, Arch>& c,
-                 float* dst, bool stream) noexcept {
+                 float* dst) noexcept {
 #if POSENC_X86
   if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
     // unpack works per 128-bit lane: lo = s0 c0 s1 c1 | s4 c4 s5 c5, hi = s2 c2 s3 c3 | s6 …
     const auto s8 = _mm512_cvtpd_ps(s), c8 = _mm512_cvtpd_ps(c);
     const auto lo = _mm256_unpacklo_ps(s8, c8), hi = _mm256_unpackhi_ps(s8, c8);
-    put4<Arch>(dst, _mm256_castps256_ps128(lo), stream);
-    put4<Arch>(dst + 4, _mm256_castps256_ps128(hi), stream);
-    put4<Arch>(dst + 8, _mm256_extractf128_ps(lo, 1), stream);
-    put4<Arch>(dst + 12, _mm256_extractf128_ps(hi, 1), stream);
+    _mm256_storeu_ps(dst, _mm256_permute2f128_ps(lo, hi, 0x20));
+    _mm256_storeu_ps(dst + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
   } else if constexpr (std::is_base_of_v<xsimd::avx, Arch>) {
     const auto s4 = _mm256_cvtpd_ps(s), c4 = _mm256_cvtpd_ps(c);
-    put4<Arch>(dst, _mm_unpacklo_ps(s4, c4), stream);
-    put4<Arch>(dst + 4, _mm_unpackhi_ps(s4, c4), stream);
-  } else if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {
-    put4<Arch>(dst, _mm_unpacklo_ps(_mm_cvtpd_ps(s), _mm_cvtpd_ps(c)), stream);
+    _mm_storeu_ps(dst, _mm_unpacklo_ps(s4, c4));
+    _mm_storeu_ps(dst + 4, _mm_unpackhi_ps(s4, c4));
   } else
-#elif defined(__SSE2__)
-  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {  // Emscripten: WebAssembly SIMD128
-    (void)stream;
+#endif
+#if defined(__SSE2__)
+  if constexpr (std::is_base_of_v<xsimd::sse2, Arch>) {  // also Emscripten: WebAssembly SIMD128
     _mm_storeu_ps(dst, _mm_unpacklo_ps(_mm_cvtpd_ps(s), _mm_cvtpd_ps(c)));
   } else
 #endif
   {
-    (void)stream;
     using batch = xsimd::batch<double, Arch>;
     alignas(64) double sv[batch::size], cv[batch::size];
     s.store_aligned(sv);
@@ -320,17 +301,15 @@ struct split_rows {
   float* sin;
   float* cos;
   std::size_t stride;
-  bool stream = false;  // non-temporal stores (sin, cos 16-byte aligned, stride % 4 = 0)
 
   struct row {
     float* sin;
     float* cos;
-    bool stream;
     template <class Arch>
     void put(std::size_t j, const xsimd::batch<double, Arch>& s,
              const xsimd::batch<double, Arch>& c) const noexcept {
-      store_floats(s, sin + j, stream);
-      store_floats(c, cos + j, stream);
+      store_floats(s, sin + j);
+      store_floats(c, cos + j);
     }
     void put_tail(std::size_t j, std::size_t m, const double* s, const double* c) const noexcept {
       for (std::size_t l = 0; l < m; ++l) {
@@ -340,7 +319,7 @@ struct split_rows {
     }
   };
   row at(std::size_t k, std::size_t i) const noexcept {
-    return {sin + k * stride + i, cos + k * stride + i, stream};
+    return {sin + k * stride + i, cos + k * stride + i};
   }
 };
 
@@ -348,15 +327,13 @@ struct split_rows {
 struct pair_rows {
   float* out;
   std::size_t stride;
-  bool stream = false;  // non-temporal stores (out 16-byte aligned, stride % 4 = 0)
 
   struct row {
     float* out;
-    bool stream;
     template <class Arch>
     void put(std::size_t j, const xsimd::batch<double, Arch>& s,
              const xsimd::batch<double, Arch>& c) const noexcept {
-      store_pairs(s, c, out + 2 * j, stream);
+      store_pairs(s, c, out + 2 * j);
     }
     void put_tail(std::size_t j, std::size_t m, const double* s, const double* c) const noexcept {
       for (std::size_t l = 0; l < m; ++l) {
@@ -366,7 +343,7 @@ struct pair_rows {
     }
   };
   row at(std::size_t k, std::size_t i) const noexcept {
-    return {out + k * stride + 2 * i, stream};
+    return {out + k * stride + 2 * i};
   }
 };
 
@@ -376,8 +353,8 @@ template <class Arch, class Rows>
 void angle_rows(const angle_offsets& o, std::int64_t first, std::int64_t count,
                 const Rows& rows) noexcept {
   using batch = xsimd::batch<double, Arch>;
-  // Anchor values per pass: rows up to 512 pairs (every real head and table) are written
-  // whole, one after the other, which is what lets stores stream (8 KiB of stack).
+  // Anchor values per pass: rows up to 512 pairs (every real head) are written whole, one
+  // after the other (8 KiB of stack).
   constexpr std::size_t chunk = 512;
   alignas(64) double as[chunk] = {}, ac[chunk] = {}, ts[batch::size], tc[batch::size];
   const auto block = static_cast<std::int64_t>(o.block);

@@ -72,24 +72,5 @@ xsimd::batch<T, Arch> swap_pairs(const xsimd::batch<T, Arch>& x) noexcept {
   }
 }
 
-// True where Arch has non-temporal 16-byte stores (_mm_stream_ps): native x86 only. xsimd's
-// avx and avx512f derive from generic, not from sse2, so the three families are named.
-template <class Arch>
-constexpr bool has_stream_store() noexcept {
-#if POSENC_X86
-  return std::is_base_of_v<xsimd::sse2, Arch> || std::is_base_of_v<xsimd::avx, Arch> ||
-         std::is_base_of_v<xsimd::avx512f, Arch>;
-#else
-  return false;
-#endif
-}
-
-// Orders non-temporal stores before what follows (after the last streamed store of a call).
-inline void stream_fence() noexcept {
-#if POSENC_X86
-  _mm_sfence();
-#endif
-}
-
 }  // namespace posenc::detail
 #endif

@@ -2,16 +2,19 @@
 //
 // Scalar reference: every value straight from detail/angles.hpp (angle formed and reduced in
 // double, sin/cos in double, rounded once).
-// SIMD path: rows of consecutive positions by angles.hpp's angle addition from exact anchors
-// (a full reduced sincos every K rows, then two products and two fused adds per value, in
-// double: ≤ 5e−16 before the rounding to float, nothing accumulates). Tables of fewer than K
-// rows and arbitrary positions take angles.hpp's SIMD sincos_row, one row at a time.
+// SIMD path: rows of consecutive positions by the step recurrence from exact anchors (a full
+// reduced sincos every kStepBlock rows; then each row is the row before it rotated by θ_i,
+// two products and two fused adds per value in double: at most kStepBlock − 1 steps of
+// ≤ 4 ulp(double) each, so ≤ 3e−14 before the rounding to float); in WebAssembly by
+// angles.hpp's angle addition from the anchor (≤ 5e−16).
+// Tables of fewer than kStepBlock rows and arbitrary positions take angles.hpp's SIMD
+// sincos_row, one row at a time.
 #pragma once
 
 #include "angles.hpp"
 #include "posenc/sinusoidal.hpp"
-#include "simd.hpp"  // has_stream_store, stream_fence
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -57,7 +60,7 @@ void pe_row(double position, const double* inv_freq, std::size_t half, pe_layout
   constexpr std::size_t chunk = 64;
   alignas(64) double s[chunk];
   alignas(64) double c[chunk];
-  const pair_rows::row out{row, false};
+  const pair_rows::row out{row};
   for (std::size_t i = 0; i < half; i += chunk) {
     const std::size_t m = half - i < chunk ? half - i : chunk;
     sincos_row_double<Arch>(position, inv_freq + i, m, s, c);
@@ -65,48 +68,85 @@ void pe_row(double position, const double* inv_freq, std::size_t half, pe_layout
   }
 }
 
-// Tables of more than this many floats (32 MiB: the last-level cache a core shares on the
-// x86 hosts measured) are written with non-temporal stores where whole aligned 16-byte
-// pieces allow it (x86 only): past that cache they skip the read-for-ownership of every
-// line. Smaller tables are stored plainly, so they stay in cache for the code that reads
-// them next (bench/native/bench_tables.cpp, sinusoidal/32768x512, measures the choice).
-inline constexpr std::int64_t kStreamFloats = std::int64_t{1} << 23;
+// Rows per exact anchor of the step recurrence: an anchor costs about five stepped values,
+// so 32 rows make it ~1/6 of a value each, and 31 steps keep the error ~1e−14.
+inline constexpr std::int64_t kStepBlock = 32;
 
-template <class Arch>
-bool streams(const float* out, std::size_t half, std::int64_t count, pe_layout layout) noexcept {
-  if constexpr (!has_stream_store<Arch>()) {
-    return false;
-  } else {
-    // The interleaved stores are 16 bytes at 2i (i a multiple of 2); the concat ones are
-    // whole 16 bytes from AVX on, at i and half + i (i a multiple of 4).
-    const bool aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && half % 2 == 0;
-    const bool shape = layout == pe_layout::interleaved ||
-                       (half % 4 == 0 && !std::is_base_of_v<xsimd::sse2, Arch>);
-    return aligned && shape && count * static_cast<std::int64_t>(2 * half) > kStreamFloats;
+// Rows first … first + count − 1 into `rows` (angles.hpp's split_rows or pair_rows), row k =
+// position first + k, by the step recurrence (top of file): the state (sin, cos of the
+// current row, in double) lives in two L1-sized arrays, and rows are written in order.
+// Row p is computed from the anchor floor(p / kStepBlock)·kStepBlock by the same steps in
+// every call, so its bits depend only on p. |first|, |first + count − 1| ≤ 2^53.
+template <class Arch, class Rows>
+void step_rows(const double* inv_freq, std::size_t n, std::int64_t first, std::int64_t count,
+               const Rows& rows) {
+  using batch = xsimd::batch<double, Arch>;
+  constexpr std::size_t w = batch::size;
+  const std::size_t padded = (n + w - 1) / w * w;  // the last batch reads zeros past n
+  const std::size_t whole = n - n % w;
+  std::vector<double> buf(4 * padded, 0.0);
+  double* const step_s = buf.data();
+  double* const step_c = step_s + padded;
+  double* const row_s = step_c + padded;
+  double* const row_c = row_s + padded;
+  sincos_row_double<Arch>(1.0, inv_freq, n, step_s, step_c);
+  alignas(64) double ts[w], tc[w];
+  for (std::int64_t k = 0; k < count;) {
+    const std::int64_t p = first + k;
+    const std::int64_t j = p & (kStepBlock - 1);  // p − j: an exact double (a power-of-two multiple)
+    const std::int64_t run = std::min(kStepBlock - j, count - k);
+    sincos_row_double<Arch>(static_cast<double>(p - j), inv_freq, n, row_s, row_c);
+    for (std::int64_t r = 0; r < j + run; ++r) {
+      const bool put = r >= j;  // rows before the call's first are stepped through only
+      const auto out = rows.at(static_cast<std::size_t>(k + r - j), 0);
+      for (std::size_t i = 0; i < padded; i += w) {
+        const batch s = batch::load_unaligned(row_s + i), c = batch::load_unaligned(row_c + i);
+        if (put && i < whole) {
+          out.put(i, s, c);
+        } else if (put) {  // the row's last, partial batch
+          s.store_aligned(ts);
+          c.store_aligned(tc);
+          out.put_tail(i, n - i, ts, tc);
+        }
+        const batch st = batch::load_unaligned(step_s + i), ct = batch::load_unaligned(step_c + i);
+        xsimd::fma(s, ct, c * st).store_unaligned(row_s + i);  // sin(a + θ), cos(a + θ)
+        xsimd::fms(c, ct, s * st).store_unaligned(row_c + i);
+      }
+    }
+    k += run;
   }
 }
 
-// Same contract as table_rows_scalar; each value within 0.5 ulp(float) + |p·θ|·2⁻⁵² + 5e−16
-// of truth (the reference: + |p·θ|·2⁻⁵³), so ≤ 1 ulp(float) + 3·|p·θ|·2⁻⁵³ from it.
+// Same contract as table_rows_scalar; each value within 0.5 ulp(float) + |p·θ|·2⁻⁵² + 3e−14
+// of truth (the reference: + |p·θ|·2⁻⁵³), so ≤ 1 ulp(float) + 3·|p·θ|·2⁻⁵³ from it. A row's
+// bits depend only on its position (and the ladder), whatever the call's first and count
+// once count ≥ kStepBlock.
 template <class Arch>
 void table_rows(const double* inv_freq, std::size_t half, std::int64_t first,
                 std::int64_t count, pe_layout layout, float* out) {
   const std::size_t d = 2 * half;
-  if (count < static_cast<std::int64_t>(offset_block(half))) {  // the offsets would not pay
+  if (count < kStepBlock) {  // the anchors would not pay
     for (std::int64_t r = 0; r < count; ++r)
       pe_row<Arch>(static_cast<double>(first + r), inv_freq, half, layout,
                    out + static_cast<std::size_t>(r) * d);
     return;
   }
+#ifdef __EMSCRIPTEN__
+  // WebAssembly: angles.hpp's angle-addition rows, whose state needs no stores (the step
+  // recurrence's row state stores measured slower there; bench/results/decisions.md).
   std::vector<double> table(offset_doubles(half));
   fill_offsets<Arch>(inv_freq, half, table.data());
   const angle_offsets o = offsets_view(inv_freq, half, table.data());
-  const bool stream = streams<Arch>(out, half, count, layout);
   if (layout == pe_layout::concat)
-    angle_rows<Arch>(o, first, count, split_rows{out, out + half, d, stream});
+    angle_rows<Arch>(o, first, count, split_rows{out, out + half, d});
   else
-    angle_rows<Arch>(o, first, count, pair_rows{out, d, stream});
-  if (stream) stream_fence();
+    angle_rows<Arch>(o, first, count, pair_rows{out, d});
+#else
+  if (layout == pe_layout::concat)
+    step_rows<Arch>(inv_freq, half, first, count, split_rows{out, out + half, d});
+  else
+    step_rows<Arch>(inv_freq, half, first, count, pair_rows{out, d});
+#endif
 }
 
 // Row r = PE(positions[r]) for arbitrary positions, one pe_row each.
