@@ -47,8 +47,10 @@ std::string_view to_string(pe_layout layout) noexcept;
 // out_size ≥ count·dim (elements at out). Only the first count·dim elements are written.
 // Max error vs float64 truth: 0.5 ulp(float) + |p|·2⁻⁵² + 3e−14 per value (the SIMD path
 // steps each row from the one before by the rotation of θ_i, in double, from an exact anchor
-// row every 32 rows; the scalar reference evaluates every value directly). Either way
-// ≤ 6e−8 for |p| ≤ 2²⁴ and ≤ 3e−8 for |p| < 2¹⁶.
+// row every 32 rows — in WebAssembly it adds each offset j·θ_i to the anchor instead; the
+// scalar reference evaluates every value directly). Either way ≤ 6e−8 for |p| ≤ 2²⁴ and
+// ≤ 3e−8 for |p| < 2¹⁶. A row's bits depend only on its position, so a table built in
+// pieces of at least 32 rows equals one built at once.
 void sinusoidal_table(float* out, std::size_t out_size, int dim, double base,
                       std::int64_t first, std::int64_t count,
                       pe_layout layout = pe_layout::interleaved);

@@ -6,6 +6,7 @@
 #include "posenc/frequencies.hpp"
 #include "posenc/multimodal.hpp"
 #include "row_storage.hpp"
+#include "rung_select.hpp"
 
 #include <array>
 #include <cstddef>
@@ -65,7 +66,7 @@ private:
   // mask_[a·half + i]: all ones when rung i takes axis a, else 0.
   row_storage<std::uint32_t, kAxes * kInlineHalf> mask_;
   // select_rungs at the best arch this CPU runs (detail/dispatch.hpp).
-  void (*select_)(const float*, const std::uint32_t*, std::size_t, std::size_t, float*) noexcept;
+  rung_select_fn select_;
   const float* cos_ = nullptr;
   const float* sin_ = nullptr;
 };

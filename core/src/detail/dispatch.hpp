@@ -38,8 +38,7 @@ const char* arch_name() noexcept;
 struct rope_kernel_table {
   using apply_fn = void (*)(const token_rows<float>&) noexcept;
   using shift_fn = void (*)(const token_rows<double>&) noexcept;
-  using select_fn = void (*)(const float*, const std::uint32_t*, std::size_t, std::size_t,
-                             float*) noexcept;
+  using select_fn = rung_select_fn;
   using expand_fn = void (*)(const float*, const float*, std::size_t, float, bool, float*,
                              float*, std::size_t) noexcept;
   apply_fn apply[2][2];

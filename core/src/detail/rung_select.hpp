@@ -20,4 +20,7 @@ void select_rungs(const float* __restrict row, const std::uint32_t* __restrict m
                            (bit_as<std::uint32_t>(out[i]) & ~mask[i]));
 }
 
+using rung_select_fn = void (*)(const float*, const std::uint32_t*, std::size_t, std::size_t,
+                                float*) noexcept;
+
 }  // namespace posenc::detail

@@ -74,7 +74,7 @@ inline constexpr std::int64_t kStepBlock = 32;
 
 // Rows first … first + count − 1 into `rows` (angles.hpp's split_rows or pair_rows), row k =
 // position first + k, by the step recurrence (top of file): the state (sin, cos of the
-// current row, in double) lives in two L1-sized arrays, and rows are written in order.
+// current row, in double) lives in two row-sized arrays, and rows are written in order.
 // Row p is computed from the anchor floor(p / kStepBlock)·kStepBlock by the same steps in
 // every call, so its bits depend only on p. |first|, |first + count − 1| ≤ 2^53.
 template <class Arch, class Rows>
