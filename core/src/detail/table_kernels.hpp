@@ -98,7 +98,8 @@ void step_rows(const double* inv_freq, std::size_t n, std::int64_t first, std::i
     sincos_row_double<Arch>(static_cast<double>(p - j), inv_freq, n, row_s, row_c);
     for (std::int64_t r = 0; r < j + run; ++r) {
       const bool put = r >= j;  // rows before the call's first are stepped through only
-      const auto out = rows.at(static_cast<std::size_t>(k + r - j), 0);
+      // (and point at the call's first row, so no address outside out is formed)
+      const auto out = rows.at(static_cast<std::size_t>(put ? k + r - j : k), 0);
       for (std::size_t i = 0; i < padded; i += w) {
         const batch s = batch::load_unaligned(row_s + i), c = batch::load_unaligned(row_c + i);
         if (put && i < whole) {
