@@ -182,8 +182,6 @@ TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]")
   }
 }
 
-// Each dot meets at most ⌈n/(2W)⌉ + log2(2W) + W additions (dot_kernels.hpp); W ≤ 16 lanes
-// on every dispatched arch, so that many float roundings bound it against the double sum.
 // Every arch's lane expansion of a float row equals the baseline's bit for bit: both
 // layouts, both signs, plain lanes and every lane group the 16-bit kernels use, ragged halves.
 TEST_CASE("dispatched lane expansions equal the scalar expansion", "[dispatch]") {
@@ -242,6 +240,8 @@ TEST_CASE("dispatched rung selects copy exactly the masked rungs", "[dispatch]")
     }
 }
 
+// Each dot meets at most ⌈n/(2W)⌉ + log2(2W) + W additions (dot_kernels.hpp); W ≤ 16 lanes
+// on every dispatched arch, so that many float roundings bound it against the double sum.
 TEST_CASE("dispatched score_matrix equals the float64 reference within its bound", "[dispatch]") {
   const arch_kernels arch = GENERATE(from_range(every_arch()));
   CAPTURE(arch.name);
