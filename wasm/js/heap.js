@@ -37,9 +37,24 @@ export class Heap {
     });
   }
 
+  // The memory's buffer, read (by the engine's slow intrinsic getter) only when the module
+  // replaced HEAPU8, which it does whenever memory grows.
+  #u8 = null;
+  #buffer = null;
+  // The last view copyOut made: [ptr, ptr + 4·length) of #buffer (a decode loop reuses it).
+  #out = null;
+  #outPtr = 0;
+  #outLength = 0;
+  #outBuffer = null;
+
   /** The module's current memory (intrinsic getter: a patched prototype cannot change it). */
   get buffer() {
-    return bufferOf(this.module.HEAPU8);
+    const u8 = this.module.HEAPU8;
+    if (u8 !== this.#u8) {
+      this.#buffer = bufferOf(u8);
+      this.#u8 = u8;
+    }
+    return this.#buffer;
   }
 
   /**
@@ -106,7 +121,14 @@ export class Heap {
 
   /** Copies `length` floats at `ptr` into the Float32Array `into` (from its start). */
   getF32(into, ptr, length) {
-    copyInto(into, new Float32(bufferOf(this.module.HEAPF32), ptr, length), 0);
+    const buffer = this.buffer;
+    if (this.#out === null || this.#outBuffer !== buffer || this.#outPtr !== ptr || this.#outLength !== length) {
+      this.#out = new Float32(buffer, ptr, length);
+      this.#outBuffer = buffer;
+      this.#outPtr = ptr;
+      this.#outLength = length;
+    }
+    copyInto(into, this.#out, 0);
   }
 
   /** Copies `length` 16-bit values at `ptr` into the Uint16Array `into` (from its start). */
