@@ -103,11 +103,11 @@ export class Heap {
   }
 
   f32(ptr, length) {
-    return new Float32(bufferOf(this.module.HEAPF32), ptr, length);
+    return new Float32(this.buffer, ptr, length);
   }
 
   u16(ptr, length) {
-    return new Uint16(bufferOf(this.module.HEAPU8), ptr, length);
+    return new Uint16(this.buffer, ptr, length);
   }
 
   /** Copies a Float32Array / Int32Array / Uint16Array / Float64Array (by `tag`) to `ptr`. */
@@ -115,7 +115,7 @@ export class Heap {
     const m = this.module;
     if (tag === 'Float32Array') copyInto(m.HEAPF32, a, ptr >>> 2);
     else if (tag === 'Int32Array') copyInto(m.HEAP32, a, ptr >>> 2);
-    else if (tag === 'Uint16Array') copyInto(new Uint16(bufferOf(m.HEAPU8)), a, ptr >>> 1);
+    else if (tag === 'Uint16Array') copyInto(new Uint16(this.buffer), a, ptr >>> 1);
     else copyInto(m.HEAPF64, a, ptr >>> 3);
   }
 
@@ -133,7 +133,7 @@ export class Heap {
 
   /** Copies `length` 16-bit values at `ptr` into the Uint16Array `into` (from its start). */
   getU16(into, ptr, length) {
-    copyInto(into, new Uint16(bufferOf(this.module.HEAPU8), ptr, length), 0);
+    copyInto(into, new Uint16(this.buffer, ptr, length), 0);
   }
 
   /** A fresh copy (outside WebAssembly memory) of a typed-array view the binding returned. */
@@ -180,6 +180,7 @@ export class Tensor {
   #length;
   #dtype;
   #view = null;
+  #viewBuffer = null; // the memory #view was made on (re-made when the module's has changed)
 
   // The module's readers of the private state, installed once after the class (not a
   // static block: engines before class static blocks, Safari 15.4–16.3 among them, would
@@ -221,9 +222,11 @@ export class Tensor {
    */
   get array() {
     if (this.#ptr === 0) throw new TypeError('posenc: tensor.array of a disposed tensor');
-    if (this.#view === null || bufferOf(this.#view) !== this.#heap.buffer) {
+    const buffer = this.#heap.buffer;
+    if (this.#view === null || this.#viewBuffer !== buffer) {
       this.#view = this.#dtype === 'float32' ? this.#heap.f32(this.#ptr, this.#length)
         : this.#heap.u16(this.#ptr, this.#length);
+      this.#viewBuffer = buffer;
     }
     return this.#view;
   }
@@ -235,6 +238,7 @@ export class Tensor {
     this.#heap.free(this.#ptr);
     this.#ptr = 0;
     this.#view = null;
+    this.#viewBuffer = null;
   }
 }
 Tensor.installReaders();
