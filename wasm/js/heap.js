@@ -1,9 +1,10 @@
 // wasm/js/heap.js — moving arrays in and out of WebAssembly memory, and resident tensors.
 //
 // Memory may grow during any call that allocates, which detaches every typed-array view of
-// the old buffer; so views are always made from the module's current HEAP* arrays, right
-// before use, never kept across a call. Copies go through the intrinsic %TypedArray% set
-// (check.js copyInto): nothing a caller can override runs while memory is written.
+// the old buffer; so a view is used only on the module's current buffer, checked right
+// before use (a view kept across calls is re-made once the buffer changed). Copies go
+// through the intrinsic %TypedArray% set (check.js copyInto): nothing a caller can
+// override runs while memory is written.
 //
 // The copying path stages arguments in one reusable scratch block: calls whose arguments
 // fit in SCRATCH_KEEP bytes do no malloc at all; bigger ones get a block of their own that
@@ -41,7 +42,8 @@ export class Heap {
   // replaced HEAPU8, which it does whenever memory grows.
   #u8 = null;
   #buffer = null;
-  // The last view copyOut made: [ptr, ptr + 4·length) of #buffer (a decode loop reuses it).
+  // The view getF32 last copied from, floats [ptr, ptr + length) of #outBuffer: a decode
+  // loop copies out of the same scratch floats on every call.
   #out = null;
   #outPtr = 0;
   #outLength = 0;
