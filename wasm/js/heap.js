@@ -42,12 +42,13 @@ export class Heap {
   // replaced HEAPU8, which it does whenever memory grows.
   #u8 = null;
   #buffer = null;
-  // The view getF32 last copied from, floats [ptr, ptr + length) of #outBuffer: a decode
-  // loop copies out of the same scratch floats on every call.
+  // The view the last copy-out read (#outOf): a decode loop copies out of the same scratch
+  // elements on every call.
   #out = null;
+  #outView = null;
+  #outBuffer = null;
   #outPtr = 0;
   #outLength = 0;
-  #outBuffer = null;
 
   /** The module's current memory (intrinsic getter: a patched prototype cannot change it). */
   get buffer() {
@@ -117,25 +118,32 @@ export class Heap {
     const m = this.module;
     if (tag === 'Float32Array') copyInto(m.HEAPF32, a, ptr >>> 2);
     else if (tag === 'Int32Array') copyInto(m.HEAP32, a, ptr >>> 2);
-    else if (tag === 'Uint16Array') copyInto(new Uint16(this.buffer), a, ptr >>> 1);
+    else if (tag === 'Uint16Array') copyInto(m.HEAPU16, a, ptr >>> 1);
     else copyInto(m.HEAPF64, a, ptr >>> 3);
   }
 
   /** Copies `length` floats at `ptr` into the Float32Array `into` (from its start). */
   getF32(into, ptr, length) {
-    const buffer = this.buffer;
-    if (this.#out === null || this.#outBuffer !== buffer || this.#outPtr !== ptr || this.#outLength !== length) {
-      this.#out = new Float32(buffer, ptr, length);
-      this.#outBuffer = buffer;
-      this.#outPtr = ptr;
-      this.#outLength = length;
-    }
-    copyInto(into, this.#out, 0);
+    copyInto(into, this.#outOf(Float32, ptr, length), 0);
   }
 
   /** Copies `length` 16-bit values at `ptr` into the Uint16Array `into` (from its start). */
   getU16(into, ptr, length) {
-    copyInto(into, new Uint16(this.buffer, ptr, length), 0);
+    copyInto(into, this.#outOf(Uint16, ptr, length), 0);
+  }
+
+  // A View (Float32Array / Uint16Array) of `length` elements at `ptr` in the current memory:
+  // the last one made when it is that one.
+  #outOf(View, ptr, length) {
+    const buffer = this.buffer;
+    if (this.#outView !== View || this.#outBuffer !== buffer || this.#outPtr !== ptr || this.#outLength !== length) {
+      this.#out = new View(buffer, ptr, length);
+      this.#outView = View;
+      this.#outBuffer = buffer;
+      this.#outPtr = ptr;
+      this.#outLength = length;
+    }
+    return this.#out;
   }
 
   /** A fresh copy (outside WebAssembly memory) of a typed-array view the binding returned. */
