@@ -63,6 +63,8 @@ const rope_kernel_table& rope_kernels() noexcept {
        {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
       {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
        {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
+      {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
+       {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
       {&rotate_token_scalar<double, false>, &rotate_token_scalar<double, true>},
       &expand_lanes<float>,
       &select_rungs<void>};

@@ -212,9 +212,9 @@ constexpr std::int64_t kAllHeadsBytes = std::int64_t{8} << 20;
 constexpr std::int64_t kAllHeadsBytes = 64 * 1024;
 #endif
 
-// True when the call touches more than kAllHeadsBytes: its tensors stream from memory.
+// The bytes a call reads and writes (in, and out when it is another tensor).
 template <class Target>
-bool streams(std::span<const Target> targets) noexcept {
+std::int64_t touched_bytes(std::span<const Target> targets) noexcept {
   std::int64_t bytes = 0;
   for (const Target& target : targets) {
     if (is_empty(target.in)) continue;
@@ -222,7 +222,31 @@ bool streams(std::span<const Target> targets) noexcept {
     bytes += static_cast<std::int64_t>(sizeof(*target.in.data)) * values *
              (target.in.data == target.out.data ? 1 : 2);
   }
-  return bytes > kAllHeadsBytes;
+  return bytes;
+}
+
+// True when the call touches more than kAllHeadsBytes: its tensors stream from memory.
+template <class Target>
+bool streams(std::span<const Target> targets) noexcept {
+  return touched_bytes(targets) > kAllHeadsBytes;
+}
+
+// Calls past kOffLineBytes whose rows are not all on 64-byte lines take the kernel table's
+// off_line entries (detail/dispatch.hpp): on AVX-512 such rows split every 64-byte access
+// across two lines, which costs once the tensor no longer fits the core's caches.
+constexpr std::int64_t kOffLineBytes = std::int64_t{4} << 20;
+
+// True when some row of a target (in or out) starts off a 64-byte line.
+template <class Target>
+bool off_line(std::span<const Target> targets) noexcept {
+  const auto off = [](const auto& v) {
+    constexpr std::int64_t line = 64 / static_cast<std::int64_t>(sizeof(*v.data));
+    return reinterpret_cast<std::uintptr_t>(v.data) % 64 != 0 ||
+           (v.tokens > 1 && v.token_stride % line != 0) || (v.heads > 1 && v.head_stride % line != 0);
+  };
+  for (const Target& target : targets)
+    if (!is_empty(target.in) && (off(target.in) || off(target.out))) return true;
+  return false;
 }
 
 template <class Target>
@@ -316,7 +340,10 @@ void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
   if (how.shift)
     return rotate_tokens<double>(cache, targets, tokens, pos, 1.0f, 1.0f,
                                  kernels.shift[interleaved]);
-  const auto& apply = streams(targets) ? kernels.streaming : kernels.apply;
+  const std::int64_t bytes = touched_bytes(targets);
+  const auto& apply = bytes <= kAllHeadsBytes ? kernels.apply
+                      : bytes > kOffLineBytes && off_line(targets) ? kernels.off_line
+                                                                   : kernels.streaming;
   rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
                        apply[interleaved][how.g != 1.0f]);
 }

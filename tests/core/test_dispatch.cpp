@@ -172,6 +172,10 @@ TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]")
               check_rope_kernel<float, true>(arch.rope.streaming[1][1], half, dim, heads, stride, offset, -1.0f, 0.75f, in_place, rng);
               check_rope_kernel<float, false>(arch.rope.streaming[0][0], half, dim, heads, stride, offset, -1.0f, 1.0f, in_place, rng);
               check_rope_kernel<float, true>(arch.rope.streaming[1][0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
+              check_rope_kernel<float, false>(arch.rope.off_line[0][1], half, dim, heads, stride, offset, -1.0f, 0.75f, in_place, rng);
+              check_rope_kernel<float, true>(arch.rope.off_line[1][1], half, dim, heads, stride, offset, 1.0f, 1.25f, in_place, rng);
+              check_rope_kernel<float, false>(arch.rope.off_line[0][0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
+              check_rope_kernel<float, true>(arch.rope.off_line[1][0], half, dim, heads, stride, offset, -1.0f, 1.0f, in_place, rng);
               check_rope_kernel<double, false>(arch.rope.shift[0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
               check_rope_kernel<double, true>(arch.rope.shift[1], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
             }

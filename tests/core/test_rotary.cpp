@@ -330,6 +330,51 @@ TEST_CASE("rope_apply matches the scalar reference on random shapes", "[rotary]"
   }
 }
 
+// The driver picks the kernel per call by the bytes it touches (in cache, streaming from
+// memory, and large calls with rows off 64-byte lines: rotary.cpp); every tier must give the
+// reference's numbers.
+TEST_CASE("rope_apply matches the scalar reference in every size tier, on and off a line", "[rotary]") {
+  const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
+  const std::int64_t tokens = GENERATE(2, 64, 384);  // 32 KiB, 1 MiB, 6 MiB of 32 × 128 rows
+  const std::size_t offset = GENERATE(0u, 4u, 8u);   // floats past a 64-byte line
+  const bool in_place = GENERATE(true, false);
+  const bool scaled = GENERATE(false, true);  // yarn: the kernels' g ≠ 1 entries
+  CAPTURE(layout, tokens, offset, in_place, scaled);
+  constexpr std::int64_t heads = 32, dim = 128;
+  posenc::scaling yarn;
+  yarn.type = posenc::scaling_type::yarn;
+  yarn.factor = 4.0;
+  yarn.original_max_position_embeddings = 64;
+  const rotary_cache cache({.head_dim = dim, .layout = layout, .scaling = scaled ? yarn : posenc::scaling{}},
+                           0, tokens);
+  const auto n = static_cast<std::size_t>(tokens * heads * dim);
+  std::vector<float> in_buf(n + 32), out_buf(n + 32);
+  const auto on_line = [offset](std::vector<float>& b) {
+    const auto skip = (64 - reinterpret_cast<std::uintptr_t>(b.data()) % 64) % 64 / sizeof(float);
+    return b.data() + skip + offset;
+  };
+  float* const x = on_line(in_buf);
+  float* const y = in_place ? x : on_line(out_buf);
+  std::mt19937 rng(static_cast<unsigned>(tokens + offset));
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (std::size_t i = 0; i < n; ++i) x[i] = u(rng);
+  tensor want(tokens, heads, dim);
+  std::copy(x, x + n, want.data.begin());
+  const tensor input = want;
+  posenc::rope_apply(cache, posenc::const_tensor_view::dense(x, n, tokens, heads, dim),
+                     tensor_view::dense(y, n, tokens, heads, dim), 0);
+  reference_apply(cache, want, iota_positions(0, tokens), direction::forward);
+  bool close = true;
+  for (std::size_t i = 0; i < n && close; i += 2) {
+    const std::size_t row = i / dim * dim, k = i % dim / 2;
+    const auto [ja, jb] = pair_of(layout, static_cast<std::int64_t>(k), dim);
+    const std::size_t a = row + static_cast<std::size_t>(ja), b = row + static_cast<std::size_t>(jb);
+    const double scale = 2.0 * kUlp * (std::fabs(input.data[a]) + std::fabs(input.data[b]));
+    close = std::fabs(double(y[a]) - want.data[a]) <= scale && std::fabs(double(y[b]) - want.data[b]) <= scale;
+  }
+  CHECK(close);
+}
+
 TEST_CASE("rotation matches a long-double rotation by the exact angle", "[rotary]") {
   const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
   const int head_dim = GENERATE(64, 128);

@@ -9,14 +9,18 @@
 
 POSENC_DISPATCHED_KERNELS(template, xsimd::avx512bw)
 
-// Interleaved rows that stream from memory take the AVX2 kernels: on AMD Zen 5 they beat
-// the 512-bit ones there (bench/results/decisions.md); half-layout rows keep 512 bits.
+// Where the AVX2 kernels beat the 512-bit ones on AMD Zen 5 (bench/results/decisions.md):
+// interleaved rows that stream from memory, and half-layout rows of large calls whose rows
+// are off 64-byte lines (AVX2 peels them to its 32-byte boundaries; a 64-byte access splits).
 posenc::detail::dispatched::rope_kernel_table posenc::detail::dispatched::rope_kernels_for(
     xsimd::avx512bw) noexcept {
   rope_kernel_table t = rope_kernels_of<xsimd::avx512bw>();
   const rope_kernel_table narrow = rope_kernels_for(xsimd::fma3<xsimd::avx2>{});
-  t.streaming[1][0] = narrow.apply[1][0];
-  t.streaming[1][1] = narrow.apply[1][1];
+  for (int scaled = 0; scaled < 2; ++scaled) {
+    t.streaming[1][scaled] = narrow.apply[1][scaled];
+    t.off_line[0][scaled] = narrow.apply[0][scaled];
+    t.off_line[1][scaled] = narrow.apply[1][scaled];
+  }
   return t;
 }
 

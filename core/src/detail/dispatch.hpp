@@ -30,11 +30,12 @@ const char* arch_name() noexcept;
 
 // One arch's RoPE token kernels (rotary_kernels.hpp, rotate_token<Arch, T, Interleaved,
 // Scaled>): apply[interleaved][scaled] for rope_apply (float rows; scaled: g ≠ 1),
-// streaming[interleaved][scaled] for rope_apply calls whose tensors stream from memory (the
-// arch's apply, except where a narrower arch's kernel measured faster there), and
-// shift[interleaved] for rope_shift (double rows, g = 1), expand for the lanes of a float
-// row (expand_lanes) and select for the merged rows of multi-position tokens
-// (rung_select.hpp).
+// streaming[interleaved][scaled] for rope_apply calls whose tensors stream from memory,
+// off_line[interleaved][scaled] for the larger ones among them whose rows are not all on
+// 64-byte lines (both: the arch's apply, except where a narrower arch's kernel measured
+// faster there), shift[interleaved] for rope_shift (double rows, g = 1), expand for the
+// lanes of a float row (expand_lanes) and select for the merged rows of multi-position
+// tokens (rung_select.hpp).
 struct rope_kernel_table {
   using apply_fn = void (*)(const token_rows<float>&) noexcept;
   using shift_fn = void (*)(const token_rows<double>&) noexcept;
@@ -43,6 +44,7 @@ struct rope_kernel_table {
                              float*, std::size_t) noexcept;
   apply_fn apply[2][2];
   apply_fn streaming[2][2];
+  apply_fn off_line[2][2];
   shift_fn shift[2];
   expand_fn expand;
   select_fn select;
@@ -59,10 +61,12 @@ rope_kernel_table rope_kernels_of() noexcept {
       {{&rotate_token<Arch, float, false, false>, &rotate_token<Arch, float, false, true>},
        {&rotate_token<Arch, float, true, false>, &rotate_token<Arch, float, true, true>}},
       {},
+      {},
       {&rotate_token<Arch, double, false, false>, &rotate_token<Arch, double, true, false>},
       &expand_lanes<float, Arch>,
       &select_rungs<Arch>};
   std::copy(&t.apply[0][0], &t.apply[0][0] + 4, &t.streaming[0][0]);
+  std::copy(&t.apply[0][0], &t.apply[0][0] + 4, &t.off_line[0][0]);
   return t;
 }
 #endif
