@@ -93,6 +93,28 @@ test('two instances: separate memories, failures and disposal of one never reach
   tb.dispose();
 });
 
+// Every instance's ropes are one class (wasm/js/rotary.js): a rope method borrowed from
+// another instance's rope acts on the rope it is called on, in that rope's own memory.
+test('ropes of two instances: a method called on the other instance\'s rope uses that rope\'s memory', async () => {
+  const a = await createPosenc();
+  const b = await createPosenc({ simd: !a.simd });
+  const ropeA = a.rope({ headDim: 8 });
+  const ropeB = b.rope({ headDim: 8, base: 500 });
+  const tb = b.tensor(ramp(32));
+  const want = ropeB.apply(Float32Array.from(ramp(32)), { tokens: 4, heads: 1, start: 9 });
+  assert.equal(ropeA.apply.call(ropeB, tb, { tokens: 4, heads: 1, start: 9 }), tb);
+  assert.deepEqual(Array.from(tb.array), Array.from(want), 'b\'s rope, b\'s tensor: b\'s numbers');
+  const ta = a.tensor(ramp(32));
+  ropeA.apply(ta, { tokens: 4, heads: 1, start: 9 });
+  assert.notDeepEqual(Array.from(ta.array), Array.from(want), 'a\'s rope keeps its own base');
+  ropeB.dispose();
+  assert.throws(() => ropeA.apply.call(ropeB, tb, { tokens: 4, heads: 1 }), /disposed/);
+  assert.equal(ropeA.disposed, false);
+  assert.deepEqual(designFailures(a), []);
+  assert.deepEqual(designFailures(b), []);
+  for (const t of [ta, tb, ropeA]) t.dispose();
+});
+
 // F7 (fixed in wasm/js/target.js): a Tensor handle carries an address, and instance b's
 // methods once took a's tensor as an address in b's memory — rotating or filling b's own
 // tensor allocated there, and trapping b (module dead) when the address lay beyond b's

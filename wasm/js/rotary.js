@@ -175,372 +175,391 @@ const STRIDES = ['heads', 'tokenStride', 'headStride'];
 const Q_STRIDES = ['qHeads', 'qTokenStride', 'qHeadStride'];
 const K_STRIDES = ['kHeads', 'kTokenStride', 'kHeadStride'];
 
-export function rotaryApi({ module, heap }) {
-  const registry = new FinalizationRegistry((handle) => module.ropeDestroy(handle));
-  const call = new Call();
-  const kCall = new Call(); // applyQK: k's heads and strides
-  const X = new Target();
-  const OUT = new Target();
+// A rotator. Module level (not one class per posenc instance), so every rope has one shape
+// and the methods' property accesses stay monomorphic however many instances a program
+// loads; #api holds the instance's module, heap and call buffers.
+class Rope {
+  #api;
+  #handle;
+  #headDim;
+  #rotaryDim;
+  #base;
+  #layout;
+  #angles;
+  #attentionFactor;
+  #invFreq;
+  #cacheStart;
+  #cacheLength; // rows cached now
+  #cacheMax; // rows the cache may grow to (= cacheLength when given)
+  #make; // cacheLength → a new handle, for the growing cache (null when cacheLength was given)
+  #axes;
 
-  class Rope {
-    #handle;
-    #headDim;
-    #rotaryDim;
-    #base;
-    #layout;
-    #angles;
-    #attentionFactor;
-    #invFreq;
-    #cacheStart;
-    #cacheLength; // rows cached now
-    #cacheMax; // rows the cache may grow to (= cacheLength when given)
-    #make; // cacheLength → a new handle, for the growing cache (null when cacheLength was given)
-    #axes;
+  constructor(api, opts) {
+    const { module, heap, registry } = api;
+    const o = check.options(opts, 'rope()', ROPE_KEYS);
+    const headDim = check.integer('headDim', o.headDim);
+    const rotaryDim = o.rotaryDim === undefined ? headDim : check.integer('rotaryDim', o.rotaryDim);
+    const base = baseArg(o);
+    const layout = o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS);
+    const angles = o.angles === undefined ? 'exact' : check.oneOf('angles', o.angles, ANGLE_PRECISIONS);
+    const scaling = scalingArg(o.scaling);
+    const cacheStart = o.cacheStart === undefined ? 0 : check.safeInteger('cacheStart', o.cacheStart);
+    // An int32 count; the core caps cacheLength·rotaryDim/2 at 2^28 floats (rotary.hpp).
+    const auto = o.cacheLength === undefined;
+    const cacheLength = auto ? 0 : check.integer('cacheLength', o.cacheLength, 0);
+    const axes = axesArg(o);
+    const { section } = axes;
+    const make = (length) => withScaling(heap, scaling, 'rope()', (ptr) => module.ropeCreate(headDim, rotaryDim,
+      base, layout, scaling.type, ptr, angles, cacheStart, length, axes.axes, section[0], section[1], section[2]));
+    const handle = make(cacheLength);
+    unwrap(module, handle, cacheNames);
+    const info = heap.take(module.ropeInfo(handle), 'Float64Array');
+    this.#api = api;
+    this.#handle = handle;
+    this.#headDim = headDim;
+    this.#rotaryDim = info[1];
+    this.#base = base;
+    this.#layout = layout;
+    this.#angles = angles;
+    this.#attentionFactor = info[0];
+    this.#invFreq = new check.Float64(check.bufferOf(info), 16, check.lengthOf(info) - 2);
+    this.#cacheStart = cacheStart;
+    this.#cacheLength = cacheLength;
+    this.#cacheMax = auto ? Math.floor(AUTO_MAX_FLOATS / info[1]) : cacheLength;
+    this.#make = auto ? make : null;
+    this.#axes = axes;
+    registry.register(this, handle, this);
+    Object.freeze(this); // nothing to add to a rotator: what it was made with is read-only
+  }
 
-    constructor(opts) {
-      const o = check.options(opts, 'rope()', ROPE_KEYS);
-      const headDim = check.integer('headDim', o.headDim);
-      const rotaryDim = o.rotaryDim === undefined ? headDim : check.integer('rotaryDim', o.rotaryDim);
-      const base = baseArg(o);
-      const layout = o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS);
-      const angles = o.angles === undefined ? 'exact' : check.oneOf('angles', o.angles, ANGLE_PRECISIONS);
-      const scaling = scalingArg(o.scaling);
-      const cacheStart = o.cacheStart === undefined ? 0 : check.safeInteger('cacheStart', o.cacheStart);
-      // An int32 count; the core caps cacheLength·rotaryDim/2 at 2^28 floats (rotary.hpp).
-      const auto = o.cacheLength === undefined;
-      const cacheLength = auto ? 0 : check.integer('cacheLength', o.cacheLength, 0);
-      const axes = axesArg(o);
-      const { section } = axes;
-      const make = (length) => withScaling(heap, scaling, 'rope()', (ptr) => module.ropeCreate(headDim, rotaryDim,
-        base, layout, scaling.type, ptr, angles, cacheStart, length, axes.axes, section[0], section[1], section[2]));
-      const handle = make(cacheLength);
-      unwrap(module, handle, cacheNames);
-      const info = heap.take(module.ropeInfo(handle), 'Float64Array');
-      this.#handle = handle;
-      this.#headDim = headDim;
-      this.#rotaryDim = info[1];
-      this.#base = base;
-      this.#layout = layout;
-      this.#angles = angles;
-      this.#attentionFactor = info[0];
-      this.#invFreq = new check.Float64(check.bufferOf(info), 16, check.lengthOf(info) - 2);
-      this.#cacheStart = cacheStart;
-      this.#cacheLength = cacheLength;
-      this.#cacheMax = auto ? Math.floor(AUTO_MAX_FLOATS / info[1]) : cacheLength;
-      this.#make = auto ? make : null;
-      this.#axes = axes;
-      registry.register(this, handle, this);
-      Object.freeze(this); // nothing to add to a rotator: what it was made with is read-only
-    }
+  // What the rotator was made with, read from private state (getters on the prototype:
+  // neither an own property nor Object.prototype can stand in for them).
+  get headDim() { return this.#headDim; }
+  get rotaryDim() { return this.#rotaryDim; }
+  get base() { return this.#base; }
+  get layout() { return this.#layout; }
+  get angles() { return this.#angles; }
+  /** HF's attention_scaling, multiplied into rotated dims; 1 unless yarn / longrope. */
+  get attentionFactor() { return this.#attentionFactor; }
+  /** θ_i exactly as used (rotaryDim/2 values; a copy per rotator, changing it changes nothing). */
+  get invFreq() { return this.#invFreq; }
+  /** Positions per token: 1, 3 (M-RoPE: t, h, w) or 2 (vision2d: row, col). */
+  get axes() { return this.#axes.count; }
+  /** { section, interleaved } (frozen) of an M-RoPE rotator, else null. */
+  get mrope() { return this.#axes.mrope; }
+  /** 'qwen2-vl' | 'pixtral' for a 2-D rotary, else null. */
+  get vision2d() { return this.#axes.vision2d; }
 
-    // What the rotator was made with, read from private state (getters on the prototype:
-    // neither an own property nor Object.prototype can stand in for them).
-    get headDim() { return this.#headDim; }
-    get rotaryDim() { return this.#rotaryDim; }
-    get base() { return this.#base; }
-    get layout() { return this.#layout; }
-    get angles() { return this.#angles; }
-    /** HF's attention_scaling, multiplied into rotated dims; 1 unless yarn / longrope. */
-    get attentionFactor() { return this.#attentionFactor; }
-    /** θ_i exactly as used (rotaryDim/2 values; a copy per rotator, changing it changes nothing). */
-    get invFreq() { return this.#invFreq; }
-    /** Positions per token: 1, 3 (M-RoPE: t, h, w) or 2 (vision2d: row, col). */
-    get axes() { return this.#axes.count; }
-    /** { section, interleaved } (frozen) of an M-RoPE rotator, else null. */
-    get mrope() { return this.#axes.mrope; }
-    /** 'qwen2-vl' | 'pixtral' for a 2-D rotary, else null. */
-    get vision2d() { return this.#axes.vision2d; }
+  get disposed() {
+    Rope.#check(this, 'rope.disposed');
+    return this.#handle === 0;
+  }
 
-    get disposed() {
-      Rope.#check(this, 'rope.disposed');
-      return this.#handle === 0;
-    }
-
-    // The brand check: methods called on anything but a rope (rope.apply.call({}, …)).
-    static #check(r, fn) {
-      if (typeof r !== 'object' || r === null || !(#handle in r)) {
-        throw new TypeError(`posenc: ${fn} must be called on a rope made by pe.rope()`);
-      }
-    }
-
-    #live() {
-      if (this.#handle === 0) throw new TypeError('posenc: this rope has been disposed');
-      return this.#handle;
-    }
-
-    // The live handle, its cache grown (see AUTO_MIN_ROWS) when a call reaches row `last`
-    // (a position) past the cached rows and below the bound. Runs after every option is read;
-    // a failed rebuild (out of memory) keeps the current cache and stops growing.
-    #covering(last) {
-      const handle = this.#live();
-      const need = last - this.#cacheStart + 1;
-      if (need <= this.#cacheLength || this.#cacheLength >= this.#cacheMax || need <= 0) return handle;
-      const rows = Math.min(this.#cacheMax, Math.max(AUTO_MIN_ROWS, 2 * this.#cacheLength,
-        2 ** Math.ceil(Math.log2(need))));
-      let next = null;
-      try {
-        next = this.#make(rows);
-        if (typeof next !== 'number') module.lastError(); // dropped: the current rows are the same
-      } catch {
-        // scratch memory for a scaling block exhausted: the same, keep the current cache
-      }
-      if (typeof next !== 'number') {
-        this.#cacheMax = this.#cacheLength;
-        return handle;
-      }
-      registry.unregister(this);
-      module.ropeDestroy(handle);
-      registry.register(this, next, this);
-      this.#handle = next;
-      this.#cacheLength = rows;
-      return next;
-    }
-
-    // The last position a call rotates at (start + tokens − 1, or the largest of positions).
-    static #last(positions, start, tokens) {
-      if (positions === null) return start + tokens - 1;
-      let m = -Infinity;
-      for (let i = 0, n = check.lengthOf(positions); i < n; i++) if (positions[i] > m) m = positions[i];
-      return m;
-    }
-
-    #liveFor(positions, start, tokens) {
-      return this.#make === null ? this.#live() : this.#covering(Rope.#last(positions, start, tokens));
-    }
-
-    /**
-     * Rotates x [tokens][heads][headDim] in place, or into `out` (same length and strides;
-     * x is then left as it was): token t at positions[t] or start + t; inverse: true undoes
-     * it. Rotated dims are multiplied by attentionFactor (HF). Returns x, or out.
-     */
-    apply(x, opts) {
-      Rope.#check(this, 'rope.apply()');
-      const o = check.options(opts, 'rope.apply()', APPLY_KEYS, new ApplyOptions());
-      const inverse = o.inverse === undefined ? false : check.boolean('inverse', o.inverse);
-      return this.#apply(x, o, inverse, 'rope.apply()');
-    }
-
-    /** apply with inverse: true: undoes apply to float rounding. */
-    invert(x, opts) {
-      Rope.#check(this, 'rope.invert()');
-      return this.#apply(x, check.options(opts, 'rope.invert()', INVERT_KEYS, new InvertOptions()), true, 'rope.invert()');
-    }
-
-    #apply(x, o, inverse, fn) {
-      readPositions(call, o, fn, heap.buffer, this.#axes.count);
-      readStrides(call, this.#headDim, o.heads, o.tokenStride, o.headStride, STRIDES);
-      const { tokens, positions, start, heads, tokenStride: ts, headStride: hs } = call;
-      const out = o.out;
-      const dtype = halfDtype('x', x, dtypeArg(o));
-      if (out !== undefined) checkOutDtype(out, dtype);
-      // Every option is read: from here on no user code runs.
-      const handle = this.#liveFor(positions, start, tokens);
-      const half = dtype !== undefined;
-      if (half) resolveHalfTarget(heap, 'x', x, dtype, X);
-      else resolveTarget(heap, 'x', x, X);
-      let hasOut = out !== undefined;
-      if (hasOut) {
-        if (half) resolveHalfTarget(heap, 'out', out, dtype, OUT);
-        else resolveTarget(heap, 'out', out, OUT);
-        const shared = sharing(X, OUT);
-        if (shared === 2) {
-          throw new RangeError('posenc: out must be the same array as x or not share memory with it ' +
-            '(out overlaps x)');
-        }
-        hasOut = shared === 0;
-      }
-      const n = positions === null ? 0 : check.lengthOf(positions);
-      if (!half && !hasOut && X.copy !== null && n === (positions === null ? 0 : tokens) &&
-          this.#applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse)) return x;
-      const xBytes = align(stagedBytes(X));
-      const outBytes = hasOut ? align(stagedBytes(OUT)) : 0;
-      const total = xBytes + outBytes + 4 * n;
-      const base = total === 0 ? 0 : heap.acquire(total, fn);
-      let status;
-      try {
-        stage(heap, X, base);
-        if (hasOut) stage(heap, OUT, base + xBytes);
-        const pp = base + xBytes + outBytes;
-        if (n !== 0) heap.put(pp, positions, 'Int32Array');
-        const target = hasOut ? OUT : X;
-        const use = positions === null ? 0 : 1, inv = inverse ? 1 : 0;
-        // x → target (target = x in place): float32, or 16-bit values of one dtype.
-        status = half
-          ? module._posenc_rope_apply16(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads, ts, hs,
-            pp, n, start, use, inv, dtype === 'bfloat16' ? 1 : 0)
-          : module._posenc_rope_apply(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads, ts, hs,
-            pp, n, start, use, inv);
-        if (status === 0) unstage(heap, target);
-      } finally {
-        if (base !== 0) heap.release(base);
-      }
-      fromStatus(module, status, hasOut ? inNames : undefined);
-      return out === undefined ? x : out;
-    }
-
-    // apply in place on a big X (a copy target) in token chunks through scratch memory
-    // (target.js inChunks); false when x is small or the layout does not allow chunks. The
-    // whole call is checked first (one extra call, for big x only), so an error changes
-    // nothing.
-    #applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse) {
-      const p = positions === null ? 0 : 4;
-      const rowFloats = heads < 1 ? 0 : (heads - 1) * hs + this.#headDim;
-      if (!chunkable(X.length, tokens, ts, rowFloats, p)) return false;
-      fromStatus(module, module._posenc_rope_check(handle, X.length, tokens, heads, ts, hs, start));
-      const inv = inverse ? 1 : 0;
-      return inChunks(heap, 'x', X.copy, tokens, ts, rowFloats, p, (ptr, floats, t0, count, pp) => {
-        if (p !== 0) heap.put(pp, new check.Int32(check.bufferOf(positions), check.byteOffsetOf(positions) + 4 * t0, count), 'Int32Array');
-        fromStatus(module, module._posenc_rope_apply(handle, ptr, floats, ptr, floats, count, heads, ts, hs,
-          pp, p === 0 ? 0 : count, p === 0 ? start + t0 : 0, p === 0 ? 0 : 1, inv));
-      });
-    }
-
-    /**
-     * Grouped-query attention: rotates q [tokens][qHeads][headDim] and k [tokens][kHeads]
-     * [headDim] forward in place with one cos/sin row per token (same numbers as two
-     * apply calls). Strides per tensor: qTokenStride, qHeadStride, kTokenStride, kHeadStride.
-     */
-    applyQK(q, k, opts) {
-      Rope.#check(this, 'rope.applyQK()');
-      const o = check.options(opts, 'rope.applyQK()', QK_KEYS, new QKOptions());
-      readPositions(call, o, 'rope.applyQK()', heap.buffer, this.#axes.count);
-      readStrides(call, this.#headDim, o.qHeads, o.qTokenStride, o.qHeadStride, Q_STRIDES);
-      readStrides(kCall, this.#headDim, o.kHeads, o.kTokenStride, o.kHeadStride, K_STRIDES);
-      const { tokens, positions, start } = call;
-      const dtypeGiven = dtypeArg(o);
-      const dtype = halfDtype('q', q, dtypeGiven);
-      const kDtype = halfDtype('k', k, dtypeGiven);
-      if (kDtype !== dtype) {
-        throw new TypeError(`posenc: q holds ${dtype ?? 'float32'} but k holds ${kDtype ?? 'float32'}: q and k must share one dtype`);
-      }
-      const handle = this.#liveFor(positions, start, tokens);
-      const half = dtype !== undefined;
-      if (half) {
-        resolveHalfTarget(heap, 'q', q, dtype, X);
-        resolveHalfTarget(heap, 'k', k, dtype, OUT);
-      } else {
-        resolveTarget(heap, 'q', q, X);
-        resolveTarget(heap, 'k', k, OUT);
-      }
-      if (sharing(X, OUT) !== 0) throw new RangeError('posenc: q and k must not share memory');
-      const n = positions === null ? 0 : check.lengthOf(positions);
-      const qBytes = align(stagedBytes(X));
-      const kBytes = align(stagedBytes(OUT));
-      const total = qBytes + kBytes + 4 * n;
-      const base = total === 0 ? 0 : heap.acquire(total, 'rope.applyQK()');
-      let status;
-      try {
-        stage(heap, X, base);
-        stage(heap, OUT, base + qBytes);
-        const pp = base + qBytes + kBytes;
-        if (n !== 0) heap.put(pp, positions, 'Int32Array');
-        const use = positions === null ? 0 : 1;
-        status = half
-          ? module._posenc_rope_apply_qk16(handle, X.ptr, X.length, call.heads, call.tokenStride, call.headStride,
-            OUT.ptr, OUT.length, kCall.heads, kCall.tokenStride, kCall.headStride, tokens, pp, n, start, use,
-            dtype === 'bfloat16' ? 1 : 0)
-          : module._posenc_rope_apply_qk(handle, X.ptr, X.length, call.heads, call.tokenStride, call.headStride,
-            OUT.ptr, OUT.length, kCall.heads, kCall.tokenStride, kCall.headStride, tokens, pp, n, start, use);
-        if (status === 0) {
-          unstage(heap, X);
-          unstage(heap, OUT);
-        }
-      } finally {
-        if (base !== 0) heap.release(base);
-      }
-      fromStatus(module, status);
-      return [q, k];
-    }
-
-    /** Re-rotates keys by delta positions in place (pure rotation, no attention factor). */
-    shift(k, opts) {
-      Rope.#check(this, 'rope.shift()');
-      const o = check.options(opts, 'rope.shift()', SHIFT_KEYS, new ShiftOptions());
-      const delta = check.safeInteger('delta', o.delta);
-      const tokens = check.size('tokens', o.tokens);
-      readStrides(call, this.#headDim, o.heads, o.tokenStride, o.headStride, STRIDES);
-      const { heads, tokenStride: ts, headStride: hs } = call;
-      const handle = this.#live();
-      resolveTarget(heap, 'k', k, X);
-      const total = stagedBytes(X);
-      const base = total === 0 ? 0 : heap.acquire(total, 'rope.shift()');
-      let status;
-      try {
-        stage(heap, X, base);
-        status = module._posenc_rope_shift(handle, X.ptr, X.length, tokens, heads, ts, hs, delta);
-        if (status === 0) unstage(heap, X);
-      } finally {
-        if (base !== 0) heap.release(base);
-      }
-      fromStatus(module, status, (m) => m.replace(/^posenc: x\b/, 'posenc: k'));
-      return k;
-    }
-
-    /** { cos, sin }: Float32Array(rotaryDim/2) each, cos/sin(position·θ_i) without the factor. */
-    row(position) {
-      Rope.#check(this, 'rope.row()');
-      const axes = this.#axes.count;
-      let all;
-      if (axes > 1 && typeof position !== 'number' && typeof position !== 'bigint') {
-        // A multi-axis token: its axes positions ((t, h, w) or (row, col)) → the merged row.
-        const p = check.positions('position', position, heap.buffer);
-        if (check.lengthOf(p) !== axes) {
-          throw new RangeError(`posenc: position must hold ${axes} values (one per axis), got ${check.lengthOf(p)}`);
-        }
-        all = heap.take(unwrap(module, module.ropeRowAxes(this.#live(), p[0], p[1], axes > 2 ? p[2] : 0)),
-          'Float32Array');
-      } else {
-        const p = check.safeInteger('position', position);
-        all = heap.take(unwrap(module, module.ropeRow(this.#live(), p)), 'Float32Array');
-      }
-      const half = check.lengthOf(all) / 2;
-      const buffer = check.bufferOf(all);
-      return { cos: new check.Float32(buffer, 0, half), sin: new check.Float32(buffer, 4 * half, half) };
-    }
-
-    /**
-     * HF's (cos, sin) pair as a model's rotary embedding returns it: Float32Array
-     * [tokens][rotaryDim] each, full width in the rotator's layout, times attentionFactor;
-     * token t at positions[t] or start + t. A multi-axis rotator takes axes·tokens positions
-     * ([axes][tokens]) and returns each token's merged row (after HF's section merge).
-     */
-    cosSin(opts) {
-      Rope.#check(this, 'rope.cosSin()');
-      const o = check.options(opts, 'rope.cosSin()', COS_SIN_KEYS, new CosSinOptions());
-      const axes = this.#axes.count;
-      readPositions(call, o, 'rope.cosSin()', heap.buffer, axes);
-      const { tokens, positions, start } = call;
-      const n = positions === null ? 0 : check.lengthOf(positions);
-      if (positions !== null && n !== axes * tokens) {
-        throw new RangeError(`posenc: rope.cosSin() positions holds ${n} values but tokens is ${tokens}` +
-          (axes === 1 ? '' : ` (this rotator takes ${axes} positions per token: ${axes * tokens})`));
-      }
-      const handle = this.#liveFor(positions, start, tokens);
-      const base = n === 0 ? 0 : heap.acquire(4 * n, 'rope.cosSin()');
-      let r;
-      try {
-        if (n !== 0) heap.put(base, positions, 'Int32Array');
-        r = module.ropeCosSin(handle, base, n, start, tokens, positions !== null);
-      } finally {
-        if (base !== 0) heap.release(base);
-      }
-      const both = heap.take(unwrap(module, r), 'Float32Array');
-      const size = check.lengthOf(both) / 2;
-      const buffer = check.bufferOf(both);
-      return { cos: new check.Float32(buffer, 0, size), sin: new check.Float32(buffer, 4 * size, size) };
-    }
-
-    dispose() {
-      Rope.#check(this, 'rope.dispose()');
-      if (this.#handle === 0) return;
-      registry.unregister(this);
-      module.ropeDestroy(this.#handle);
-      this.#handle = 0;
+  // The brand check: methods called on anything but a rope (rope.apply.call({}, …)).
+  static #check(r, fn) {
+    if (typeof r !== 'object' || r === null || !(#handle in r)) {
+      throw new TypeError(`posenc: ${fn} must be called on a rope made by pe.rope()`);
     }
   }
 
+  #live() {
+    if (this.#handle === 0) throw new TypeError('posenc: this rope has been disposed');
+    return this.#handle;
+  }
+
+  // The live handle, its cache grown (see AUTO_MIN_ROWS) when a call reaches row `last`
+  // (a position) past the cached rows and below the bound. Runs after every option is read;
+  // a failed rebuild (out of memory) keeps the current cache and stops growing.
+  #covering(last) {
+    const { module, registry } = this.#api;
+    const handle = this.#live();
+    const need = last - this.#cacheStart + 1;
+    if (need <= this.#cacheLength || this.#cacheLength >= this.#cacheMax || need <= 0) return handle;
+    const rows = Math.min(this.#cacheMax, Math.max(AUTO_MIN_ROWS, 2 * this.#cacheLength,
+      2 ** Math.ceil(Math.log2(need))));
+    let next = null;
+    try {
+      next = this.#make(rows);
+      if (typeof next !== 'number') module.lastError(); // dropped: the current rows are the same
+    } catch {
+      // scratch memory for a scaling block exhausted: the same, keep the current cache
+    }
+    if (typeof next !== 'number') {
+      this.#cacheMax = this.#cacheLength;
+      return handle;
+    }
+    registry.unregister(this);
+    module.ropeDestroy(handle);
+    registry.register(this, next, this);
+    this.#handle = next;
+    this.#cacheLength = rows;
+    return next;
+  }
+
+  // The last position a call rotates at (start + tokens − 1, or the largest of positions).
+  static #last(positions, start, tokens) {
+    if (positions === null) return start + tokens - 1;
+    let m = -Infinity;
+    for (let i = 0, n = check.lengthOf(positions); i < n; i++) if (positions[i] > m) m = positions[i];
+    return m;
+  }
+
+  #liveFor(positions, start, tokens) {
+    return this.#make === null ? this.#live() : this.#covering(Rope.#last(positions, start, tokens));
+  }
+
+  /**
+   * Rotates x [tokens][heads][headDim] in place, or into `out` (same length and strides;
+   * x is then left as it was): token t at positions[t] or start + t; inverse: true undoes
+   * it. Rotated dims are multiplied by attentionFactor (HF). Returns x, or out.
+   */
+  apply(x, opts) {
+    Rope.#check(this, 'rope.apply()');
+    const o = check.options(opts, 'rope.apply()', APPLY_KEYS, new ApplyOptions());
+    const inverse = o.inverse === undefined ? false : check.boolean('inverse', o.inverse);
+    return this.#apply(x, o, inverse, 'rope.apply()');
+  }
+
+  /** apply with inverse: true: undoes apply to float rounding. */
+  invert(x, opts) {
+    Rope.#check(this, 'rope.invert()');
+    return this.#apply(x, check.options(opts, 'rope.invert()', INVERT_KEYS, new InvertOptions()), true, 'rope.invert()');
+  }
+
+  #apply(x, o, inverse, fn) {
+    const { module, heap, call, X, OUT } = this.#api;
+    readPositions(call, o, fn, heap.buffer, this.#axes.count);
+    readStrides(call, this.#headDim, o.heads, o.tokenStride, o.headStride, STRIDES);
+    const { tokens, positions, start, heads, tokenStride: ts, headStride: hs } = call;
+    const out = o.out;
+    const dtype = halfDtype('x', x, dtypeArg(o));
+    if (out !== undefined) checkOutDtype(out, dtype);
+    // Every option is read: from here on no user code runs.
+    const handle = this.#liveFor(positions, start, tokens);
+    const half = dtype !== undefined;
+    if (half) resolveHalfTarget(heap, 'x', x, dtype, X);
+    else resolveTarget(heap, 'x', x, X);
+    let hasOut = out !== undefined;
+    if (hasOut) {
+      if (half) resolveHalfTarget(heap, 'out', out, dtype, OUT);
+      else resolveTarget(heap, 'out', out, OUT);
+      const shared = sharing(X, OUT);
+      if (shared === 2) {
+        throw new RangeError('posenc: out must be the same array as x or not share memory with it ' +
+          '(out overlaps x)');
+      }
+      hasOut = shared === 0;
+    }
+    const n = positions === null ? 0 : check.lengthOf(positions);
+    if (!half && !hasOut && X.copy !== null && n === (positions === null ? 0 : tokens) &&
+        this.#applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse)) return x;
+    const xBytes = align(stagedBytes(X));
+    const outBytes = hasOut ? align(stagedBytes(OUT)) : 0;
+    const total = xBytes + outBytes + 4 * n;
+    const base = total === 0 ? 0 : heap.acquire(total, fn);
+    let status;
+    try {
+      stage(heap, X, base);
+      if (hasOut) stage(heap, OUT, base + xBytes);
+      const pp = base + xBytes + outBytes;
+      if (n !== 0) heap.put(pp, positions, 'Int32Array');
+      const target = hasOut ? OUT : X;
+      const use = positions === null ? 0 : 1, inv = inverse ? 1 : 0;
+      // x → target (target = x in place): float32, or 16-bit values of one dtype.
+      status = half
+        ? module._posenc_rope_apply16(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads, ts, hs,
+          pp, n, start, use, inv, dtype === 'bfloat16' ? 1 : 0)
+        : module._posenc_rope_apply(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads, ts, hs,
+          pp, n, start, use, inv);
+      if (status === 0) unstage(heap, target);
+    } finally {
+      if (base !== 0) heap.release(base);
+    }
+    fromStatus(module, status, hasOut ? inNames : undefined);
+    return out === undefined ? x : out;
+  }
+
+  // apply in place on a big X (a copy target) in token chunks through scratch memory
+  // (target.js inChunks); false when x is small or the layout does not allow chunks. The
+  // whole call is checked first (one extra call, for big x only), so an error changes
+  // nothing.
+  #applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse) {
+    const { module, heap, X } = this.#api;
+    const p = positions === null ? 0 : 4;
+    const rowFloats = heads < 1 ? 0 : (heads - 1) * hs + this.#headDim;
+    if (!chunkable(X.length, tokens, ts, rowFloats, p)) return false;
+    fromStatus(module, module._posenc_rope_check(handle, X.length, tokens, heads, ts, hs, start));
+    const inv = inverse ? 1 : 0;
+    return inChunks(heap, 'x', X.copy, tokens, ts, rowFloats, p, (ptr, floats, t0, count, pp) => {
+      if (p !== 0) heap.put(pp, new check.Int32(check.bufferOf(positions), check.byteOffsetOf(positions) + 4 * t0, count), 'Int32Array');
+      fromStatus(module, module._posenc_rope_apply(handle, ptr, floats, ptr, floats, count, heads, ts, hs,
+        pp, p === 0 ? 0 : count, p === 0 ? start + t0 : 0, p === 0 ? 0 : 1, inv));
+    });
+  }
+
+  /**
+   * Grouped-query attention: rotates q [tokens][qHeads][headDim] and k [tokens][kHeads]
+   * [headDim] forward in place with one cos/sin row per token (same numbers as two
+   * apply calls). Strides per tensor: qTokenStride, qHeadStride, kTokenStride, kHeadStride.
+   */
+  applyQK(q, k, opts) {
+    Rope.#check(this, 'rope.applyQK()');
+    const { module, heap, call, kCall, X, OUT } = this.#api;
+    const o = check.options(opts, 'rope.applyQK()', QK_KEYS, new QKOptions());
+    readPositions(call, o, 'rope.applyQK()', heap.buffer, this.#axes.count);
+    readStrides(call, this.#headDim, o.qHeads, o.qTokenStride, o.qHeadStride, Q_STRIDES);
+    readStrides(kCall, this.#headDim, o.kHeads, o.kTokenStride, o.kHeadStride, K_STRIDES);
+    const { tokens, positions, start } = call;
+    const dtypeGiven = dtypeArg(o);
+    const dtype = halfDtype('q', q, dtypeGiven);
+    const kDtype = halfDtype('k', k, dtypeGiven);
+    if (kDtype !== dtype) {
+      throw new TypeError(`posenc: q holds ${dtype ?? 'float32'} but k holds ${kDtype ?? 'float32'}: q and k must share one dtype`);
+    }
+    const handle = this.#liveFor(positions, start, tokens);
+    const half = dtype !== undefined;
+    if (half) {
+      resolveHalfTarget(heap, 'q', q, dtype, X);
+      resolveHalfTarget(heap, 'k', k, dtype, OUT);
+    } else {
+      resolveTarget(heap, 'q', q, X);
+      resolveTarget(heap, 'k', k, OUT);
+    }
+    if (sharing(X, OUT) !== 0) throw new RangeError('posenc: q and k must not share memory');
+    const n = positions === null ? 0 : check.lengthOf(positions);
+    const qBytes = align(stagedBytes(X));
+    const kBytes = align(stagedBytes(OUT));
+    const total = qBytes + kBytes + 4 * n;
+    const base = total === 0 ? 0 : heap.acquire(total, 'rope.applyQK()');
+    let status;
+    try {
+      stage(heap, X, base);
+      stage(heap, OUT, base + qBytes);
+      const pp = base + qBytes + kBytes;
+      if (n !== 0) heap.put(pp, positions, 'Int32Array');
+      const use = positions === null ? 0 : 1;
+      status = half
+        ? module._posenc_rope_apply_qk16(handle, X.ptr, X.length, call.heads, call.tokenStride, call.headStride,
+          OUT.ptr, OUT.length, kCall.heads, kCall.tokenStride, kCall.headStride, tokens, pp, n, start, use,
+          dtype === 'bfloat16' ? 1 : 0)
+        : module._posenc_rope_apply_qk(handle, X.ptr, X.length, call.heads, call.tokenStride, call.headStride,
+          OUT.ptr, OUT.length, kCall.heads, kCall.tokenStride, kCall.headStride, tokens, pp, n, start, use);
+      if (status === 0) {
+        unstage(heap, X);
+        unstage(heap, OUT);
+      }
+    } finally {
+      if (base !== 0) heap.release(base);
+    }
+    fromStatus(module, status);
+    return [q, k];
+  }
+
+  /** Re-rotates keys by delta positions in place (pure rotation, no attention factor). */
+  shift(k, opts) {
+    Rope.#check(this, 'rope.shift()');
+    const { module, heap, call, X } = this.#api;
+    const o = check.options(opts, 'rope.shift()', SHIFT_KEYS, new ShiftOptions());
+    const delta = check.safeInteger('delta', o.delta);
+    const tokens = check.size('tokens', o.tokens);
+    readStrides(call, this.#headDim, o.heads, o.tokenStride, o.headStride, STRIDES);
+    const { heads, tokenStride: ts, headStride: hs } = call;
+    const handle = this.#live();
+    resolveTarget(heap, 'k', k, X);
+    const total = stagedBytes(X);
+    const base = total === 0 ? 0 : heap.acquire(total, 'rope.shift()');
+    let status;
+    try {
+      stage(heap, X, base);
+      status = module._posenc_rope_shift(handle, X.ptr, X.length, tokens, heads, ts, hs, delta);
+      if (status === 0) unstage(heap, X);
+    } finally {
+      if (base !== 0) heap.release(base);
+    }
+    fromStatus(module, status, (m) => m.replace(/^posenc: x\b/, 'posenc: k'));
+    return k;
+  }
+
+  /** { cos, sin }: Float32Array(rotaryDim/2) each, cos/sin(position·θ_i) without the factor. */
+  row(position) {
+    Rope.#check(this, 'rope.row()');
+    const { module, heap } = this.#api;
+    const axes = this.#axes.count;
+    let all;
+    if (axes > 1 && typeof position !== 'number' && typeof position !== 'bigint') {
+      // A multi-axis token: its axes positions ((t, h, w) or (row, col)) → the merged row.
+      const p = check.positions('position', position, heap.buffer);
+      if (check.lengthOf(p) !== axes) {
+        throw new RangeError(`posenc: position must hold ${axes} values (one per axis), got ${check.lengthOf(p)}`);
+      }
+      all = heap.take(unwrap(module, module.ropeRowAxes(this.#live(), p[0], p[1], axes > 2 ? p[2] : 0)),
+        'Float32Array');
+    } else {
+      const p = check.safeInteger('position', position);
+      all = heap.take(unwrap(module, module.ropeRow(this.#live(), p)), 'Float32Array');
+    }
+    const half = check.lengthOf(all) / 2;
+    const buffer = check.bufferOf(all);
+    return { cos: new check.Float32(buffer, 0, half), sin: new check.Float32(buffer, 4 * half, half) };
+  }
+
+  /**
+   * HF's (cos, sin) pair as a model's rotary embedding returns it: Float32Array
+   * [tokens][rotaryDim] each, full width in the rotator's layout, times attentionFactor;
+   * token t at positions[t] or start + t. A multi-axis rotator takes axes·tokens positions
+   * ([axes][tokens]) and returns each token's merged row (after HF's section merge).
+   */
+  cosSin(opts) {
+    Rope.#check(this, 'rope.cosSin()');
+    const { module, heap, call } = this.#api;
+    const o = check.options(opts, 'rope.cosSin()', COS_SIN_KEYS, new CosSinOptions());
+    const axes = this.#axes.count;
+    readPositions(call, o, 'rope.cosSin()', heap.buffer, axes);
+    const { tokens, positions, start } = call;
+    const n = positions === null ? 0 : check.lengthOf(positions);
+    if (positions !== null && n !== axes * tokens) {
+      throw new RangeError(`posenc: rope.cosSin() positions holds ${n} values but tokens is ${tokens}` +
+        (axes === 1 ? '' : ` (this rotator takes ${axes} positions per token: ${axes * tokens})`));
+    }
+    const handle = this.#liveFor(positions, start, tokens);
+    const base = n === 0 ? 0 : heap.acquire(4 * n, 'rope.cosSin()');
+    let r;
+    try {
+      if (n !== 0) heap.put(base, positions, 'Int32Array');
+      r = module.ropeCosSin(handle, base, n, start, tokens, positions !== null);
+    } finally {
+      if (base !== 0) heap.release(base);
+    }
+    const both = heap.take(unwrap(module, r), 'Float32Array');
+    const size = check.lengthOf(both) / 2;
+    const buffer = check.bufferOf(both);
+    return { cos: new check.Float32(buffer, 0, size), sin: new check.Float32(buffer, 4 * size, size) };
+  }
+
+  dispose() {
+    Rope.#check(this, 'rope.dispose()');
+    const { module, registry } = this.#api;
+    if (this.#handle === 0) return;
+    registry.unregister(this);
+    module.ropeDestroy(this.#handle);
+    this.#handle = 0;
+  }
+}
+
+export function rotaryApi({ module, heap }) {
+  // The call buffers are per instance: from the moment one is filled to the return no user
+  // code runs (check.js), so no other call can interleave with it.
+  const api = Object.freeze({
+    module,
+    heap,
+    registry: new FinalizationRegistry((handle) => module.ropeDestroy(handle)),
+    call: new Call(),
+    kCall: new Call(), // applyQK: k's heads and strides
+    X: new Target(),
+    OUT: new Target(),
+  });
   return {
     /** A reusable rotator; see index.d.ts for the options. */
-    rope: (opts) => new Rope(opts),
+    rope: (opts) => new Rope(api, opts),
   };
 }
