@@ -231,22 +231,24 @@ bool streams(std::span<const Target> targets) noexcept {
   return touched_bytes(targets) > kAllHeadsBytes;
 }
 
-// Calls past kOffLineBytes whose rows are not all on 64-byte lines take the kernel table's
-// off_line entries (detail/dispatch.hpp): on AVX-512 such rows split every 64-byte access
-// across two lines, which costs once the tensor no longer fits the core's caches.
+// In-place calls past kOffLineBytes whose rows are not all on 64-byte lines take the kernel
+// table's off_line entries (detail/dispatch.hpp): on AVX-512 such rows split every 64-byte
+// access across two lines, which costs once the tensor no longer fits the core's caches.
 constexpr std::int64_t kOffLineBytes = std::int64_t{4} << 20;
 
-// True when some row of a target (in or out) starts off a 64-byte line.
+// True when every target is rotated in place and some row starts off a 64-byte line.
 template <class Target>
 bool off_line(std::span<const Target> targets) noexcept {
-  const auto off = [](const auto& v) {
+  bool off = false;
+  for (const Target& target : targets) {
+    if (is_empty(target.in)) continue;
+    const auto& v = target.in;
+    if (v.data != target.out.data) return false;  // out of place it measured no faster
     constexpr std::int64_t line = 64 / static_cast<std::int64_t>(sizeof(*v.data));
-    return reinterpret_cast<std::uintptr_t>(v.data) % 64 != 0 ||
-           (v.tokens > 1 && v.token_stride % line != 0) || (v.heads > 1 && v.head_stride % line != 0);
-  };
-  for (const Target& target : targets)
-    if (!is_empty(target.in) && (off(target.in) || off(target.out))) return true;
-  return false;
+    off = off || reinterpret_cast<std::uintptr_t>(v.data) % 64 != 0 ||
+          (v.tokens > 1 && v.token_stride % line != 0) || (v.heads > 1 && v.head_stride % line != 0);
+  }
+  return off;
 }
 
 template <class Target>

@@ -10,8 +10,9 @@
 POSENC_DISPATCHED_KERNELS(template, xsimd::avx512bw)
 
 // Where the AVX2 kernels beat the 512-bit ones on AMD Zen 5 (bench/results/decisions.md):
-// interleaved rows that stream from memory, and half-layout rows of large calls whose rows
-// are off 64-byte lines (AVX2 peels them to its 32-byte boundaries; a 64-byte access splits).
+// interleaved rows that stream from memory, and half-layout rows of large in-place calls
+// whose rows are off 64-byte lines (AVX2 peels them to its 32-byte boundaries; a 64-byte
+// access splits).
 posenc::detail::dispatched::rope_kernel_table posenc::detail::dispatched::rope_kernels_for(
     xsimd::avx512bw) noexcept {
   rope_kernel_table t = rope_kernels_of<xsimd::avx512bw>();

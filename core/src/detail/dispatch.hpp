@@ -31,8 +31,8 @@ const char* arch_name() noexcept;
 // One arch's RoPE token kernels (rotary_kernels.hpp, rotate_token<Arch, T, Interleaved,
 // Scaled>): apply[interleaved][scaled] for rope_apply (float rows; scaled: g ≠ 1),
 // streaming[interleaved][scaled] for rope_apply calls whose tensors stream from memory,
-// off_line[interleaved][scaled] for the larger ones among them whose rows are not all on
-// 64-byte lines (both: the arch's apply, except where a narrower arch's kernel measured
+// off_line[interleaved][scaled] for the larger in-place ones among them whose rows are not
+// all on 64-byte lines (both: the arch's apply, except where a narrower arch's kernel measured
 // faster there), shift[interleaved] for rope_shift (double rows, g = 1), expand for the
 // lanes of a float row (expand_lanes) and select for the merged rows of multi-position
 // tokens (rung_select.hpp).
