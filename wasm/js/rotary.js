@@ -547,8 +547,8 @@ class Rope {
 }
 
 export function rotaryApi({ module, heap }) {
-  // The call buffers are per instance: from the moment one is filled to the return no user
-  // code runs (check.js), so no other call can interleave with it.
+  // What every rope of this instance shares (Rope's #api); the Call and Target records are
+  // reused by each call (see Call).
   const api = Object.freeze({
     module,
     heap,
