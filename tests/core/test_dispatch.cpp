@@ -154,7 +154,7 @@ TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]")
   const arch_kernels arch = GENERATE(from_range(every_arch()));
   CAPTURE(arch.name);
   std::mt19937 rng(17);
-  for (std::size_t half : {1u, 3u, 4u, 7u, 8u, 9u, 16u, 31u, 32u, 33u, 64u, 100u}) {
+  for (std::size_t half : {1u, 3u, 4u, 7u, 8u, 9u, 16u, 24u, 31u, 32u, 33u, 40u, 64u, 100u}) {
     for (std::int64_t extra : {0, 5}) {
       const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra;
       for (std::int64_t heads : {1, 8, 9, 20, 32}) {

@@ -101,6 +101,27 @@ void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool
   }
 }
 
+#if !POSENC_SCALAR_ONLY
+// The half-width arch of Arch whose one batch takes a row's lanes past Arch's whole batches
+// (the scalar reference then the rest), or void. A 128-dim head's 64 pairs are whole
+// batches everywhere; an 80-dim head's 40 would leave 8 pairs per row to the scalar loop on
+// AVX-512 without it. (The AVX-512 translation unit has AVX2 but not FMA: plain avx2.)
+template <class Arch>
+struct tail_arch { using type = void; };
+#if POSENC_X86
+template <>
+struct tail_arch<xsimd::avx512bw> { using type = xsimd::avx2; };
+template <>
+struct tail_arch<xsimd::fma3<xsimd::avx2>> { using type = xsimd::sse4_2; };
+#endif
+
+// xsimd::batch<T, Arch>, or void for no arch.
+template <class T, class Arch>
+struct batch_of { using type = xsimd::batch<T, Arch>; };
+template <class T>
+struct batch_of<T, void> { using type = void; };
+#endif
+
 // Float32 storage: values are read and written as they are (the default of every kernel).
 struct float_storage {
   using value = float;
@@ -109,8 +130,8 @@ struct float_storage {
 #if !POSENC_SCALAR_ONLY
   template <class T, class Arch>
   using batch = xsimd::batch<T, Arch>;  // what rotate_token computes on
-  template <class T, class Arch>
-  using tail_batch = void;  // a half-width batch for the lanes past the last whole batch, or none
+  template <class T, class Arch>  // a half-width batch for the lanes past the last whole batch, or none
+  using tail_batch = typename batch_of<T, typename tail_arch<Arch>::type>::type;
   template <class Batch>
   static Batch load(const float* p) noexcept { return Batch::load_unaligned(p); }
   template <class Batch>
