@@ -6,6 +6,11 @@
 #include "detail/table_kernels.hpp"
 
 #include <algorithm>
+#include <type_traits>
+
+#if POSENC_DISPATCH
+#include <cpuid.h>
+#endif
 
 namespace posenc::detail::dispatched {
 namespace {
@@ -65,6 +70,8 @@ const rope_kernel_table& rope_kernels() noexcept {
        {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
       {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
        {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
+      {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
+       {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
       {&rotate_token_scalar<double, false>, &rotate_token_scalar<double, true>},
       &expand_lanes<float>,
       &select_rungs<void>};
@@ -111,6 +118,17 @@ const char* arch_name() noexcept {
 }
 
 #if POSENC_DISPATCH
+avx512_cpu this_avx512_cpu() noexcept {
+  if (!xsimd::available_architectures().avx512bw) return avx512_cpu::other;
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(0, &a, &b, &c, &d) == 0) return avx512_cpu::other;
+  const bool amd = b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163;  // "AuthenticAMD"
+  if (!amd || __get_cpuid(1, &a, &b, &c, &d) == 0) return avx512_cpu::other;
+  unsigned family = (a >> 8) & 0xF;  // the base family, extended when it reads 0xF
+  if (family == 0xF) family += (a >> 20) & 0xFF;
+  return family == 0x19 ? avx512_cpu::amd_zen4 : family == 0x1A ? avx512_cpu::amd_zen5 : avx512_cpu::other;
+}
+
 rope_kernel_table rope_kernels_for(xsimd::sse2) noexcept { return rope_kernels_of<xsimd::sse2>(); }
 half_kernel_table half_kernels_for(xsimd::sse2) noexcept { return half_kernels_of<xsimd::sse2>(); }
 #endif
@@ -133,7 +151,12 @@ const rope_kernel_table& rope_kernels() noexcept {
   static const rope_kernel_table table = [] {
 #if POSENC_DISPATCH
     rope_kernel_table best{};
-    at_best_arch([&](auto arch) { best = rope_kernels_for(arch); });
+    at_best_arch([&](auto arch) {
+      if constexpr (std::is_same_v<decltype(arch), xsimd::avx512bw>)
+        best = rope_kernels_for(arch, this_avx512_cpu());
+      else
+        best = rope_kernels_for(arch);
+    });
     return best;
 #else
     return rope_kernels_of<xsimd::default_arch>();

@@ -231,25 +231,31 @@ bool streams(std::span<const Target> targets) noexcept {
   return touched_bytes(targets) > kAllHeadsBytes;
 }
 
-// In-place calls past kOffLineBytes whose rows are not all on 64-byte lines take the kernel
-// table's off_line entries (detail/dispatch.hpp): on AVX-512 such rows split every 64-byte
-// access across two lines, which costs once the tensor no longer fits the core's caches.
-constexpr std::int64_t kOffLineBytes = std::int64_t{4} << 20;
-
-// True when every target is rotated in place and some row starts off a 64-byte line.
+// True when some row of a target, in or out, starts off a 64-byte line: on AVX-512 each
+// 64-byte access of such a row splits across two lines (the kernel table's *_off_line tiers).
 template <class Target>
 bool off_line(std::span<const Target> targets) noexcept {
-  bool off = false;
-  for (const Target& target : targets) {
-    if (is_empty(target.in)) continue;
-    const auto& v = target.in;
-    if (v.data != target.out.data) return false;  // out of place it measured no faster
+  const auto off = [](const auto& v) {
     constexpr std::int64_t line = 64 / static_cast<std::int64_t>(sizeof(*v.data));
-    off = off || reinterpret_cast<std::uintptr_t>(v.data) % 64 != 0 ||
-          (v.tokens > 1 && v.token_stride % line != 0) || (v.heads > 1 && v.head_stride % line != 0);
-  }
-  return off;
+    return reinterpret_cast<std::uintptr_t>(v.data) % 64 != 0 ||
+           (v.tokens > 1 && v.token_stride % line != 0) || (v.heads > 1 && v.head_stride % line != 0);
+  };
+  for (const Target& target : targets)
+    if (!is_empty(target.in) && (off(target.in) || off(target.out))) return true;
+  return false;
 }
+
+// True when every target is rotated in place.
+template <class Target>
+bool in_place(std::span<const Target> targets) noexcept {
+  return std::all_of(targets.begin(), targets.end(), [](const Target& target) {
+    return is_empty(target.in) || target.in.data == target.out.data;
+  });
+}
+
+// Streaming calls take the streaming_off_line tier only past kOffLineBytes and in place: on
+// the CPU where it measured faster, smaller calls and out-of-place ones did not gain.
+constexpr std::int64_t kOffLineBytes = std::int64_t{4} << 20;
 
 template <class Target>
 std::int64_t head_group(std::span<const Target> targets) noexcept {
@@ -343,9 +349,10 @@ void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
     return rotate_tokens<double>(cache, targets, tokens, pos, 1.0f, 1.0f,
                                  kernels.shift[interleaved]);
   const std::int64_t bytes = touched_bytes(targets);
-  const auto& apply = bytes <= kAllHeadsBytes ? kernels.apply
-                      : bytes > kOffLineBytes && off_line(targets) ? kernels.off_line
-                                                                   : kernels.streaming;
+  const bool off = off_line(targets);
+  const auto& apply = bytes <= kAllHeadsBytes ? (off ? kernels.apply_off_line : kernels.apply)
+                      : off && bytes > kOffLineBytes && in_place(targets) ? kernels.streaming_off_line
+                                                                          : kernels.streaming;
   rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
                        apply[interleaved][how.g != 1.0f]);
 }

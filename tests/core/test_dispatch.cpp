@@ -19,6 +19,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #if POSENC_DISPATCH
@@ -49,11 +50,15 @@ struct arch_kernels {
 
 #if POSENC_DISPATCH
 template <class Arch>
-arch_kernels kernels_of() {
+arch_kernels kernels_of(const posenc::detail::dispatched::rope_kernel_table& rope, std::string name = Arch::name()) {
   namespace d = posenc::detail;
-  return {Arch::name(),          d::dispatched::rope_kernels_for(Arch{}), &d::score_matrix<Arch>,
-          &d::fill_offsets<Arch>, &d::sincos_rows<Arch>, &d::table_rows<Arch>,
-          &d::table_positions<Arch>};
+  return {name, rope, &d::score_matrix<Arch>, &d::fill_offsets<Arch>, &d::sincos_rows<Arch>,
+          &d::table_rows<Arch>, &d::table_positions<Arch>};
+}
+
+template <class Arch>
+arch_kernels kernels_of() {
+  return kernels_of<Arch>(posenc::detail::dispatched::rope_kernels_for(Arch{}));
 }
 #endif
 
@@ -66,7 +71,13 @@ std::vector<arch_kernels> every_arch() {
   const auto cpu = xsimd::available_architectures();
   archs.push_back(kernels_of<xsimd::sse2>());
   if (cpu.fma3_avx2) archs.push_back(kernels_of<xsimd::fma3<xsimd::avx2>>());
-  if (cpu.avx512bw) archs.push_back(kernels_of<xsimd::avx512bw>());
+  if (cpu.avx512bw) {  // the table of every AVX-512 CPU model, whichever this one is
+    using posenc::detail::dispatched::avx512_cpu;
+    for (const auto& [model, name] : {std::pair{avx512_cpu::other, "avx512bw"},
+                                      std::pair{avx512_cpu::amd_zen4, "avx512bw (AMD Zen 4)"},
+                                      std::pair{avx512_cpu::amd_zen5, "avx512bw (AMD Zen 5)"}})
+      archs.push_back(kernels_of<xsimd::avx512bw>(d::rope_kernels_for(xsimd::avx512bw{}, model), name));
+  }
 #endif
   return archs;
 }
@@ -168,14 +179,12 @@ TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]")
               }
               check_rope_kernel<float, false>(arch.rope.apply[0][0], half, dim, heads, stride, offset, -1.0f, 1.0f, in_place, rng);
               check_rope_kernel<float, true>(arch.rope.apply[1][0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
-              check_rope_kernel<float, false>(arch.rope.streaming[0][1], half, dim, heads, stride, offset, 1.0f, 1.25f, in_place, rng);
-              check_rope_kernel<float, true>(arch.rope.streaming[1][1], half, dim, heads, stride, offset, -1.0f, 0.75f, in_place, rng);
-              check_rope_kernel<float, false>(arch.rope.streaming[0][0], half, dim, heads, stride, offset, -1.0f, 1.0f, in_place, rng);
-              check_rope_kernel<float, true>(arch.rope.streaming[1][0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
-              check_rope_kernel<float, false>(arch.rope.off_line[0][1], half, dim, heads, stride, offset, -1.0f, 0.75f, in_place, rng);
-              check_rope_kernel<float, true>(arch.rope.off_line[1][1], half, dim, heads, stride, offset, 1.0f, 1.25f, in_place, rng);
-              check_rope_kernel<float, false>(arch.rope.off_line[0][0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
-              check_rope_kernel<float, true>(arch.rope.off_line[1][0], half, dim, heads, stride, offset, -1.0f, 1.0f, in_place, rng);
+              for (const auto* tier : {&arch.rope.apply_off_line, &arch.rope.streaming, &arch.rope.streaming_off_line}) {
+                check_rope_kernel<float, false>((*tier)[0][1], half, dim, heads, stride, offset, 1.0f, 1.25f, in_place, rng);
+                check_rope_kernel<float, true>((*tier)[1][1], half, dim, heads, stride, offset, -1.0f, 0.75f, in_place, rng);
+                check_rope_kernel<float, false>((*tier)[0][0], half, dim, heads, stride, offset, -1.0f, 1.0f, in_place, rng);
+                check_rope_kernel<float, true>((*tier)[1][0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
+              }
               check_rope_kernel<double, false>(arch.rope.shift[0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
               check_rope_kernel<double, true>(arch.rope.shift[1], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
             }

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 namespace posenc::detail::dispatched {
 
@@ -29,13 +30,14 @@ namespace posenc::detail::dispatched {
 const char* arch_name() noexcept;
 
 // One arch's RoPE token kernels (rotary_kernels.hpp, rotate_token<Arch, T, Interleaved,
-// Scaled>): apply[interleaved][scaled] for rope_apply (float rows; scaled: g ≠ 1),
-// streaming[interleaved][scaled] for rope_apply calls whose tensors stream from memory,
-// off_line[interleaved][scaled] for the larger in-place ones among them whose rows are not
-// all on 64-byte lines (both: the arch's apply, except where a narrower arch's kernel measured
-// faster there), shift[interleaved] for rope_shift (double rows, g = 1), expand for the
-// lanes of a float row (expand_lanes) and select for the merged rows of multi-position
-// tokens (rung_select.hpp).
+// Scaled>), each [interleaved][scaled] (scaled: g ≠ 1), by the tier of a rope_apply call
+// (rotate in rotary.cpp): apply for calls that stay in cache, apply_off_line for those among
+// them with a row off a 64-byte line, streaming for calls whose tensors stream from memory,
+// streaming_off_line for the larger in-place ones among those with a row off a line. Each is
+// the arch's own kernel except where a narrower arch's measured faster on that tier
+// (bench/results/decisions.md). shift[interleaved] serves rope_shift (double rows, g = 1),
+// expand forms a float row's lanes (expand_lanes) and select the merged rows of
+// multi-position tokens (rung_select.hpp).
 struct rope_kernel_table {
   using apply_fn = void (*)(const token_rows<float>&) noexcept;
   using shift_fn = void (*)(const token_rows<double>&) noexcept;
@@ -43,8 +45,9 @@ struct rope_kernel_table {
   using expand_fn = void (*)(const float*, const float*, std::size_t, float, bool, float*,
                              float*, std::size_t) noexcept;
   apply_fn apply[2][2];
+  apply_fn apply_off_line[2][2];
   apply_fn streaming[2][2];
-  apply_fn off_line[2][2];
+  apply_fn streaming_off_line[2][2];
   shift_fn shift[2];
   expand_fn expand;
   select_fn select;
@@ -62,21 +65,30 @@ rope_kernel_table rope_kernels_of() noexcept {
        {&rotate_token<Arch, float, true, false>, &rotate_token<Arch, float, true, true>}},
       {},
       {},
+      {},
       {&rotate_token<Arch, double, false, false>, &rotate_token<Arch, double, true, false>},
       &expand_lanes<float, Arch>,
       &select_rungs<Arch>};
-  std::copy(&t.apply[0][0], &t.apply[0][0] + 4, &t.streaming[0][0]);
-  std::copy(&t.apply[0][0], &t.apply[0][0] + 4, &t.off_line[0][0]);
+  for (auto* tier : {&t.apply_off_line, &t.streaming, &t.streaming_off_line})
+    std::copy(&t.apply[0][0], &t.apply[0][0] + 4, &(*tier)[0][0]);
   return t;
 }
 #endif
 
 #if POSENC_DISPATCH
+// The AVX-512 CPUs whose fastest kernel for some tier differs, as measured: AMD family 19h
+// (Zen 4; Zen 3, the same family, has no AVX-512) and family 1Ah (Zen 5). Others take each
+// arch's own kernels, apart from the choices measured on every AVX-512 CPU recorded.
+enum class avx512_cpu { other, amd_zen4, amd_zen5 };
+
+// This CPU's, by cpuid (other: not one of those, or no AVX-512).
+avx512_cpu this_avx512_cpu() noexcept;
+
 // Each arch's table, defined in that arch's translation unit (the tests call every arch
 // the CPU runs). Only call one the CPU supports.
 rope_kernel_table rope_kernels_for(xsimd::sse2) noexcept;
 rope_kernel_table rope_kernels_for(xsimd::fma3<xsimd::avx2>) noexcept;
-rope_kernel_table rope_kernels_for(xsimd::avx512bw) noexcept;
+rope_kernel_table rope_kernels_for(xsimd::avx512bw, avx512_cpu cpu) noexcept;
 #endif
 
 // The 16-bit token kernels (half_kernels.hpp) of the best arch this CPU runs them on,
