@@ -345,7 +345,12 @@ void check_half_kernel(posenc::detail::half_kernel_table::apply_fn kernel, std::
                         static_cast<std::int64_t>(i) % stride < dim;
     const std::uint16_t expected = in_row ? want[offset + i] : in_place ? input[i] : 0xabcd;
     const float e = storage::widen(expected), v = storage::widen(got[i]);
-    const bool ok = std::isnan(e) ? std::isnan(v) : !std::isnan(v) && ulp_distance(got[i], expected) <= 1;
+    // Within 1 unit of the 16-bit format, or, where a pair's products cancel (a result far
+    // below |x|), within the float32 rounding of those products (|x| ≤ 2, |c|, |s| ≤ 1),
+    // which the kernel's fused multiply-adds and the reference's separate steps round apart.
+    const bool ok = std::isnan(e) ? std::isnan(v)
+                                  : !std::isnan(v) && (ulp_distance(got[i], expected) <= 1 ||
+                                                       std::fabs(v - e) <= 8 * g * std::ldexp(1.0f, -23));
     if (!ok) bad = i;
   }
   CAPTURE(half, dim, heads, stride, offset, sign, g, in_place, bad);
@@ -359,7 +364,7 @@ TEST_CASE("16-bit RoPE kernels of every arch the CPU runs equal their scalar ref
   const half_arch arch = GENERATE(from_range(every_half_arch()));
   CAPTURE(arch.name);
   std::mt19937 rng(23);
-  for (std::size_t half : {1u, 3u, 4u, 8u, 9u, 16u, 31u, 32u, 64u}) {
+  for (std::size_t half : {1u, 3u, 4u, 8u, 9u, 16u, 24u, 31u, 32u, 40u, 64u}) {
     for (std::int64_t extra : {0, 5}) {
       const std::int64_t dim = static_cast<std::int64_t>(2 * half) + extra;
       for (std::int64_t heads : {1, 3, 8}) {

@@ -110,6 +110,15 @@ inline constexpr bool kWideHalf =
 template <bool BF, bool Split = false>
 struct half_storage {
   using value = std::uint16_t;
+#if !POSENC_SCALAR_ONLY && defined(__SSE2__)
+  template <class T, class Arch, class Tail = typename tail_arch<Arch>::type>
+  struct half_tail {  // (tail_batch below)
+    using type = std::conditional_t<Split, split_batch<xsimd::batch<T, Tail>>,
+                                    std::conditional_t<std::is_same_v<Arch, xsimd::avx512bw>, xsimd::batch<T, Tail>, void>>;
+  };
+  template <class T, class Arch>
+  struct half_tail<T, Arch, void> { using type = void; };
+#endif
   static float widen(std::uint16_t h) noexcept { return BF ? bf16_to_f32(h) : f16_to_f32(h); }
   static std::uint16_t narrow(float f) noexcept { return BF ? f32_to_bf16(f) : f32_to_f16(f); }
 
@@ -119,10 +128,11 @@ struct half_storage {
   using batch = std::conditional_t<Split, split_batch<xsimd::batch<T, Arch>>, xsimd::batch<T, Arch>>;
   template <class Arch>
   static constexpr std::size_t lane_group = Split ? 2 * xsimd::batch<float, Arch>::size : 0;
-  // Split kernels' half-width tail (AVX2: a split of SSE batches, lane_group / 2 lanes).
+  // The half-width tail batch (tail_arch's; rotary_kernels.hpp): a split of its batches,
+  // lane_group / 2 lanes, for the split kernels (AVX2, AVX-512); AVX-512 float16 eight
+  // packed values by F16C; none elsewhere.
   template <class T, class Arch>
-  using tail_batch = std::conditional_t<Split && !std::is_void_v<typename peel_arch<Arch>::type>,
-                                        split_batch<xsimd::batch<T, typename peel_arch<Arch>::type>>, void>;
+  using tail_batch = typename half_tail<T, Arch>::type;
 
   template <class Batch>
   static Batch load(const std::uint16_t* p) noexcept {
@@ -132,6 +142,15 @@ struct half_storage {
       __m128 even, odd;
       avx2_half::split8_bf16(p, even, odd);
       return {even, odd};
+    } else if constexpr (std::is_same_v<arch, xsimd::avx2>) {  // the AVX-512 kernels' tail
+      using ops = wide_half<xsimd::fma3<xsimd::avx2>>;
+      if constexpr (!Split) {
+        return ops::widen_f16(p);
+      } else {
+        __m256 even, odd;
+        ops::split_bf16(p, even, odd);
+        return {even, odd};
+      }
     } else if constexpr (kWideHalf<arch>) {
       static_assert(BF == Split, "AVX2 / AVX-512: bfloat16 split, float16 packed");
       using ops = wide_half<arch>;
@@ -170,6 +189,10 @@ struct half_storage {
 #if POSENC_HALF_AVX2
     if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::sse4_2>) {
       avx2_half::merge8_bf16(v.even, v.odd, p);
+    } else if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::avx2>) {
+      using ops = wide_half<xsimd::fma3<xsimd::avx2>>;
+      if constexpr (!Split) ops::narrow_f16(v, p);
+      else ops::merge_bf16(v.even, v.odd, p);
     } else if constexpr (kWideHalf<typename Batch::arch_type>) {
       using ops = wide_half<typename Batch::arch_type>;
       if constexpr (!Split) ops::narrow_f16(v, p);
