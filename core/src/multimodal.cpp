@@ -134,7 +134,7 @@ axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
 
 axis_rows::axis_rows(const rotary_cache& cache)
     : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)), axes_(cache.axes()),
-      stride_(decltype(rows_)::line_round(half_)), rows_(axes_ > 1 ? 4 * stride_ : 0),
+      stride_(decltype(rows_)::row_stride(half_)), rows_(axes_ > 1 ? 4 * stride_ : 0),
       mask_(axes_ > 1 ? kAxes * half_ : 0), select_(dispatched::rope_kernels().select) {
   if (axes_ == 1) return;
   std::fill(rows_.data() + 2 * stride_, rows_.data() + 4 * stride_, 0.0f);  // read by merge

@@ -117,9 +117,9 @@ public:
       : interleaved_(cache.layout() == rope_layout::interleaved),
         lanes_(!POSENC_SCALAR_ONLY && (interleaved_ || sign != 1.0f || lane_group != 0)),
         lane_group_(lane_group),
-        row_stride_(storage::line_round(static_cast<std::size_t>(cache.rotary_dim() / 2))),
+        row_stride_(storage::row_stride(static_cast<std::size_t>(cache.rotary_dim() / 2))),
         // lanes per row: the half layout's half values, the interleaved layout's rotary_dim
-        lane_stride_(storage::line_round(static_cast<std::size_t>(
+        lane_stride_(storage::row_stride(static_cast<std::size_t>(
             interleaved_ ? cache.rotary_dim() : cache.rotary_dim() / 2))),
         data_(2 * row_stride_ + (lanes_ ? 2 * lane_stride_ : 0)),
         expand_(expander()) {
@@ -173,7 +173,8 @@ public:
 
 private:
   static constexpr std::size_t kInlineHalf = 128;
-  using storage = detail::row_storage<T, 6 * kInlineHalf>;
+  // cos, sin and two lane rows (up to 2·kInlineHalf values), each a line longer (row_stride).
+  using storage = detail::row_storage<T, 6 * kInlineHalf + 4 * 64 / sizeof(T)>;
   using expand_fn = void (*)(const T*, const T*, std::size_t, float, bool, T*, T*, std::size_t) noexcept;
 
   // expand_lanes at the best arch this CPU runs for float rows (rope_shift's double rows:

@@ -62,7 +62,7 @@ private:
   bool merged_valid_ = false;  // every axis of merged_position_ is in the merged row
   std::array<std::int64_t, kAxes> merged_position_{};
   std::array<std::size_t, kAxes> first_{}, end_{};  // axis a's rungs lie in [first, end)
-  row_storage<float, 4 * kInlineHalf> rows_;  // computed row cos, sin; merged row cos, sin
+  row_storage<float, 4 * (kInlineHalf + 16)> rows_;  // computed row cos, sin; merged row cos, sin
   // mask_[a·half + i]: all ones when rung i takes axis a, else 0.
   row_storage<std::uint32_t, kAxes * kInlineHalf> mask_;
   // select_rungs at the best arch this CPU runs (detail/dispatch.hpp).

@@ -1,7 +1,7 @@
 // core/src/detail/row_storage.hpp — per-call scratch for a few cos/sin rows (the rope
 // drivers' row_buffer, axis_rows): up to N values inside the object, so a call on a common
 // head allocates nothing, else one heap block. The start is on a 64-byte line and rows are
-// placed at whole lines (line_round), so the kernels' vector loads of a row never split a
+// placed at whole lines (row_stride), so the kernels' vector loads of a row never split a
 // cache line.
 #pragma once
 
@@ -32,9 +32,12 @@ public:
 
   T* data() const noexcept { return data_; }
 
-  // n rounded up to whole 64-byte lines: the stride between rows.
-  static constexpr std::size_t line_round(std::size_t n) noexcept {
-    return (n + kLine - 1) / kLine * kLine;
+  // The stride between rows of n values: whole 64-byte lines, plus one, so that two rows the
+  // kernel reads side by side are never a power of two apart, as 512-byte rows (128-dim
+  // interleaved lanes) would be: on AMD Zen 4 they then conflict with 512-byte head rows
+  // in the L1 cache (bench/results/decisions.md).
+  static constexpr std::size_t row_stride(std::size_t n) noexcept {
+    return (n + kLine - 1) / kLine * kLine + kLine;
   }
 
 private:
