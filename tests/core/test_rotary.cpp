@@ -330,9 +330,9 @@ TEST_CASE("rope_apply matches the scalar reference on random shapes", "[rotary]"
   }
 }
 
-// The driver picks the kernel per call by the bytes it touches (in cache, streaming from
-// memory, and large in-place calls with rows off 64-byte lines: rotary.cpp); every tier
-// must give the reference's numbers.
+// The driver picks the kernel per call by the bytes it touches and whether a row is off a
+// 64-byte line (in cache, on or off a line; streaming from memory; large in-place calls off a
+// line: rotary.cpp); every tier must give the reference's numbers.
 TEST_CASE("rope_apply matches the scalar reference in every size tier, on and off a line", "[rotary]") {
   const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
   const std::int64_t tokens = GENERATE(2, 64, 384);  // 32 KiB, 1 MiB, 6 MiB of 32 × 128 rows
