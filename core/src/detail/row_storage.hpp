@@ -34,8 +34,8 @@ public:
 
   // The stride between rows of n values: whole 64-byte lines, plus one, so that two rows the
   // kernel reads side by side are never a power of two apart, as 512-byte rows (128-dim
-  // interleaved lanes) would be: on AMD Zen 4 they then conflict with 512-byte head rows
-  // in the L1 cache (bench/results/decisions.md).
+  // interleaved lanes) would be; beside 512-byte head rows that ran slower on AMD Zen 4
+  // (bench/results/decisions.md).
   static constexpr std::size_t row_stride(std::size_t n) noexcept {
     return (n + kLine - 1) / kLine * kLine + kLine;
   }
