@@ -207,11 +207,14 @@ bool is_empty(const View& v) noexcept {
 // Calls touching at most kAllHeadsBytes (in and, out of place, out) take all heads. Natively
 // that is an L1-resident decode step; WebAssembly's 128-bit kernels reload twice as many row
 // blocks per head and gain from one group up to tensors of several MiB.
+// The 16-bit split kernels (a lane_group ≠ 0), whose row block is one split batch, gain from
+// one group up to kSplitAllHeadsBytes natively too.
 #ifdef __EMSCRIPTEN__
 constexpr std::int64_t kAllHeadsBytes = std::int64_t{8} << 20;
 #else
 constexpr std::int64_t kAllHeadsBytes = 64 * 1024;
 #endif
+constexpr std::int64_t kSplitAllHeadsBytes = std::int64_t{8} << 20;
 
 // The bytes a call reads and writes (in, and out when it is another tensor).
 template <class Target>
@@ -259,8 +262,8 @@ bool in_place(std::span<const Target> targets) noexcept {
 constexpr std::int64_t kOffLineBytes = std::int64_t{4} << 20;
 
 template <class Target>
-std::int64_t head_group(std::span<const Target> targets) noexcept {
-  if (streams(targets)) return 1;
+std::int64_t head_group(std::span<const Target> targets, std::size_t lane_group) noexcept {
+  if (touched_bytes(targets) > (lane_group != 0 ? kSplitAllHeadsBytes : kAllHeadsBytes)) return 1;
   std::int64_t heads = 1;
   for (const Target& target : targets)
     if (!is_empty(target.in)) heads = std::max(heads, target.in.heads);
@@ -323,7 +326,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
       return;
     }
   }
-  row_buffer<T, V> row(cache, sign, g, head_group(targets), lane_group);
+  row_buffer<T, V> row(cache, sign, g, head_group(targets, lane_group), lane_group);
   if (pos.axes > 1) {  // only rope_apply forms multi-axis sources (rope_shift: one Δ)
     if constexpr (std::is_same_v<T, float>)
       rotate_axis_tokens(cache, row, targets, tokens, pos, kernel);
