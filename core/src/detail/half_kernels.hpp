@@ -99,10 +99,14 @@ struct wide_half<xsimd::avx512bw> {
   static void merge_bf16(f32 even, f32 odd, std::uint16_t* p) noexcept { avx512_half::merge32_bf16(even, odd, p); }
 };
 
+// AVX-512's tail batches (tail_arch: plain avx2, the AVX-512 unit has no FMA flag): AVX2's.
+template <>
+struct wide_half<xsimd::avx2> : wide_half<xsimd::fma3<xsimd::avx2>> {};
+
 // The arches with 16-bit loads and stores of their own (wide_half).
 template <class Arch>
-inline constexpr bool kWideHalf =
-    std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>> || std::is_same_v<Arch, xsimd::avx512bw>;
+inline constexpr bool kWideHalf = std::is_same_v<Arch, xsimd::fma3<xsimd::avx2>> ||
+                                  std::is_same_v<Arch, xsimd::avx2> || std::is_same_v<Arch, xsimd::avx512bw>;
 #endif
 
 // 16-bit storage, bfloat16 when BF, else IEEE float16; its SIMD kernels compute on split
@@ -142,15 +146,6 @@ struct half_storage {
       __m128 even, odd;
       avx2_half::split8_bf16(p, even, odd);
       return {even, odd};
-    } else if constexpr (std::is_same_v<arch, xsimd::avx2>) {  // the AVX-512 kernels' tail
-      using ops = wide_half<xsimd::fma3<xsimd::avx2>>;
-      if constexpr (!Split) {
-        return ops::widen_f16(p);
-      } else {
-        __m256 even, odd;
-        ops::split_bf16(p, even, odd);
-        return {even, odd};
-      }
     } else if constexpr (kWideHalf<arch>) {
       static_assert(BF == Split, "AVX2 / AVX-512: bfloat16 split, float16 packed");
       using ops = wide_half<arch>;
@@ -189,10 +184,6 @@ struct half_storage {
 #if POSENC_HALF_AVX2
     if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::sse4_2>) {
       avx2_half::merge8_bf16(v.even, v.odd, p);
-    } else if constexpr (std::is_same_v<typename Batch::arch_type, xsimd::avx2>) {
-      using ops = wide_half<xsimd::fma3<xsimd::avx2>>;
-      if constexpr (!Split) ops::narrow_f16(v, p);
-      else ops::merge_bf16(v.even, v.odd, p);
     } else if constexpr (kWideHalf<typename Batch::arch_type>) {
       using ops = wide_half<typename Batch::arch_type>;
       if constexpr (!Split) ops::narrow_f16(v, p);

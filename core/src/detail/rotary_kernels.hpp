@@ -261,17 +261,14 @@ inline void rotate_lanes(const head_rows<T, typename Storage::value>& r, std::si
   for (; j < end; j += width) block.template operator()<1>(j);
 }
 
-// The half-width arch of Arch whose batches peel a row to Arch's alignment (and take the
-// 16-bit split kernels' tail, half_kernels.hpp), or void (no peel). Only AVX2 has one:
-// measured on AMD Zen 3, float32 rows 16 bytes off a 32-byte boundary (what malloc
-// guarantees) split every other 32-byte access across cache lines and ran 1.6× slower than
-// aligned rows; peeling 16 bytes at each end with SSE removes the splits.
+// The half-width arch (tail_arch) whose batches peel a row to Arch's alignment, or void (no
+// peel). Only AVX2 peels: measured on AMD Zen 3, float32 rows 16 bytes off a 32-byte boundary
+// (what malloc guarantees) split every other 32-byte access across cache lines and ran 1.6×
+// slower than aligned rows; peeling 16 bytes at each end with SSE removes the splits.
 template <class Arch>
 struct peel_arch { using type = void; };
-#if POSENC_X86
 template <>
-struct peel_arch<xsimd::fma3<xsimd::avx2>> { using type = xsimd::sse4_2; };
-#endif
+struct peel_arch<xsimd::fma3<xsimd::avx2>> : tail_arch<xsimd::fma3<xsimd::avx2>> {};
 
 // True when every row of r starts half a vector of `bytes` past a vector boundary, in and
 // out, and the half layout's second halves do too: then lanes [w/2, end − w/2) are aligned.
