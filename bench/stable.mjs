@@ -63,9 +63,9 @@ add('WASM apply 16x32x128 in place, zero-copy: interleaved time ÷ half',
   wasm((r) => r['apply/16x32x128'].interleaved / r['apply/16x32x128'].half), '≤ 1.3', (m) => m <= 1.3);
 add('WASM decode 1x32x128 from a plain Float32Array: time ÷ the plain v128 loop on the same token',
   wasm((r) => r['decode/1x32x128'].plainArray / r['decode/1x32x128'].loop), '≤ 2.9', (m) => m <= 2.9);
-add('WASM decode 1x32x128 on tensors: out-of-place time ÷ in place (options written as a literal)',
+add('WASM decode 1x32x128 on tensors: out-of-place time ÷ in place (options written as a literal, built beforehand)',
   wasm((r) => r['decode/1x32x128'].tensorOut / r['decode/1x32x128'].tensor), '≤ 1.3', (m) => m <= 1.3);
-add('WASM decode 1x32x128 on tensors: out-of-place time ÷ in place (options spread from another object)',
+add('WASM decode 1x32x128 on tensors: out-of-place time ÷ in place (options spread from another object, built beforehand)',
   wasm((r) => r['decode/1x32x128'].tensorOutSpread / r['decode/1x32x128'].tensor), '≤ 1.3', (m) => m <= 1.3);
 add('WASM float16 16x32x128 zero-copy: time ÷ its exact conversion round trip alone',
   wasm((r) => r['float16/16x32x128'].float16 / r['float16/16x32x128'].roundTrip), '≤ 2.0', (m) => m <= 2.0);
