@@ -87,6 +87,13 @@ function targets(native, wasm) {
       add(`native ${key}: × scalar ref / × plain loop / × bare pass`, `${fmtRatio(s1)} / ${fmtRatio(u)} / ${fmtRatio(b)}`,
         '≥ 1.0× / ≥ 1.0× / ≥ 0.9×', s1 >= 1 && u >= 1 && b >= 0.9);
     }
+    // Rotating each tile right after it is written, against one call on the whole tensor.
+    const tiles = g['tiles/2048x32x128'];
+    if (tiles?.whole && tiles.memcpy) {
+      const perToken = (m) => (m.ns - tiles.memcpy.ns) / 2048;
+      add('native rotation per token, 16-token tiles rotated as written ÷ one call on the whole 32 MiB',
+        `${fmtTime(perToken(tiles.posenc))} / ${fmtTime(perToken(tiles.whole))} per token`, '–', null);
+    }
     const cal = g['calibration/add_chain']?.posenc;
     // One dependent add = one core cycle: cycles/ns this run actually got.
     const cyclesPerNs = cal ? (1 << 20) / cal.ns : undefined;
