@@ -6,11 +6,22 @@
 #      bench/native/harness.hpp) → build/bench/native.json;
 #   3. runs the Node benchmark through the package → build/bench/wasm.json;
 #   4. prints the markdown tables and writes build/bench/results.{md,json} (bench/report.mjs).
+#   5. before the tables, the targets on stable measures (bench/stable.mjs: 5 processes of
+#      in-cache pairings; with --instructions also per-call instruction counts under valgrind,
+#      recorded in bench/results/<cpu>.instructions.md).
 # Env: JOBS (build parallelism, default 2), BENCH_QUICK=1 (fewer repetitions, for a smoke run).
+# Flags: --instructions (installs valgrind through the bootstrap if it is missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 jobs=${JOBS:-2}
+stable_args=()
+for arg in "$@"; do
+  case "$arg" in
+    --instructions) stable_args+=(--instructions); bash scripts/bootstrap.sh instructions ;;
+    *) echo "bench: unknown flag '$arg' (--instructions)" >&2; exit 2 ;;
+  esac
+done
 out=build/bench
 mkdir -p "$out"
 
@@ -18,13 +29,16 @@ if [[ ! -f build/bench-native/CMakeCache.txt ]]; then
   cmake -S . -B build/bench-native -DCMAKE_BUILD_TYPE=Release -DPOSENC_BUILD_BENCH=ON \
     -DPOSENC_BUILD_TESTS=OFF -DPOSENC_INSTALL=OFF >/dev/null
 fi
-cmake --build build/bench-native -j "$jobs" --target posenc_bench >&2
+cmake --build build/bench-native -j "$jobs" --target posenc_bench posenc_stable >&2
 
 # Incremental (a no-change run takes seconds), so the bench always measures current sources.
 JOBS=$jobs bash scripts/build-wasm.sh >&2
 
 min_time=0.5 wasm_args=()
 if [[ ${BENCH_QUICK:-0} == 1 ]]; then min_time=0.05 wasm_args=(--quick); fi
+
+echo "stable measures…" >&2
+node bench/stable.mjs "$out" "${stable_args[@]}" >/dev/null
 
 echo "native benchmarks…" >&2
 build/bench-native/bench/posenc_bench --benchmark_min_time="$min_time" \

@@ -2,8 +2,9 @@
 # Installs what a posenc script needs and is missing, so that every npm script works on a fresh
 # clone: Debian packages (as root via apt-get; otherwise it prints the exact command and
 # stops) and the npm dependencies from the lock file.
-#   bootstrap.sh [wasm|bench|all]   wasm: what scripts/build-wasm.sh needs (the npm package);
-#                                   bench: + the native benchmark; all (default): + the tests
+#   bootstrap.sh [wasm|bench|instructions|all]   wasm: what scripts/build-wasm.sh needs (the npm
+#     package); bench: + the native benchmark; instructions: + valgrind (npm run bench --
+#     --instructions); all (default): + the tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,9 +15,10 @@ wasm=(cmake libxsimd-dev emscripten binaryen)
 case "$need" in
   wasm)  DEBS=("${wasm[@]}") ;;
   bench) DEBS=(g++ libbenchmark-dev "${wasm[@]}") ;;
+  instructions) DEBS=(g++ libbenchmark-dev valgrind "${wasm[@]}") ;;
   all)   DEBS=(g++ clang-14 libclang-rt-14-dev catch2 nlohmann-json3-dev libbenchmark-dev
                pkg-config "${wasm[@]}" chromium fonts-nanum) ;;
-  *) echo "bootstrap: unknown group '$need' (wasm, bench or all)" >&2; exit 2 ;;
+  *) echo "bootstrap: unknown group '$need' (wasm, bench, instructions or all)" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null; then

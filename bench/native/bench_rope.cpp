@@ -4,6 +4,7 @@
 #include "harness.hpp"
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -133,6 +134,40 @@ void register_gqa() {
   });
 }
 
+// "tiles/2048x32x128": q written tile by tile (a copy from a source tensor stands for the
+// projection that produces it) and each 16-token tile rotated right after it is written,
+// while it is still in cache ("posenc"), beside writing the whole tensor and then rotating it
+// in one call ("whole"), and the writes alone ("memcpy"). (posenc − memcpy) / tokens is the
+// rotation's cost per token when tiled, (whole − memcpy) / tokens when not.
+void register_tiles() {
+  constexpr std::int64_t kTile = 16;
+  const std::int64_t n = kTokens * kHeads * kHeadDim, tile = kTile * kHeads * kHeadDim;
+  register_paired("tiles/2048x32x128", [=] {
+    auto cache = std::make_shared<const rotary_cache>(make_cache(rope_layout::half, kTokens));
+    auto src = std::make_shared<buffers>(n, 6);
+    auto t = std::make_shared<buffers>(n, 6), w = std::make_shared<buffers>(n, 6),
+         c = std::make_shared<buffers>(n, 6);
+    return std::vector<member>{
+        {"posenc",
+         [=] {
+           for (std::int64_t t0 = 0; t0 < kTokens; t0 += kTile) {
+             float* x = t->x.data() + t0 * kHeads * kHeadDim;
+             std::memcpy(x, src->x.data() + t0 * kHeads * kHeadDim, bytes_of(tile));
+             rope_apply(*cache, tensor_view::dense(x, static_cast<std::size_t>(tile), kTile, kHeads, kHeadDim), t0);
+           }
+         }},
+        {"whole",
+         [=] {
+           std::memcpy(w->x.data(), src->x.data(), bytes_of(n));
+           rope_apply(*cache, tensor_view::dense(w->x.data(), w->x.size(), kTokens, kHeads, kHeadDim), 0);
+         }},
+        {"memcpy", [=] {
+           std::memcpy(c->x.data(), src->x.data(), bytes_of(n));
+           benchmark::DoNotOptimize(c->x.data());
+         }}};
+  });
+}
+
 const bool registered = [] {
   for (rope_layout layout : {rope_layout::half, rope_layout::interleaved})
     for (bool in_place : {true, false}) register_apply(layout, in_place);
@@ -141,6 +176,7 @@ const bool registered = [] {
     register_decode(false, offset);
   }
   register_gqa();
+  register_tiles();
   return true;
 }();
 

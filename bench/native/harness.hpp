@@ -13,6 +13,7 @@
 
 #include "detail/rotary_kernels.hpp"
 #include "posenc/rotary.hpp"
+#include "user_loop.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -159,56 +160,6 @@ inline void rope_scalar(const rotary_cache& cache, const float* in, float* out,
       detail::rotate_token_scalar<float, true>(job);
     else
       detail::rotate_token_scalar<float, false>(job);
-  }
-}
-
-// What a user writes: θ and the angle p·θ in float32, std::cos/std::sin per value
-// (HF's `inv_freq.float() @ positions.float()` then .cos()/.sin()). Rows [first, first+n).
-struct user_cache {
-  std::int64_t half;
-  std::vector<float> cos, sin;
-  user_cache(std::int64_t dim, std::int64_t first, std::int64_t n)
-      : half(dim / 2), cos(static_cast<std::size_t>(n * half)), sin(cos.size()) {
-    fill(dim, first, n);
-  }
-  void fill(std::int64_t dim, std::int64_t first, std::int64_t n) {
-    for (std::int64_t p = 0; p < n; ++p)
-      for (std::int64_t i = 0; i < half; ++i) {
-        const float inv = 1.0f / std::pow(10000.0f, static_cast<float>(2 * i) / static_cast<float>(dim));
-        const float angle = static_cast<float>(first + p) * inv;
-        cos[p * half + i] = std::cos(angle);
-        sin[p * half + i] = std::sin(angle);
-      }
-  }
-};
-
-// The user's rotation loop over dense tensors, token t at row t of the user cache. In place
-// (in == out) it indexes one pointer, as a user would write it.
-inline void user_rope(const user_cache& uc, const float* in, float* out, std::int64_t tokens,
-                      std::int64_t heads, std::int64_t dim, bool interleaved) {
-  const std::int64_t half = uc.half;
-  for (std::int64_t t = 0; t < tokens; ++t) {
-    const float* c = uc.cos.data() + t * half;
-    const float* s = uc.sin.data() + t * half;
-    for (std::int64_t h = 0; h < heads; ++h) {
-      // Each pair is read before it is written, so the same loop serves in == out.
-      const std::int64_t row = (t * heads + h) * dim;
-      const float* x = in + row;
-      float* y = out + row;
-      if (interleaved) {
-        for (std::int64_t i = 0; i < half; ++i) {
-          const float a = x[2 * i], b = x[2 * i + 1];
-          y[2 * i] = a * c[i] - b * s[i];
-          y[2 * i + 1] = b * c[i] + a * s[i];
-        }
-      } else {
-        for (std::int64_t i = 0; i < half; ++i) {
-          const float a = x[i], b = x[i + half];
-          y[i] = a * c[i] - b * s[i];
-          y[i + half] = b * c[i] + a * s[i];
-        }
-      }
-    }
   }
 }
 

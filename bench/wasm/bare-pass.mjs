@@ -58,11 +58,12 @@ function passModule(pages, factor) {
   return moduleOf(pages, body);
 }
 
-// The module around one function body: memory of `pages` pages, exported with pass(p, end).
-function moduleOf(pages, body) {
+// The module around one function body: memory of `pages` pages, exported with pass(p, end)
+// (or `params` i32 parameters).
+function moduleOf(pages, body, params = 2) {
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,          // \0asm, version 1
-    ...section(1, [1, 0x60, 2, I32, I32, 0]),                // type 0: (i32, i32) → ()
+    ...section(1, [1, 0x60, params, ...Array(params).fill(I32), 0]),  // type 0: (i32 …) → ()
     ...section(3, [1, 0]),                                   // func 0: type 0
     ...section(5, [1, 0x00, ...leb(pages)]),                 // memory 0: min pages
     ...section(7, [2, ...name('memory'), 0x02, 0, ...name('pass'), 0x00, 0]),
@@ -160,4 +161,76 @@ export function bareHalfPass(count, fill) {
     throw new RangeError(`count must be a positive multiple of 16, got ${count}`);
   }
   return instantiate(halfRoundTripModule(Math.ceil(bytes / PAGE)), Uint16Array, count, fill);
+}
+
+// The RoPE loop a user writes in WebAssembly text, half layout, in place: for each token,
+// each head, four pairs per step, a' = a·c − b·s and b' = b·c + a·s (the order posenc's
+// kernels use, so the results are bit-identical); one cos/sin row per token.
+//   (func (export "pass") (param $x i32) (param $cos i32) (param $sin i32)
+//                         (param $tokens i32) (param $heads i32) (param $halfBytes i32)
+//     (loop $token  (local.set $h (local.get $heads))
+//       (loop $head  (local.set $i (i32.const 0))
+//         (loop $pair
+//           (local.set $c (v128.load (i32.add (local.get $cos) (local.get $i))))
+//           (local.set $s (v128.load (i32.add (local.get $sin) (local.get $i))))
+//           (local.set $a (v128.load (local.tee $p (i32.add (local.get $x) (local.get $i)))))
+//           (local.set $b (v128.load (local.tee $q (i32.add (local.get $p) (local.get $halfBytes)))))
+//           (v128.store (local.get $p) (f32x4.sub (f32x4.mul a c) (f32x4.mul b s)))
+//           (v128.store (local.get $q) (f32x4.add (f32x4.mul b c) (f32x4.mul a s)))
+//           (br_if $pair (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 16)))
+//                                  (local.get $halfBytes))))
+//         (local.set $x (i32.add (local.get $x) (2 · $halfBytes)))
+//         (br_if $head (local.tee $h (i32.sub (local.get $h) (i32.const 1)))))
+//       (local.set $cos (i32.add …)) (local.set $sin (i32.add …))
+//       (br_if $token (local.tee $tokens (i32.sub (local.get $tokens) (i32.const 1))))))
+function ropeLoopModule(pages) {
+  const V128_LOAD = 0x00, V128_STORE = 0x0b;
+  const MUL = [0xe6, 0x01], ADD = [0xe4, 0x01], SUB = [0xe5, 0x01];
+  const [X, COS, SIN, TOKENS, HEADS, HALF] = [0, 1, 2, 3, 4, 5];
+  const [H, I, P, Q, A, B, C, S] = [6, 7, 8, 9, 10, 11, 12, 13];
+  const get = (i) => [0x20, i], set = (i) => [0x21, i], tee = (i) => [0x22, i];
+  const add = 0x6a, sub = 0x6b;
+  const load = [SIMD, V128_LOAD, 4, 0], store = [SIMD, V128_STORE, 4, 0];
+  const op = (code) => [SIMD, ...code];
+  const advance = (local, by) => [...get(local), ...by, add, ...set(local)];
+  const body = [
+    2, 4, I32, 4, V128,                           // locals: $h $i $p $q (i32), $a $b $c $s (v128)
+    0x03, 0x40, ...get(HEADS), ...set(H),         // loop $token
+    0x03, 0x40, 0x41, 0, ...set(I),               //   loop $head
+    0x03, 0x40,                                   //     loop $pair
+    ...get(COS), ...get(I), add, ...load, ...set(C),
+    ...get(SIN), ...get(I), add, ...load, ...set(S),
+    ...get(X), ...get(I), add, ...tee(P), ...load, ...set(A),
+    ...get(P), ...get(HALF), add, ...tee(Q), ...load, ...set(B),
+    ...get(P), ...get(A), ...get(C), ...op(MUL), ...get(B), ...get(S), ...op(MUL), ...op(SUB), ...store,
+    ...get(Q), ...get(B), ...get(C), ...op(MUL), ...get(A), ...get(S), ...op(MUL), ...op(ADD), ...store,
+    ...get(I), 0x41, 16, add, ...tee(I), ...get(HALF), 0x49, 0x0d, 0,
+    0x0b,                                         //     end $pair
+    ...advance(X, [...get(HALF), ...get(HALF), add]),
+    ...get(H), 0x41, 1, sub, ...tee(H), 0x0d, 0,
+    0x0b,                                         //   end $head
+    ...advance(COS, get(HALF)), ...advance(SIN, get(HALF)),
+    ...get(TOKENS), 0x41, 1, sub, ...tee(TOKENS), 0x0d, 0,
+    0x0b, 0x0b,                                   // end $token, end func
+  ];
+  return moduleOf(pages, body, 6);
+}
+
+/**
+ * A float32 tensor [tokens][heads][dim] in a WebAssembly memory of its own, with one cos and
+ * one sin row per token ([tokens][dim/2] each, from `rows(cos, sin)`), and `run()`, which
+ * rotates the tensor in place once by the plain v128 loop above. dim: a multiple of 8.
+ */
+export function ropeLoop(tokens, heads, dim, fill, rows) {
+  if (dim % 8 !== 0 || dim <= 0 || tokens <= 0 || heads <= 0) {
+    throw new RangeError(`dim must be a positive multiple of 8 and tokens, heads positive, got ${tokens}, ${heads}, ${dim}`);
+  }
+  const xBytes = 4 * tokens * heads * dim, rowBytes = 2 * tokens * dim;
+  const bytes = ropeLoopModule(Math.ceil((xBytes + 2 * rowBytes) / PAGE));
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(bytes));
+  const array = new Float32Array(exports.memory.buffer, 0, tokens * heads * dim);
+  fill(array);
+  rows(new Float32Array(exports.memory.buffer, xBytes, tokens * dim / 2),
+    new Float32Array(exports.memory.buffer, xBytes + rowBytes, tokens * dim / 2));
+  return { array, run: () => exports.pass(0, xBytes, xBytes + rowBytes, tokens, heads, 2 * dim) };
 }

@@ -18,58 +18,14 @@ import { createPosenc } from '../../wasm/dist/inline.js';
 import { plainCosSinCache, plainRopeApply, plainRotaryScores } from '../plain-js-rope.mjs';
 import { plainSinusoidal } from '../plain-js-sinusoidal.mjs';
 import { bareHalfPass, barePass } from './bare-pass.mjs';
+import { pairedRunner, randomFill } from './paired.mjs';
 
 const out = process.argv[2] ?? 'build/bench/wasm.json';
 const quick = process.argv.includes('--quick');
 const RUNS = quick ? 3 : 15;
 const TOKENS = 2048, HEADS = 32, HEAD_DIM = 128, N = TOKENS * HEADS * HEAD_DIM;
 const DECODE_POS = 4000, DECODE_CALLS = quick ? 5000 : 20000;
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-// CPU time of this process in ns (user + system). The benchmark machine is shared: wall
-// time there includes waiting for a core, CPU time does not. Compute runs on one thread,
-// so the process's CPU time is that thread's, up to a little GC and compiler work.
-const cpuNow = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) * 1e3;
-};
-
-// Untimed CPU time each member runs first: V8 compiles WebAssembly with its baseline
-// compiler and swaps in optimized code later, off the main thread (later still on a busy
-// machine), so a warm-up of one call can leave the first timed runs on baseline code.
-const WARM_NS = (quick ? 0.1 : 0.25) * 1e9;
-
-// Runs every member of one operation RUNS times, interleaved (round-robin, rotating who
-// goes first), after an untimed warm-up (WARM_NS each) so V8 has tiered everything up; returns
-// { member: { ns, runs } } with the median CPU time per operation (each sample times
-// `inner` back-to-back calls). Interleaving makes the ratios pair measurements taken side
-// by side, on a machine whose speed drifts.
-function paired(members, inner = 1) {
-  const names = Object.keys(members);
-  const samples = Object.fromEntries(names.map((n) => [n, []]));
-  for (const n of names) {
-    const t0 = cpuNow();
-    do for (let i = 0; i < inner; i++) members[n](); while (cpuNow() - t0 < WARM_NS);
-  }
-  for (let r = 0; r < RUNS; r++) {
-    for (let k = 0; k < names.length; k++) {
-      const n = names[(r + k) % names.length];
-      const t0 = cpuNow();
-      for (let i = 0; i < inner; i++) members[n]();
-      samples[n].push((cpuNow() - t0) / inner);
-    }
-  }
-  return Object.fromEntries(names.map((n) => [n, { ns: median(samples[n]), runs: samples[n] }]));
-}
-
-function randomFill(a, seed) {
-  let s = seed >>> 0;
-  for (let i = 0; i < a.length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    a[i] = s / 2 ** 31 - 1;
-  }
-  return a;
-}
+const paired = pairedRunner({ runs: RUNS, warmNs: (quick ? 0.1 : 0.25) * 1e9 });
 
 const groups = {};
 // groups[name] = the paired medians of `members`, with a note for the report.

@@ -70,8 +70,6 @@ const rope_kernel_table& rope_kernels() noexcept {
        {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
       {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
        {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
-      {{&rotate_token_scalar<float, false>, &rotate_token_scalar<float, false>},
-       {&rotate_token_scalar<float, true>, &rotate_token_scalar<float, true>}},
       {&rotate_token_scalar<double, false>, &rotate_token_scalar<double, true>},
       &expand_lanes<float>,
       &select_rungs<void>};
@@ -126,7 +124,7 @@ avx512_cpu this_avx512_cpu() noexcept {
   if (!amd || __get_cpuid(1, &a, &b, &c, &d) == 0) return avx512_cpu::other;
   unsigned family = (a >> 8) & 0xF;  // the base family, extended when it reads 0xF
   if (family == 0xF) family += (a >> 20) & 0xFF;
-  return family == 0x19 ? avx512_cpu::amd_zen4 : family == 0x1A ? avx512_cpu::amd_zen5 : avx512_cpu::other;
+  return family == 0x19 ? avx512_cpu::amd_zen4 : avx512_cpu::other;
 }
 
 rope_kernel_table rope_kernels_for(xsimd::sse2) noexcept { return rope_kernels_of<xsimd::sse2>(); }

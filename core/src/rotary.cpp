@@ -17,6 +17,10 @@
 #include <string>
 #include <type_traits>
 
+#if __has_include(<unistd.h>)
+#include <unistd.h>
+#endif
+
 namespace posenc {
 
 // Rows [first, first + count) of `cache`'s ladder, row k at cos_out/sin_out + k·r/2.
@@ -204,15 +208,28 @@ bool is_empty(const View& v) noexcept {
 // How many heads the kernel sweeps per row block (detail/rotary_kernels.hpp, rotate_token):
 // all heads of a token load each row block once per token, which pays while the tensor stays
 // in cache; one head at a time walks memory in order, which pays when it streams.
-// Calls touching at most kAllHeadsBytes (in and, out of place, out) take all heads. Natively
-// that is an L1-resident decode step; WebAssembly's 128-bit kernels reload twice as many row
-// blocks per head and gain from one group up to tensors of several MiB.
-// The 16-bit split kernels (a lane_group ≠ 0), whose row block is one split batch, gain from
-// one group up to kSplitAllHeadsBytes natively too.
+// Calls touching at most all_heads_bytes() (in and, out of place, out) take all heads:
+// natively, tensors that fit the core's L2 (measured in cache: the interleaved layout at
+// 16 × 32 × 128 half the instructions and 1.5–1.7× faster than one head at a time);
+// WebAssembly's 128-bit kernels reload twice as many row blocks per head and gain from one
+// group up to tensors of several MiB. The 16-bit split kernels (a lane_group ≠ 0), whose row
+// block is one split batch, gain from one group up to kSplitAllHeadsBytes natively too.
+// kAllHeadsBytes, an L1-resident decode step natively, bounds the in-cache kernel tiers.
 #ifdef __EMSCRIPTEN__
 constexpr std::int64_t kAllHeadsBytes = std::int64_t{8} << 20;
+std::int64_t all_heads_bytes() noexcept { return kAllHeadsBytes; }
 #else
 constexpr std::int64_t kAllHeadsBytes = 64 * 1024;
+std::int64_t all_heads_bytes() noexcept {
+  static const std::int64_t bytes = [] {
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);  // glibc: per core; 0 or −1 where unknown
+    if (l2 > 0) return std::max<std::int64_t>(l2, kAllHeadsBytes);
+#endif
+    return kAllHeadsBytes;
+  }();
+  return bytes;
+}
 #endif
 constexpr std::int64_t kSplitAllHeadsBytes = std::int64_t{8} << 20;
 
@@ -249,21 +266,10 @@ bool off_line(std::span<const Target> targets) noexcept {
   return false;
 }
 
-// True when every target is rotated in place.
-template <class Target>
-bool in_place(std::span<const Target> targets) noexcept {
-  return std::all_of(targets.begin(), targets.end(), [](const Target& target) {
-    return is_empty(target.in) || target.in.data == target.out.data;
-  });
-}
-
-// Streaming calls take the streaming_off_line tier only past kOffLineBytes and in place: on
-// the CPU where it measured faster, smaller calls and out-of-place ones did not gain.
-constexpr std::int64_t kOffLineBytes = std::int64_t{4} << 20;
 
 template <class Target>
 std::int64_t head_group(std::span<const Target> targets, std::size_t lane_group) noexcept {
-  if (touched_bytes(targets) > (lane_group != 0 ? kSplitAllHeadsBytes : kAllHeadsBytes)) return 1;
+  if (touched_bytes(targets) > (lane_group != 0 ? kSplitAllHeadsBytes : all_heads_bytes())) return 1;
   std::int64_t heads = 1;
   for (const Target& target : targets)
     if (!is_empty(target.in)) heads = std::max(heads, target.in.heads);
@@ -354,9 +360,8 @@ void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
                                  kernels.shift[interleaved]);
   const std::int64_t bytes = touched_bytes(targets);
   const bool off = off_line(targets);
-  const auto& apply = bytes <= kAllHeadsBytes ? (off ? kernels.apply_off_line : kernels.apply)
-                      : off && bytes > kOffLineBytes && in_place(targets) ? kernels.streaming_off_line
-                                                                          : kernels.streaming;
+  const auto& apply = bytes > kAllHeadsBytes ? kernels.streaming
+                      : off ? kernels.apply_off_line : kernels.apply;
   rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
                        apply[interleaved][how.g != 1.0f]);
 }

@@ -4,7 +4,8 @@
 // the tensor keep theirs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bareHalfPass, barePass } from '../../bench/wasm/bare-pass.mjs';
+import { bareHalfPass, barePass, ropeLoop } from '../../bench/wasm/bare-pass.mjs';
+import { loadBoth } from './support.mjs';
 
 test('the bare pass multiplies every float of its tensor in place, once per run', () => {
   for (const floats of [16, 4096, 3 * 16384 + 16]) {  // one 64-byte step; 16 KiB; past 3 pages
@@ -52,4 +53,28 @@ test('the bare float16 round trip returns every normal value and visits every sl
 
 test('the bare float16 round trip refuses sizes its 32-byte steps cannot cover', () => {
   for (const count of [0, 8, 17]) assert.throws(() => bareHalfPass(count, (a) => a), RangeError);
+});
+
+// The plain v128 RoPE loop (ropeLoop), the yardstick of the stable WASM targets: it must
+// compute exactly what posenc's half-layout apply computes from the same cos/sin rows (the
+// same operations in the same order), over every token and head, and nothing past them.
+test('the plain v128 RoPE loop rotates every pair as posenc does, bit for bit', async () => {
+  const { simd } = await loadBoth();
+  for (const [tokens, heads, dim] of [[1, 1, 8], [3, 2, 16], [16, 32, 128]]) {
+    const rope = simd.rope({ headDim: dim });
+    const x = Float32Array.from({ length: tokens * heads * dim }, (_, i) => Math.sin(1.7 * i));
+    const { cos, sin } = rope.cosSin({ start: 40, tokens });
+    const loop = ropeLoop(tokens, heads, dim, (a) => a.set(x), (c, s) => {
+      for (let t = 0; t < tokens; ++t) {
+        c.set(cos.subarray(t * dim, t * dim + dim / 2), t * dim / 2);
+        s.set(sin.subarray(t * dim, t * dim + dim / 2), t * dim / 2);
+      }
+    });
+    const rows = new Float32Array(loop.array.buffer, 4 * x.length, tokens * dim).slice();
+    loop.run();
+    assert.deepEqual(loop.array, rope.apply(Float32Array.from(x), { tokens, heads, start: 40 }), `${tokens}×${heads}×${dim}`);
+    assert.deepEqual(new Float32Array(loop.array.buffer, 4 * x.length, tokens * dim), rows, 'the rows are only read');
+    rope.dispose();
+  }
+  assert.throws(() => ropeLoop(1, 1, 6, () => {}, () => {}), RangeError);
 });

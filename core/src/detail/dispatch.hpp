@@ -32,8 +32,8 @@ const char* arch_name() noexcept;
 // One arch's RoPE token kernels (rotary_kernels.hpp, rotate_token<Arch, T, Interleaved,
 // Scaled>), each [interleaved][scaled] (scaled: g ≠ 1), by the tier of a rope_apply call
 // (rotate in rotary.cpp): apply for calls that stay in cache, apply_off_line for those among
-// them with a row off a 64-byte line, streaming for calls whose tensors stream from memory,
-// streaming_off_line for the larger in-place ones among those with a row off a line. Each is
+// them with a row off a 64-byte line, streaming for calls whose tensors stream from memory.
+// Each is
 // the arch's own kernel except where a narrower arch's measured faster on that tier
 // (bench/results/decisions.md). shift[interleaved] serves rope_shift (double rows, g = 1),
 // expand forms a float row's lanes (expand_lanes) and select the merged rows of
@@ -47,7 +47,6 @@ struct rope_kernel_table {
   apply_fn apply[2][2];
   apply_fn apply_off_line[2][2];
   apply_fn streaming[2][2];
-  apply_fn streaming_off_line[2][2];
   shift_fn shift[2];
   expand_fn expand;
   select_fn select;
@@ -65,11 +64,10 @@ rope_kernel_table rope_kernels_of() noexcept {
        {&rotate_token<Arch, float, true, false>, &rotate_token<Arch, float, true, true>}},
       {},
       {},
-      {},
       {&rotate_token<Arch, double, false, false>, &rotate_token<Arch, double, true, false>},
       &expand_lanes<float, Arch>,
       &select_rungs<Arch>};
-  for (auto* tier : {&t.apply_off_line, &t.streaming, &t.streaming_off_line})
+  for (auto* tier : {&t.apply_off_line, &t.streaming})
     std::copy(&t.apply[0][0], &t.apply[0][0] + 4, &(*tier)[0][0]);
   return t;
 }
@@ -77,9 +75,9 @@ rope_kernel_table rope_kernels_of() noexcept {
 
 #if POSENC_DISPATCH
 // The AVX-512 CPUs whose fastest kernel for some tier differs, as measured: AMD family 19h
-// (Zen 4; Zen 3, the same family, has no AVX-512) and family 1Ah (Zen 5). Others take each
-// arch's own kernels, apart from the choices measured on every AVX-512 CPU recorded.
-enum class avx512_cpu { other, amd_zen4, amd_zen5 };
+// (Zen 4; Zen 3, the same family, has no AVX-512). Others take each arch's own kernels,
+// apart from the choices measured on every AVX-512 CPU recorded.
+enum class avx512_cpu { other, amd_zen4 };
 
 // This CPU's, by cpuid (other: not one of those, or no AVX-512).
 avx512_cpu this_avx512_cpu() noexcept;

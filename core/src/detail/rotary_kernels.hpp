@@ -310,23 +310,28 @@ void rotate_token(const token_rows<T, typename Storage::value>& job) noexcept {
   const T g = static_cast<T>(job.g);
   const V* const in = r.in;
   V* const out = r.out;
+  // Peel when every row (all heads) sits half a vector off: decided once for all groups.
+  bool peel_rows = false;
+  if constexpr (!std::is_void_v<peel> && std::is_same_v<T, float> &&
+                std::is_same_v<Storage, float_storage>) {
+    r.heads = static_cast<std::ptrdiff_t>(all_heads);
+    peel_rows = simd_end >= 2 * width && half_off<Interleaved>(r, sizeof(batch));
+  }
   for (std::int64_t h0 = 0; h0 < all_heads; h0 += head_group) {
     r.heads = static_cast<std::ptrdiff_t>(std::min(head_group, all_heads - h0));
     r.in = in + h0 * r.in_stride;
     r.out = out + h0 * r.out_stride;
-    bool peeled = false;
     if constexpr (!std::is_void_v<peel> && std::is_same_v<T, float> &&
                   std::is_same_v<Storage, float_storage>) {
       using half_batch = xsimd::batch<T, peel>;
       constexpr std::size_t w2 = half_batch::size;
-      if (simd_end >= 2 * width && half_off<Interleaved>(r, sizeof(batch))) {
+      if (peel_rows) {
         rotate_lanes<half_batch, Interleaved, Scaled, Storage>(r, 0, w2, g);
         rotate_lanes<batch, Interleaved, Scaled, Storage>(r, w2, simd_end - w2, g);
         rotate_lanes<half_batch, Interleaved, Scaled, Storage>(r, simd_end - w2, simd_end, g);
-        peeled = true;
       }
     }
-    if (!peeled) rotate_lanes<batch, Interleaved, Scaled, Storage>(r, 0, simd_end, g);
+    if (!peel_rows) rotate_lanes<batch, Interleaved, Scaled, Storage>(r, 0, simd_end, g);
     if constexpr (!std::is_void_v<tail>)
       if (tail_end != simd_end) rotate_lanes<tail, Interleaved, Scaled, Storage>(r, simd_end, tail_end, g);
     if (!row_tail) continue;
