@@ -1,5 +1,9 @@
 // Prints what a browser downloads on each path of the package, raw and gzip -9, as README's
 // size table shows it. Usage: node scripts/sizes.mjs [--json]
+//   node scripts/sizes.mjs --functions [simd|scalar] [--top N]: what takes the bytes of a
+//   binary's code, by part of posenc and by function (names from the build's symbol map,
+//   build/wasm-<flavour>/dist/posenc-<flavour>.js.symbols; run scripts/build-wasm.sh first).
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +26,75 @@ export function sizes() {
   });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+/** Every function body of a .wasm file: [function index, bytes], imports counted first. */
+function functionBodies(wasm) {
+  let p = 8;
+  const leb = () => {
+    let r = 0, shift = 0, b;
+    do { b = wasm[p++]; r += (b & 0x7f) * 2 ** shift; shift += 7; } while (b & 0x80);
+    return r;
+  };
+  const limits = () => { if (wasm[p++] & 1) leb(); leb(); };
+  let imported = 0;
+  const bodies = [];
+  while (p < wasm.length) {
+    const id = wasm[p++], size = leb(), end = p + size;
+    if (id === 2) {  // imports: only functions take indices before the module's own
+      for (let n = leb(); n > 0; n--) {
+        for (let name = 0; name < 2; name++) { const length = leb(); p += length; }  // module, field
+        const kind = wasm[p++];
+        if (kind === 0) { leb(); imported++; } else if (kind === 1) { p++; limits(); } else if (kind === 2) limits(); else p += 2;
+      }
+    }
+    if (id === 10) for (let n = leb(), i = 0; i < n; i++) { const s = leb(); bodies.push([imported + i, s]); p += s; }
+    p = end;
+  }
+  return bodies;
+}
+
+// The part of the binary a function belongs to, by its demangled name.
+const PARTS = [
+  ['RoPE kernels (rotary_kernels, half_kernels)', /posenc::detail::(rotate_token|rotate_lanes|rotate_row|expand_lanes|select_rungs)/],
+  ['cos/sin rows and tables (angles, table kernels)', /posenc::detail::(sincos|angle_rows|table_|step_rows|fill_offsets|pe_row)|posenc::\(anonymous namespace\)::fill_rows|sinusoidal|rotary_cache::/],
+  ['config.json reader', /config/],
+  ['multi-axis RoPE and position grids', /axis|mrope|axes|vision/],
+  ['attention and scores', /attention|score|dot_/],
+  ['RoPE driver and checks', /posenc::/],
+  ['embind glue', /emscripten::|embind|_emval/],
+  ['C++ runtime (libc++, libc++abi)', /std::|__cxa|__cxx|operator new|operator delete/],
+];
+
+export function functionSizes(flavour) {
+  const dir = fileURLToPath(new URL(`../build/wasm-${flavour}/dist/`, import.meta.url));
+  const wasm = readFileSync(`${dir}posenc-${flavour}.wasm`);
+  const symbols = new Map(readFileSync(`${dir}posenc-${flavour}.js.symbols`, 'utf8').trim().split('\n')
+    .map((line) => [Number(line.slice(0, line.indexOf(':'))), line.slice(line.indexOf(':') + 1)]));
+  const bodies = functionBodies(wasm);
+  // The symbol map escapes characters as \XX (hex); c++filt demangles what is still mangled.
+  const raw = bodies.map(([i]) => (symbols.get(i) ?? `function ${i}`).replace(/\\([0-9a-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))));
+  let names = raw;
+  try {
+    names = execFileSync('c++filt', { input: raw.join('\n') + '\n', encoding: 'utf8' }).split('\n').slice(0, raw.length);
+  } catch { /* no c++filt: names as the map has them */ }
+  const functions = bodies.map(([, bytes], k) => ({ name: names[k], bytes })).sort((a, b) => b.bytes - a.bytes);
+  const parts = {};
+  for (const f of functions) {
+    const part = PARTS.find(([, re]) => re.test(f.name))?.[0] ?? 'C library and the rest';
+    parts[part] = (parts[part] ?? 0) + f.bytes;
+  }
+  return { file: wasm.length, code: functions.reduce((s, f) => s + f.bytes, 0), parts, functions };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--functions')) {
+  const flavour = process.argv.includes('scalar') ? 'scalar' : 'simd';
+  const top = Number(process.argv[process.argv.indexOf('--top') + 1]) || 25;
+  const { file, code, parts, functions } = functionSizes(flavour);
+  console.log(`posenc-${flavour}.wasm: ${file} bytes, ${code} of them function code in ${functions.length} functions`);
+  for (const [part, bytes] of Object.entries(parts).sort((a, b) => b[1] - a[1]))
+    console.log(`${String(bytes).padStart(8)}  ${(100 * bytes / code).toFixed(1).padStart(5)} %  ${part}`);
+  console.log(`\nlargest ${top}:`);
+  for (const f of functions.slice(0, top)) console.log(`${String(f.bytes).padStart(8)}  ${f.name.length > 150 ? `${f.name.slice(0, 147)}…` : f.name}`);
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows = sizes();
   if (process.argv.includes('--json')) console.log(JSON.stringify(rows, null, 1));
   else for (const r of rows) {
