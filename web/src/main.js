@@ -7,6 +7,7 @@ import { HashState, spec } from './state/hash.js';
 import { translator, storedLang, browserLang, rememberLang } from './i18n/index.js';
 import { SECTIONS } from './sections/index.js';
 import { rich } from './ui/math.js';
+import { packageError } from './ui/errors.js';
 
 const main = document.getElementById('main');
 const toc = document.getElementById('toc');
@@ -83,6 +84,7 @@ function render() {
     h('h1', {}, t('page.h1')),
     h('p', { class: 'lede' }, t('page.lede')),
     h('ol', { class: 'story' }, [1, 2, 3].map((i) => h('li', {}, rich(t(`page.story${i}`))))),
+    h('p', { class: 'articles', 'data-testid': 'articles' }, t('page.articles')),
     h('p', { class: 'engine', 'data-testid': 'engine' }, t('page.engine', { simd: pe.simd ? t('page.simdYes') : t('page.simdNo') })));
   const nodes = [header];
   for (const s of SECTIONS) {
@@ -97,7 +99,7 @@ function render() {
       // One broken section must not take the page down; show what failed.
       console.error(`section ${s.num}:`, err);
       nodes.push(h('section', { class: 'sec', 'data-section': s.num, id: s.id },
-        h('h2', {}, t(`s${s.num}.title`)), h('p', { class: 'note warn' }, t('common.failed', { message: String(err?.message ?? err) }))));
+        h('h2', {}, t(`s${s.num}.title`)), h('p', { class: 'note warn' }, t('common.failed', { message: packageError(t, err) }))));
     }
   }
   replace(main, nodes);
@@ -144,7 +146,7 @@ async function start() {
   try {
     pe = await createPosenc();
   } catch (err) {
-    replace(main, h('p', { class: 'note warn' }, t('page.loadFailed', { message: String(err?.message ?? err) })));
+    replace(main, h('p', { class: 'note warn' }, t('page.loadFailed', { message: packageError(t, err) })));
     throw err;
   }
   render();
