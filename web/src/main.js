@@ -8,6 +8,7 @@ import { translator, storedLang, browserLang, rememberLang } from './i18n/index.
 import { SECTIONS } from './sections/index.js';
 import { rich } from './ui/math.js';
 import { packageError } from './ui/errors.js';
+import { setTableCue } from './ui/table.js';
 
 const main = document.getElementById('main');
 const toc = document.getElementById('toc');
@@ -78,6 +79,7 @@ function unmount() {
 function render() {
   unmount();
   t = translator(state.get('lang'));
+  setTableCue(t('common.moreSide'));
   renderChrome();
   const ctx = { pe, t, state, lang: state.get('lang') };
   const header = h('header', { class: 'hero' },

@@ -37,6 +37,7 @@ export default {
   'common.axisN': 'key position n →',
   'common.scoreReadout': 'm = {m}, n = {n} (n − m = {delta}): score {v}',
   'common.badList': 'Enter up to {n} whole numbers between {min} and {max}, separated by commas.',
+  'common.moreSide': 'More columns to the side: swipe →',
   'common.failed': 'This section could not be computed: {message}',
 
   's1.title': 'Order is invisible to attention',

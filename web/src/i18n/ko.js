@@ -37,6 +37,7 @@ export default {
   'common.axisN': '키 위치 n →',
   'common.scoreReadout': 'm = {m}, n = {n} (n − m = {delta}): 점수 {v}',
   'common.badList': '{min}부터 {max} 사이의 정수를 쉼표로 구분해 최대 {n}개 입력하세요.',
+  'common.moreSide': '표가 옆으로 이어집니다. 밀어서 보세요 →',
   'common.failed': '이 절을 계산하지 못했습니다: {message}',
 
   's1.title': '어텐션은 순서를 보지 못한다',

@@ -74,7 +74,7 @@ export default {
       const rowOf = new Map(perm.map((w, r) => [w, r]));
       replace(tableBox, table({
         caption: t('s1.tableCaption', { n: SHOW }),
-        columns: [t('s1.word'), t('s1.outOriginal'), t('s1.outShuffled')],
+        columns: [t('s1.word'), t('s1.outOriginal'), t('s1.outShuffled')], reflow: true,
         rows: a.map((w, i) => {
           const r = rowOf.get(i);
           const oa = Array.from(run.a.output.subarray(i * DIM, i * DIM + SHOW), (v) => fixed(v, 4)).join('  ');

@@ -54,7 +54,7 @@ export default {
         caption: t('s10.rotCaption', { p }),
         columns: ['j', 'x', `${t('common.interleaved')}: R·x`, t('s10.colHalfIdx'), `${t('common.half')}: R·x`],
         rows: perm.map((hj, j) => [String(j), fixed(x[j], 4), fixed(ri[j], 5), String(hj), fixed(rh[hj], 5)]),
-        testid: 'layout-rot',
+        testid: 'layout-rot', reflow: true,
       }));
       const positions = [p];
       const si = scores(pe, { q: x, k: y, dim, qPositions: positions, kPositions: [p + 3], mode: 'rotary', layout: 'interleaved' });

@@ -34,7 +34,7 @@ export default {
         caption: t('s14.caption'),
         columns: [t('s14.family'), ...COLUMNS.map((c) => t(`s14.col.${c}`))],
         rows: FAMILIES.map((f) => [t(`s14.${f}.name`), ...COLUMNS.map((c) => h('span', {}, rich(t(`s14.${f}.${c}`, { n: int(embedding) }))))]),
-        numeric: false, className: 'compare', testid: 'compare-table',
+        numeric: false, className: 'compare', testid: 'compare-table', reflow: true,
       }),
       h('p', {}, rich(t('s14.extrapNote'))),
       h('pre', { class: 'code', tabindex: '0', 'data-testid': 'compare-code' }, h('code', {}, t('s14.code', { n: int(embedding) }))),
