@@ -832,4 +832,12 @@ export default {
   'phasor.sum': 'sum of the pairs’ shares:',
   'phasor.score': 'q·k from pe.scores for the whole vectors:',
   'phasor.after': 'Move m and n together: the fast pairs’ hands race round and the slow ones barely move, but no angle between two hands changes, so no bar and no sum changes. Move n alone: the fast pairs’ shares swing from plus to minus within a few steps, the slow pairs’ shares hardly change — that is how near and far distances are told apart.',
+  's3.handSlower': 'a slower hand',
+  'counter.title': 'A continuous binary counter',
+  'counter.text': 'Article 001 calls the ladder “binary numbers that use continuous angles instead of 0 and 1”. Write a position in base two: the last bit flips at every step, the next every 2 steps, then every 4, 8, … — each bit half as fast as the one before. Take the ladder with base $2^{d/2}$ (here $d = 14$, base 128), so that $\\theta_j = 2^{-j}$ halves from rung to rung in the same way, and put each rung’s sine beside its bit.',
+  'counter.p': 'position p',
+  'counter.flips': 'flips every {n}',
+  'counter.svgLabel': 'Seven bits of the position as step traces, each with the sine of the same rung of the ladder, over positions 0 to 127',
+  'counter.legend': 'Blue steps: bit j of p (up = 1). Orange: sin(pθ_j) from pe.sinusoidal (d = 14, base 128). The vertical line is p.',
+  'counter.after': 'Both read a position rung by rung, fast to slow, and every rung is half as fast as the one before. The bit jumps, so two neighbouring positions can differ in many bits at once (63 → 64 flips seven); the sine glides, so neighbouring positions get neighbouring codes, and a shift by k is the same rotation at every p (section 6). The sine’s period is π times its bit’s on every rung: the pattern is the same, only the speed unit differs.',
 };
