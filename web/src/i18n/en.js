@@ -216,7 +216,9 @@ export default {
   's1.matA': 'First sentence (head 1)',
   's1.matB': 'Second sentence (head 1)',
   's1.matTitle': 'The attention matrix: rows and columns move together',
-  's1.matText': 'Head 1’s weights $\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})$; entry (i, j) comes from query i · key j. Without positions the second table is the first with its rows and columns reordered together: the same numbers, in other places. (“me” is the same word as “I”, in another case, so it gets the same vector.)',
+  's1.matText': 'Head 1’s weights $\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})$; entry (i, j) comes from query i · key j. Without positions the second table is the first with its rows and columns reordered together: the same numbers, in other places. Each cell is shaded from the table’s smallest to its largest weight.',
+  's1.lemmaNote': '“me” is the same word as “I”, in another case, so it gets the same vector.',
+  's1.maxDiffCol': 'Largest change of any output number',
   's1.verdictPitfall': 'Same outputs again: the positions were attached before reordering, so they travelled with the words. Article 001’s warning: shuffle the tokens first, then add PE — otherwise the experiment means nothing.',
   's1.article': 'Article 001 measured 1.34e−07 without positions (nn.MultiheadAttention) and 0.190533 with PE, from its own script, which is not published; its inputs are unknown, so those two numbers cannot be reproduced. This page’s own layer gives {none} without positions and {added} with added sinusoids.',
   's1.rnnTitle': 'Why an RNN never had this problem',
@@ -437,7 +439,7 @@ export default {
   'code.byFunction': 'By the function (whole vector):',
   'code.angleTitle': 'The angle table m·θᵢ',
   'code.angleText': 'Article 003 uses $\\theta_i = \\text{base}^{-2(i-1)/d}$ with $i = 1, \\dots, d/2$; article 000 counts from $i = 0$ with $10000^{-2i/d}$. Same ladder, counted from 1 or from 0. The table is `torch.outer(positions, inv_freq)`: every position times every θ, here computed by the package in float32 as torch does.',
-  'code.angleCaption': 'm·θᵢ for positions 0 … {T} − 1, d = {d}',
+  'code.angleCaption': 'm·θᵢ for positions 0 … {last}, d = {d}',
   'code.tableTitle': 'Article 003: SinusoidalPositionEmbedding',
   'code.tableCode': 'class SinusoidalPositionEmbedding(nn.Module):\n    def __init__(self, dim, base=10000.0):\n        super().__init__()\n        # theta_i = base^(-2(i-1)/d),  i=1,...,d/2\n        inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2).float() / dim))\n        self.register_buffer("inv_freq", inv_freq)\n\n    def forward(self, seq_len, device):\n        positions = torch.arange(seq_len, device=device).float()\n        # the angle table m*theta_i, (seq_len, dim/2)\n        freqs = torch.outer(positions, self.inv_freq.to(device))\n        return freqs',
   'code.warnTitle': 'Two functions called rotate_half',
@@ -595,6 +597,7 @@ export default {
   's10.scores': 'Score q·k at (p, p+3), interleaved vs half after re-ordering:',
   's10.scoresValue': '{a} vs {b}, difference {same} (float32 rounding: the two layouts add the pairs in a different order)',
   's10.identical': 'identical',
+  's10.scoresSame': '{a} and {b}: identical, bit for bit (here the two layouts’ sums round the same way)',
   's10.after': 'Re-ordering the elements of q and k (the same permutation for both) turns one layout into the other and leaves every score the same up to float32 rounding. posenc supports both everywhere.',
 
   's11.title': 'Long-term decay',
@@ -755,7 +758,7 @@ export default {
   's15.alongH': 'along h',
   's15.alongW': 'along w',
   's15.spread': 'max − min',
-  's15.vidAfter': 'Look at the last row of the table. With contiguous sections $t$ holds the fastest rungs and $w$ the slowest, so six steps along $w$ move the score by less than 10⁻³ while six frames move it by more than 1. Tick “interleaved”: every axis now gets rungs from the whole ladder and all three columns move. That is what Qwen3-VL’s interleaving changes, and it shows in the numbers before any training.',
+  's15.vidAfter': 'Look at the last row of the table. With contiguous sections $t$ holds the fastest rungs and $w$ the slowest, so five steps along $w$ move the score by less than 10⁻³ while five frames move it by more than 1. Tick “interleaved”: every axis now gets rungs from the whole ladder and all three columns move. That is what Qwen3-VL’s interleaving changes, and it shows in the numbers before any training.',
 
   's16.title': 'Speed in your browser',
   's16.lead': [

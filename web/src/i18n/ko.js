@@ -216,7 +216,9 @@ export default {
   's1.matA': '첫 문장 (헤드 1)',
   's1.matB': '둘째 문장 (헤드 1)',
   's1.matTitle': '어텐션 행렬: 행과 열이 함께 움직인다',
-  's1.matText': '헤드 1의 가중치 $\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})$이고, $(i, j)$ 성분은 쿼리 i와 키 j의 내적에서 나옵니다. 위치 정보가 없으면 둘째 표는 첫 표의 행과 열을 함께 뒤섞은 것입니다. 같은 값이 다른 자리에 있을 뿐입니다. (토큰은 형태소 단위입니다. 이/가, 을/를, 은/는은 같은 조사의 두 형태라 같은 벡터를 받으므로, 두 문장은 같은 재료의 순서만 다릅니다.)',
+  's1.matText': '헤드 1의 가중치 $\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})$이고, $(i, j)$ 성분은 쿼리 i와 키 j의 내적에서 나옵니다. 위치 정보가 없으면 둘째 표는 첫 표의 행과 열을 함께 뒤섞은 것입니다. 같은 값이 다른 자리에 있을 뿐입니다. 칸마다 표의 가장 작은 가중치부터 가장 큰 가중치까지 색의 진하기로 나타냈습니다.',
+  's1.lemmaNote': '토큰은 형태소 단위입니다. 이/가, 을/를, 은/는은 같은 조사의 두 형태라 같은 벡터를 받으므로, 두 문장은 같은 재료의 순서만 다릅니다.',
+  's1.maxDiffCol': '출력값의 최대 변화',
   's1.verdictPitfall': '다시 출력이 같습니다. 순서를 바꾸기 전에 위치를 넣었으니 위치 정보까지 단어와 함께 섞였습니다. 글 2의 경고 그대로입니다. 반드시 토큰을 먼저 섞고 그다음에 PE를 더해야 하며, 그렇지 않으면 아무 의미 없는 실험이 됩니다.',
   's1.article': '글 2는 위치 정보 없이 1.34e−07(nn.MultiheadAttention), PE를 넣고 0.190533을 보고합니다. 그 스크립트는 공개되지 않았고 입력도 알 수 없어서 이 두 값은 재현할 수 없습니다. 이 페이지의 층으로 잰 값은 위치 정보 없이 {none}, 사인파를 더하면 {added}입니다.',
   's1.rnnTitle': 'RNN에는 왜 이 문제가 없었나',
@@ -437,7 +439,7 @@ export default {
   'code.byFunction': '함수로 (벡터 전체):',
   'code.angleTitle': '회전각 테이블 m·θᵢ',
   'code.angleText': '글 4는 $\\theta_i = \\text{base}^{-2(i-1)/d}$, $i = 1, \\dots, d/2$로 쓰고, 글 1은 $i = 0$부터 세어 $10000^{-2i/d}$로 씁니다. 같은 사다리를 1부터 세느냐 0부터 세느냐의 차이입니다. 표는 `torch.outer(positions, inv_freq)`, 곧 모든 위치와 모든 θ의 곱이며, 여기서는 패키지가 torch처럼 float32로 계산했습니다.',
-  'code.angleCaption': '위치 0 … {T} − 1의 m·θᵢ, d = {d}',
+  'code.angleCaption': '위치 0 … {last}의 m·θᵢ, d = {d}',
   'code.tableTitle': '글 4: SinusoidalPositionEmbedding',
   'code.tableCode': 'class SinusoidalPositionEmbedding(nn.Module):\n    def __init__(self, dim, base=10000.0):\n        super().__init__()\n        # theta_i = base^(-2(i-1)/d),  i=1,...,d/2\n        # 세타 생성\n        inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2).float() / dim))  # (dim/2,)\n        self.register_buffer("inv_freq", inv_freq)\n\n    def forward(self, seq_len, device):\n        positions = torch.arange(seq_len, device=device).float()   # (seq_len,)\n        # 포지션에 대한 각도표를 만듦.\n        freqs = torch.outer(positions, self.inv_freq.to(device))   # (seq_len, dim/2) = m*theta_i\n        return freqs',
   'code.warnTitle': '이름이 같은 rotate_half 두 개',
@@ -595,6 +597,7 @@ export default {
   's10.scores': '(p, p+3)에서 점수 q·k, 인접 짝짓기와, 재배열한 절반 짝짓기:',
   's10.scoresValue': '{a} 대 {b}, 차이 {same} (float32 반올림: 두 레이아웃은 쌍을 더하는 순서가 다름)',
   's10.identical': '완전히 같음',
+  's10.scoresSame': '{a}와 {b}: 비트까지 완전히 같음(여기서는 두 레이아웃의 합이 똑같이 반올림됨)',
   's10.after': 'q와 k의 원소를 같은 순열로 재배열하면 한 레이아웃이 다른 레이아웃으로 바뀌고 점수는 float32 반올림 범위 안에서 같습니다. posenc는 모든 곳에서 두 레이아웃을 모두 지원합니다.',
 
   's11.title': '먼 거리에서의 감쇠',
@@ -755,7 +758,7 @@ export default {
   's15.alongH': 'h 방향',
   's15.alongW': 'w 방향',
   's15.spread': '최대 − 최소',
-  's15.vidAfter': '표의 마지막 행을 보세요. 구간이 이어져 있으면 $t$가 가장 빠른 차원쌍을, $w$가 가장 느린 차원쌍을 가지므로, $w$ 방향으로 여섯 칸 가도 점수는 10⁻³도 안 바뀌고 여섯 프레임을 가면 1 넘게 바뀝니다. “섞은 구간”을 켜 보세요. 이제 모든 축이 사다리 전체에서 차원쌍을 받으므로 세 열이 모두 움직입니다. Qwen3-VL의 섞은 구간이 바꾸는 것이 바로 이것이고, 학습하기 전의 숫자에서 이미 보입니다.',
+  's15.vidAfter': '표의 마지막 행을 보세요. 구간이 이어져 있으면 $t$가 가장 빠른 차원쌍을, $w$가 가장 느린 차원쌍을 가지므로, $w$ 방향으로 다섯 칸 가도 점수는 10⁻³도 안 바뀌고 다섯 프레임을 가면 1 넘게 바뀝니다. “섞은 구간”을 켜 보세요. 이제 모든 축이 사다리 전체에서 차원쌍을 받으므로 세 열이 모두 움직입니다. Qwen3-VL의 섞은 구간이 바꾸는 것이 바로 이것이고, 학습하기 전의 숫자에서 이미 보입니다.',
 
   's16.title': '내 브라우저에서 재는 속도',
   's16.lead': [

@@ -63,7 +63,7 @@ export function codePanels(ctx) {
     const positions = [...Array(T).keys()];
     const angles = outer(pe, positions, invFreq);
     replace(angleBox, table({
-      caption: t('code.angleCaption', { T, d: dim }),
+      caption: t('code.angleCaption', { last: T - 1, d: dim }),
       columns: ['m', ...[...invFreq].map((th, i) => `θ${i + 1} = ${fixed(th, 4)}`)],
       rows: positions.map((p) => [String(p), ...[...invFreq].map((_, i) => fixed(angles[p * invFreq.length + i], 4))]),
       testid: 'angle-table',
