@@ -549,6 +549,8 @@ export default {
   's9.title': 'Relative-position invariance, proved on screen',
   's9.lead': [
     'First the proof, one line at a time, with numbers for your own m and n, and the same proof through complex numbers; then the articles’ checks over the full ladder with their own random draws; then whole score matrices.',
+  ],
+  's9.matricesText': [
     'Here is the claim at full size. Put the same content at every position, compute all scores with RoPE (left) and with added sinusoids (right). With RoPE every diagonal has one colour: the score depends on $n-m$ only. With addition it does not.',
     'Now slide both positions forward by $s$, up to a million. The RoPE matrix must not change. posenc forms each angle $p\\theta$ in double precision and reduces it before rounding to float32, so the measured change stays at float32 noise. The common shortcut — computing $p\\theta$ in float32 — loses the angle at large positions: at $p = 10^6$ the spacing between float32 numbers is 0.06 radians.',
   ],
@@ -843,4 +845,7 @@ export default {
   'counter.svgLabel': 'Seven bits of the position as step traces, each with the sine of the same rung of the ladder, over positions 0 to 127',
   'counter.legend': 'Blue steps: bit j of p (up = 1). Orange: sin(pθ_j) from pe.sinusoidal (d = 14, base 128). The vertical line is p.',
   'counter.after': 'Both read a position rung by rung, fast to slow, and every rung is half as fast as the one before. The bit jumps, so two neighbouring positions can differ in many bits at once (63 → 64 flips seven); the sine glides, so neighbouring positions get neighbouring codes, and a shift by k is the same rotation at every p (section 6). The sine’s period is π times its bit’s on every rung: the pattern is the same, only the speed unit differs.',
+  's14.partsNav': 'Parts of this section',
+  's14.partLineage': 'From absolute to relative: the lineage in article 003',
+  'common.clamped': 'The link asked for {v}, outside {min} … {max}: shown at {c}.',
 };

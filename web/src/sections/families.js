@@ -36,7 +36,8 @@ function heat(ctx, { title, label, testid, data, T, L, fmt = (v) => fixed(v, 2),
   const hm = heatmap({ label, rowLabel: t('common.axisM'), colLabel: t('common.axisN'), format: fmt,
     readout: (m, n, v) => t('fam.readout', { m, n, v: Number.isNaN(v) ? t('fam.noVector') : fmt(v) }) });
   hm.el.dataset.testid = testid;
-  hm.draw(data, T, T);
+  // Every map marks where the trained length L lies.
+  hm.draw(data, T, T, { rowRange: `0 … ${T - 1}`, colRange: `0 … ${T - 1}`, guide: L !== undefined ? { at: L, label: `L = ${L}` } : undefined });
   return h('div', { class: 'family' }, h('h4', {}, title), hm.el,
     L !== undefined ? h('p', { class: 'hint' }, t('fam.pastL', { L })) : null,
     note ? h('p', { class: 'hint', 'data-testid': `${testid}-note` }, note) : null);
