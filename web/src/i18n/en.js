@@ -31,7 +31,6 @@ export default {
   'common.layout': 'Layout',
   'common.interleaved': 'interleaved',
   'common.half': 'half',
-  'common.concat': 'concatenated',
   'common.seed': 'Random seed',
   'common.axisM': 'query position m ↓',
   'common.axisN': 'key position n →',

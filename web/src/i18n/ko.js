@@ -31,7 +31,6 @@ export default {
   'common.layout': '레이아웃',
   'common.interleaved': '인접 짝짓기(interleaved)',
   'common.half': '절반 짝짓기(half)',
-  'common.concat': 'concat (이어 붙이기)',
   'common.seed': '난수 시드',
   'common.axisM': '쿼리 위치 m ↓',
   'common.axisN': '키 위치 n →',
