@@ -78,11 +78,10 @@ export default {
       panel(t('s17.liveTitle'), controlRow(tSlider, nSlider, pSlider), where, scoresPlot.el,
         result(t('s17.gapShift'), shiftOut), result(t('s17.gapStale'), staleOut), result(t('s17.gapKeys'), keysOut),
         h('p', { class: 'hint' }, rich(t('s17.liveAfter')))),
-      h('div', { class: 'grid-2' },
-        panel(t('s17.driftTitle'), h('p', {}, rich(t('s17.driftText'))), driftBox),
+      panel(t('s17.driftTitle'), h('p', {}, rich(t('s17.driftText'))), driftBox),
         panel(t('s17.mropeTitle'), h('p', {}, rich(t('s17.mropeText'))), controlRow(mSlider), mropeBox,
           result(t('s17.mGapShift'), mShiftOut), result(t('s17.mGapTemporal'), mTemporalOut),
-          h('p', { class: 'hint' }, rich(t('s17.mropeAfter'))))),
+          h('p', { class: 'hint' }, rich(t('s17.mropeAfter')))),
       panel(t('s17.whenTitle'), h('p', {}, rich(t('s17.whenText')))));
     update();
     updateMrope();

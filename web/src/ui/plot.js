@@ -58,7 +58,7 @@ export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false
     hooks: { ready: [lastPoint], setData: [lastPoint], setCursor: [(u) => { if (u.cursor.idx == null) lastPoint(u); }] },
     cursor: { drag: { x: false, y: false } },
     series: [
-      { label: xLabel, value: legendValue },
+      { label: xLabel, value: xInt ? (u, v) => (v == null ? '—' : String(Math.round(v))) : legendValue },
       ...series.map((s, i) => ({
         label: s.label,
         value: legendValue,
