@@ -48,6 +48,11 @@ export default {
     const subtoc = h('nav', { class: 'subtoc', 'aria-label': t('s14.partsNav') },
       h('ol', {}, parts.map(([id, title], i) => h('li', {}, h('button', { type: 'button', class: 'linkish', 'data-sub': id,
         on: { click: () => document.getElementById(`compare-${id}`)?.scrollIntoView({ block: 'start' }) } }, `14.${i + 1} ${title}`)))));
+    // A part whose panel opens with the part's own title keeps one heading, the numbered one.
+    for (const [, title, body] of parts) {
+      const first = body[0]?.querySelector?.(':scope > h3');
+      if (first && first.textContent === title) first.remove();
+    }
     const el = shell(ctx, this, subtoc,
       parts.map(([id, title, body], i) => h('div', { class: 'subsec', id: `compare-${id}`, 'data-sub': id },
         h('h3', { class: 'subsec-title' }, `14.${i + 1} ${title}`), ...body)),
