@@ -42,6 +42,10 @@ for (const lang of ['en', 'ko']) {
         assert.ok(first(await read('kv-mrope-shift')) < 1e-5);
         assert.ok(first(await read('kv-mrope-temporal')) > 1e-2);
       }
+      // Lowering T below N brings N down to T − 1, in the box and the link.
+      await setNumber(page, 's17.T', 10);
+      await page.waitForFunction(() => /s17\.N=9(&|$)/.test(location.hash));
+      assert.equal(await page.inputValue('input[type="number"][name="s17.N"]'), '9');
       const p = await page.problems();
       assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
       await page.close();

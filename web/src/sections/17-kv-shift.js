@@ -38,7 +38,10 @@ export default {
 
     function update() {
       const T = state.get('s17.T');
+      // At most T − 1 evicted: a larger N (from the link or before T was lowered) is brought
+      // down, in the slider and the link too.
       const N = Math.min(state.get('s17.N'), T - 1);
+      if (N !== state.get('s17.N')) { state.set('s17.N', N); nSlider.set(N); }
       const start = state.get('s17.p');
       const r = textShift(pe, { T, N, start });
       where.textContent = t('s17.where', { T, N, a: start, b: start + T - 1, c: start + N, q: r.qPos });
