@@ -22,7 +22,8 @@ const close = (text, want, tol, what) => {
 
 test('every section renders (no failure note) and the engine is reported', async () => {
   const sections = await page.$$eval('section[data-section]', (els) => els.map((e) => Number(e.dataset.section)));
-  assert.deepEqual(sections, [...Array(16).keys()].map((i) => i + 1));
+  // The articles' path (1–16), then the real-models part (17 onwards).
+  assert.deepEqual(sections, [...Array(17).keys()].map((i) => i + 1));
   const failed = await page.$$eval('section .note.warn', (els) => els.map((e) => e.textContent));
   assert.deepEqual(failed, []);
   assert.match(await page.textContent('[data-testid="engine"]'), /SIMD/);
@@ -133,7 +134,7 @@ test('no console error, no CSP violation, no request outside localhost', async (
 test('screenshots at 1440×900 and 390×844 (English and Korean)', async () => {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, 'page-1440-en.png'), timeout: 30000 });
-  await page.screenshot({ path: join(SHOTS, 'page-1440-en-full.png'), fullPage: true, timeout: 30000 });
+  await page.screenshot({ path: join(SHOTS, 'page-1440-en-full.png'), fullPage: true, timeout: 120000 });
   await (await page.$('section[data-section="9"]')).screenshot({ path: join(SHOTS, 'section9-1440-en.png'), timeout: 30000 });
   await (await page.$('section[data-section="15"]')).screenshot({ path: join(SHOTS, 'section15-1440-en.png'), timeout: 30000 });
   const koWide = await suite.open('#lang=ko&sec=8', { width: 1440, height: 900 });
@@ -150,7 +151,7 @@ test('screenshots at 1440×900 and 390×844 (English and Korean)', async () => {
   await koPhone15.close();
   const phone = await suite.open('#lang=ko', { width: 390, height: 844 });
   await phone.screenshot({ path: join(SHOTS, 'page-390-ko.png'), timeout: 30000 });
-  await phone.screenshot({ path: join(SHOTS, 'page-390-ko-full.png'), fullPage: true, timeout: 30000 });
+  await phone.screenshot({ path: join(SHOTS, 'page-390-ko-full.png'), fullPage: true, timeout: 120000 });
   const p = await phone.problems();
   assert.deepEqual([...p.console, ...p.csp, ...p.foreign, ...p.pageErrors], []);
   // Nothing may overflow the phone viewport horizontally.

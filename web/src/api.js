@@ -301,3 +301,34 @@ export function addPositions(pe, { e, dim, positions, scale = 1, base = 10000 })
 export function draws(set) {
   return { q: Float32Array.from(set.q), k: Float32Array.from(set.k) };
 }
+
+// ——— every pair at once (section 8's phasor view) ———————————————————————————————————
+
+/**
+ * q at m and k at n through one interleaved rotator (pe.rope), each pair's share of the score
+ * — pe.scores on copies of q and k that keep only that pair (rotations act pair by pair, so
+ * the diagonal of that matrix is pair i's term) — and the whole score from pe.scores.
+ */
+export function allPairs(pe, { q, k, dim, m, n, base = 10000 }) {
+  const half = dim / 2;
+  const rope = pe.rope({ headDim: dim, base, layout: 'interleaved' });
+  let rq; let rk; let theta;
+  try {
+    rq = rope.apply(Float32Array.from(q), { tokens: 1, positions: [m] });
+    rk = rope.apply(Float32Array.from(k), { tokens: 1, positions: [n] });
+    theta = Float64Array.from(rope.invFreq);
+  } finally {
+    rope.dispose();
+  }
+  const only = (v) => {
+    const rows = new Float32Array(half * dim);
+    for (let i = 0; i < half; i++) rows.set(v.subarray(2 * i, 2 * i + 2), i * dim + 2 * i);
+    return rows;
+  };
+  const opts = { dim, mode: 'rotary', layout: 'interleaved', base };
+  const each = pe.scores({ ...opts, q: only(Float32Array.from(q)), k: only(Float32Array.from(k)),
+    qPositions: new Array(half).fill(m), kPositions: new Array(half).fill(n) }).scores;
+  const contrib = Float64Array.from({ length: half }, (_, i) => each[i * half + i]);
+  const score = pe.scores({ ...opts, q: Float32Array.from(q), k: Float32Array.from(k), qPositions: [m], kPositions: [n] }).scores[0];
+  return { rq, rk, theta, contrib, score };
+}

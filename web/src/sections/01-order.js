@@ -50,12 +50,20 @@ export default {
       return { a, b: perm.map((i) => a[i]), perm };
     }
 
+    // Each weight shaded from the table's smallest to its largest (CSSOM, not a style attribute).
     function weightsTable(words, w, T, caption, testid) {
+      const lo = Math.min(...w);
+      const hi = Math.max(...w);
+      const cell = (v) => {
+        const span = h('span', { class: 'shade' }, fixed(v, 3));
+        span.style.setProperty('--s', String(hi > lo ? (v - lo) / (hi - lo) : 0));
+        return span;
+      };
       return table({
         caption,
         columns: [t('s1.queryKey'), ...words.map((x) => x.shown)],
-        rows: words.map((x, i) => [x.shown, ...words.map((_, j) => fixed(w[i * T + j], 3))]),
-        className: 'matrix compact', testid,
+        rows: words.map((x, i) => [x.shown, ...words.map((_, j) => cell(w[i * T + j]))]),
+        className: 'matrix compact shaded', testid,
       });
     }
 
@@ -74,7 +82,7 @@ export default {
       const rowOf = new Map(perm.map((w, r) => [w, r]));
       replace(tableBox, table({
         caption: t('s1.tableCaption', { n: SHOW }),
-        columns: [t('s1.word'), t('s1.outOriginal'), t('s1.outShuffled')],
+        columns: [t('s1.word'), t('s1.outOriginal'), t('s1.outShuffled')], reflow: true,
         rows: a.map((w, i) => {
           const r = rowOf.get(i);
           const oa = Array.from(run.a.output.subarray(i * DIM, i * DIM + SHOW), (v) => fixed(v, 4)).join('  ');
@@ -86,7 +94,9 @@ export default {
       // Head 1's softmax(QKᵀ/√d_k): entry (i, j) comes from query i · key j.
       replace(matBox,
         weightsTable(a, run.a.weights, T, t('s1.matA'), 'qk-a'),
-        weightsTable(b, run.b.weights, T, t('s1.matB'), 'qk-b'));
+        weightsTable(b, run.b.weights, T, t('s1.matB'), 'qk-b'),
+        a.some((w) => w.shown !== w.lemma) || b.some((w) => w.shown !== w.lemma)
+          ? h('p', { class: 'hint', 'data-testid': 's1-lemma-note' }, t('s1.lemmaNote')) : null);
       diffOut.textContent = sci(run.diff, 2);
       const same = mode === 'none' || pitfall;
       verdict.textContent = t(mode === 'none' ? 's1.verdictNone' : pitfall ? 's1.verdictPitfall' : 's1.verdictPos');
@@ -94,7 +104,7 @@ export default {
       const all = MODES.map((m) => orderTest(pe, { x, perm, dim: DIM, heads: HEADS, seed: 1, mode: m, pitfall }).diff);
       replace(allBox, table({
         caption: t('s1.allCaption'),
-        columns: [t('common.positions'), t('s1.maxDiff')],
+        columns: [t('common.positions'), t('s1.maxDiffCol')],
         rows: MODES.map((m, i) => [t(`common.${m === 'rotary' ? 'rope' : m}`), sci(all[i], 2)]),
         testid: 'perm-all',
       }));

@@ -12,6 +12,7 @@ import { plot } from '../ui/plot.js';
 import { compact, fixed, fixed32, int, piMultiple } from '../ui/format.js';
 import { codeBlock } from '../ui/vectors.js';
 import { LINES } from '../ui/palette.js';
+import { binaryCounter } from './binary-counter.js';
 
 const HANDS = 4;      // clock faces drawn: the two fastest and the two slowest pairs
 const MAX_ROWS = 10;  // ladder rows shown before eliding the middle
@@ -25,6 +26,7 @@ export default {
     's3.p': spec.int(10, 0, 10000),
     's3.oa': spec.int(12, 0, 100000),
     's3.ob': spec.int(56, 0, 100000),
+    's3.bp': spec.int(37, 0, 127),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
@@ -117,6 +119,7 @@ export default {
     const dSlider = boundSlider(ctx, 's3.d', { label: t('s3.dim'), step: 2 }, update);
     const bSlider = boundSlider(ctx, 's3.b', { label: t('s3.base'), log: true, integer: false }, update);
     const presetTo = (label, dim, which) => presetButton(ctx, label, [['s3.d', dim, dSlider], ['s3.b', 10000, bSlider]], update, which);
+    const counter = binaryCounter(ctx);
     const el = shell(ctx, this,
       tex([String.raw`\theta_i = b^{-2i/d},\quad i = 0,\dots,\tfrac d2 - 1`, String.raw`\lambda_i = \dfrac{2\pi}{\theta_i} = 2\pi\, b^{2i/d}`]),
       controlRow(dSlider, bSlider,
@@ -129,6 +132,7 @@ export default {
         hintOut,
         controlRow(pSlider, play, posOut),
         clocks),
+      counter.el,
       panel(t('s3.odoTitle'),
         h('p', {}, rich(t('s3.odoText'))),
         controlRow(boundSlider(ctx, 's3.oa', { label: t('s3.odoA') }, updateOdometer),
@@ -137,7 +141,7 @@ export default {
       panel(t('s3.codeTitle'), h('p', {}, rich(t('s3.codeText'))), codeBlock(t('s3.codeSrc'), { label: t('s3.codeLabel') })),
       h('p', {}, rich(t('s3.after'))));
     update();
-    return { el, dispose() { playing = false; clearTimeout(raf); lambdaPlot.dispose(); } };
+    return { el, dispose() { playing = false; clearTimeout(raf); lambdaPlot.dispose(); counter.dispose(); } };
   },
 };
 
@@ -166,9 +170,10 @@ function clockFace(sinV, cosV, i, lambda, color, t, name) {
       `sin ${fixed(sinV, 3)}`, h('br'), `cos ${fixed(cosV, 3)}`));
 }
 
-/** The clock-hand name of pair i of `half` pairs: the fastest is the second hand, the slowest the hour hand. */
+/** The name of pair i of `half` pairs: the fastest is the second hand, the slowest the hour hand. */
 function handName(i, half) {
   if (i === 0) return 's3.handSecond';
-  return i === half - 1 ? 's3.handHour' : 's3.handMinute';
+  if (i === half - 1) return 's3.handHour';
+  return i === 1 ? 's3.handMinute' : 's3.handSlower';
 }
 

@@ -81,7 +81,7 @@ export default {
       handsLambda.textContent = t('s4.handsLambda', { l0: compact(lambda[0], 5), l1: compact(lambda[1], 5) });
       replace(hands, table({
         caption: t('s4.handsCaption'),
-        columns: ['pos', t('s4.angle0'), t('s4.angle1'), t('s4.peVector')],
+        columns: ['pos', t('s4.angle0'), t('s4.angle1'), t('s4.peVector')], reflow: true,
         rows: pos.map((p, r) => [String(p), fixed(a[r][0], 4), fixed(a[r][1], 4),
           Array.from(data.subarray(r * 4, r * 4 + 4), (v) => fixed(v, 4)).join(', ')]),
         testid: 'pe-hands',
@@ -134,7 +134,7 @@ export default {
         caption: t('s4.symbolsCaption'),
         columns: [t('s4.symbol'), t('s4.meaning')],
         rows: [['pos', t('s4.symPos')], ['i', t('s4.symI')], ['10000^(2i/d)', t('s4.symSpeed')]],
-        numeric: false, className: 'prose', testid: 'pe-symbols',
+        numeric: false, className: 'prose', testid: 'pe-symbols', reflow: true,
       })),
       panel(t('s4.heatTitle'),
         h('p', {}, rich(t('s4.heatText'))),

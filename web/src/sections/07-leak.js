@@ -149,7 +149,7 @@ export default {
         caption: t('s7.summaryCaption'),
         columns: [t('s7.summaryItem'), t('s7.summaryContent')],
         rows: rows.map(([key, vars]) => [t(`s7.sum.${key}`), h('span', {}, rich(t(`s7.sum.${key}Text`, vars)))]),
-        numeric: false, className: 'prose', testid: 'summary-001',
+        numeric: false, className: 'prose', testid: 'summary-001', reflow: true,
       }));
     }
 
@@ -191,7 +191,7 @@ export default {
           caption: t('s7.concatCaption'),
           columns: ['', t('s7.concatAdd'), t('s7.concatCat')],
           rows: ['dim', 'cost', 'why'].map((r) => [t(`s7.concat.${r}`), t(`s7.concat.${r}Add`), t(`s7.concat.${r}Cat`)]),
-          numeric: false, className: 'prose', testid: 'add-concat',
+          numeric: false, className: 'prose', testid: 'add-concat', reflow: true,
         }),
         h('p', {}, rich(t('s7.concatText')))),
       panel(t('s7.summaryTitle'), h('p', {}, rich(t('s7.summaryText'))),

@@ -14,6 +14,7 @@ import { rotatePair, pairKernel, pairScores } from '../api.js';
 import { outer } from '../api-proof.js';
 import { button } from '../ui/controls.js';
 import { codeBlock } from './code.js';
+import { phasors } from './phasors.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const R = 1.6;  // half-width of the drawing in vector units
@@ -33,6 +34,7 @@ export default {
     's8.theta': spec.num(0.1, 0.001, 0.99),
     's8.q': spec.intList([100, 0], -150, 150, 2, 2),   // exactly two, in hundredths (exact in the hash)
     's8.k': spec.intList([0, 100], -150, 150, 2, 2),
+    's8.d': spec.int(16, 4, 64, { even: true }),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
@@ -109,6 +111,7 @@ export default {
       const qr = rotatePair(pe, { v: q, position: m, theta });
       const kr = rotatePair(pe, { v: k, position: n, theta });
       layer.replaceChildren(
+        area(qr, kr), angleArc(qr, kr),
         arrow(q[0], q[1], LINES[0], 'vec faded'), arrow(k[0], k[1], LINES[1], 'vec faded'),
         arrow(qr[0], qr[1], LINES[0], 'vec'), arrow(kr[0], kr[1], LINES[1], 'vec'),
         label(qr, `R(mθ)q`, LINES[0]), label(kr, `R(nθ)k`, LINES[1]));
@@ -134,6 +137,29 @@ export default {
         rows: pairs.map(([a, b], i) => [`(${a}, ${b})`, String(b - a), fixed(vals[i], 5)]),
         testid: 'pair-check',
       }));
+      all.update();
+    }
+
+    // The parallelogram spanned by R(mθ)q and R(nθ)k: its signed area is the sin δθ term's factor.
+    function area(a, b) {
+      const pts = [[0, 0], a, [a[0] + b[0], a[1] + b[1]], b].map(([x, y]) => `${x},${-y}`).join(' ');
+      return svgEl('polygon', { points: pts, class: 'pair-area' });
+    }
+
+    // The angle from R(mθ)q to R(nθ)k (drawn on a circle of radius 0.35), labelled δθ.
+    function angleArc(a, b) {
+      const g = svgEl('g', { class: 'pair-arc' });
+      const a0 = Math.atan2(a[1], a[0]);
+      let d = Math.atan2(b[1], b[0]) - a0;
+      d = Math.atan2(Math.sin(d), Math.cos(d));
+      const r = 0.35;
+      const end = a0 + d;
+      g.append(svgEl('path', { d: `M ${r * Math.cos(a0)} ${-r * Math.sin(a0)} A ${r} ${r} 0 0 ${d > 0 ? 0 : 1} ${r * Math.cos(end)} ${-r * Math.sin(end)}` }));
+      const mid = a0 + d / 2;
+      const text = svgEl('text', { x: 0.5 * Math.cos(mid), y: -0.5 * Math.sin(mid) + 0.04, class: 'vec-label arc-label', 'text-anchor': 'middle' });
+      text.textContent = 'δθ';
+      g.append(text);
+      return g;
     }
 
     function label([x, y], text, color) {
@@ -148,6 +174,11 @@ export default {
       boundSlider(ctx, 's8.m', { label: t('s8.m'), min: -200, max: 200 }, update),
       boundSlider(ctx, 's8.n', { label: t('s8.n'), min: -200, max: 200 }, update),
       boundSlider(ctx, 's8.theta', { label: 'θ', step: 0.001 }, update)];
+    const all = phasors(ctx, () => {
+      sliders[0].set(state.get('s8.m'));
+      sliders[1].set(state.get('s8.n'));
+      update();
+    });
     const preset = (m, n) => () => {
       state.set('s8.m', m); state.set('s8.n', n); state.set('s8.theta', 0.1);
       state.set('s8.q', [100, 0]); state.set('s8.k', [0, 100]);
@@ -159,9 +190,10 @@ export default {
       controlRow(...sliders),
       h('div', { class: 'controls' },
         button(t('s8.preset25'), preset(2, 5), { 'data-preset': 'article', 'data-testid': 'pair-preset-25' }),
-        button(t('s8.preset58'), preset(5, 8), { 'data-testid': 'pair-preset-58' })),
+        button(t('s8.preset58'), preset(5, 8), { 'data-preset': 'article-58', class: 'btn preset', 'data-testid': 'pair-preset-58' })),
       h('div', { class: 'grid-2' },
-        panel(t('s8.drawTitle'), h('p', { class: 'hint' }, rich(t('s8.dragHint'))), h('div', { class: 'pair-box' }, svg)),
+        h('div', { class: 'panel sticky-figure' }, h('h3', {}, t('s8.drawTitle')), h('p', { class: 'hint' }, rich(t('s8.dragHint'))),
+          h('div', { class: 'pair-box' }, svg)),
         panel(t('s8.scoreTitle'),
           result(t('s8.score'), scoreOut),
           result(t('s8.angle'), angleOut),
@@ -171,8 +203,9 @@ export default {
           h('p', {}, rich(t('s8.mix'))),
           h('p', {}, rich(t('s8.checkText'))),
           checkBox,
-          codeBlock(t('s8.codeTitle'), t('s8.code')))));
+          codeBlock(t('s8.codeTitle'), t('s8.code')))),
+      all.el);
     update();
-    return { el };
+    return { el, dispose: all.dispose };
   },
 };

@@ -5,7 +5,7 @@
 import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
-import { shell, panel, tex, result } from '../ui/section.js';
+import { shell, paragraphs, panel, tex, result } from '../ui/section.js';
 import { boundSlider, boundSelect } from '../ui/bind.js';
 import { controlRow } from '../ui/controls.js';
 import { heatmap } from '../ui/heatmap.js';
@@ -124,6 +124,8 @@ export default {
       proof.el,
       ladder.el,
       h('h3', { class: 'sub' }, t('proof.scaleTitle')),
+      // The matrices' own paragraphs, right above them (not in the lead, two proofs earlier).
+      paragraphs(t('s9.matricesText')),
       tex([String.raw`S_{\text{rope}}(m+s,\,n+s) = q^{\top} R\bigl((n-m)\theta\bigr)\, k = S_{\text{rope}}(m,n)`, String.raw`\text{${t('s9.forEvery')}}`]),
       controlRow(
         sSlider,

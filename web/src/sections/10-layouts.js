@@ -54,13 +54,14 @@ export default {
         caption: t('s10.rotCaption', { p }),
         columns: ['j', 'x', `${t('common.interleaved')}: R·x`, t('s10.colHalfIdx'), `${t('common.half')}: R·x`],
         rows: perm.map((hj, j) => [String(j), fixed(x[j], 4), fixed(ri[j], 5), String(hj), fixed(rh[hj], 5)]),
-        testid: 'layout-rot',
+        testid: 'layout-rot', reflow: true,
       }));
       const positions = [p];
       const si = scores(pe, { q: x, k: y, dim, qPositions: positions, kPositions: [p + 3], mode: 'rotary', layout: 'interleaved' });
       const sh = scores(pe, { q: xHalf, k: yHalf, dim, qPositions: positions, kPositions: [p + 3], mode: 'rotary', layout: 'half' });
-      eqOut.textContent = t('s10.scoresValue', { a: fixed(si.scores[0], 6), b: fixed(sh.scores[0], 6),
-        same: si.scores[0] === sh.scores[0] ? t('s10.identical') : sci(Math.abs(si.scores[0] - sh.scores[0]), 1) });
+      const [a, b] = [fixed(si.scores[0], 6), fixed(sh.scores[0], 6)];
+      eqOut.textContent = si.scores[0] === sh.scores[0] ? t('s10.scoresSame', { a, b })
+        : t('s10.scoresValue', { a, b, same: sci(Math.abs(si.scores[0] - sh.scores[0]), 1) });
     }
 
     const el = shell(ctx, this,

@@ -52,7 +52,7 @@ export default {
           readout: (r, c, v) => t('s13.readout', { q: words[r], k: words[c], v: fixed(v, 3) }),
         });
         hm.el.dataset.testid = `attn-head-${hd}`;
-        hm.draw(res.weights.subarray(hd * T * T, (hd + 1) * T * T), T, T, { min: 0, max: 1 });
+        hm.draw(res.weights.subarray(hd * T * T, (hd + 1) * T * T), T, T, { min: 0, max: 1, rowTicks: words, colTicks: words });
         maps.push(h('div', { class: 'head' }, h('h4', {}, t('s13.head', { h: hd + 1 })), hm.el));
       }
       replace(grid, maps);

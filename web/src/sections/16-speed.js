@@ -10,6 +10,7 @@ import { boundSelect } from '../ui/bind.js';
 import { controlRow, button } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { rate } from '../ui/format.js';
+import { packageError } from '../ui/errors.js';
 import { plainCosSinCache, plainRopeApply } from '@bench/plain-js-rope.mjs';
 import { loadScalar, ropeRunner } from '../api.js';
 
@@ -104,7 +105,7 @@ export default {
           scalarMissing ? h('p', { class: 'note info' }, t('s16.noScalar')) : null,
           result(t('s16.ratio'), h('output', {}, `${(ref / rows[0][1]).toFixed(1)}×`)));
       } catch (err) {
-        replace(out, h('p', { class: 'note warn' }, String(err?.message ?? err)));
+        replace(out, h('p', { class: 'note warn' }, packageError(t, err)));
       } finally {
         busy = false;
         runBtn.disabled = false;

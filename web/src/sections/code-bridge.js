@@ -54,7 +54,7 @@ export function codePanels(ctx) {
       caption: t('code.formCaption', { m }),
       columns: ['j', 'x_j', 'cos_pos_j', 'sin_pos_j', 'rotate_half(x)_j', t('code.colOut')],
       rows: x.map((v, j) => [String(j), fixed(v, 5), fixed(cos[j >> 1], 5), fixed(sinPos[j], 5), fixed(rh[j], 5), fixed(interleaved[j], 5)]),
-      testid: 'code-form',
+      testid: 'code-form', reflow: true,
     }), h('p', { class: 'hint' }, t('code.dup', {
       cos: `[${cosPos.map((v) => fixed(v, 4)).join(', ')}]`,
     })));
@@ -63,7 +63,7 @@ export function codePanels(ctx) {
     const positions = [...Array(T).keys()];
     const angles = outer(pe, positions, invFreq);
     replace(angleBox, table({
-      caption: t('code.angleCaption', { T, d: dim }),
+      caption: t('code.angleCaption', { last: T - 1, d: dim }),
       columns: ['m', ...[...invFreq].map((th, i) => `θ${i + 1} = ${fixed(th, 4)}`)],
       rows: positions.map((p) => [String(p), ...[...invFreq].map((_, i) => fixed(angles[p * invFreq.length + i], 4))]),
       testid: 'angle-table',
@@ -84,7 +84,7 @@ export function codePanels(ctx) {
       caption: t('code.warnCaption', { m }),
       columns: ['j', 'x_j', t('code.colArticleRh'), t('code.colHfRh'), t('code.colInter'), t('code.colHalf')],
       rows: x.map((v, j) => [String(j), fixed(v, 5), fixed(rh[j], 5), fixed(rhHalf[j], 5), fixed(interleaved[j], 5), fixed(half[j], 5)]),
-      testid: 'rotate-half-table',
+      testid: 'rotate-half-table', reflow: true,
     }), result(t('code.warnGap'), h('output', { 'data-testid': 'rotate-half-gap' }, m === 0 ? '0' : sci(gap, 2))));
   }
 

@@ -10,6 +10,7 @@ import { rich } from '../ui/math.js';
 import { heatmap } from '../ui/heatmap.js';
 import { fixed, sci } from '../ui/format.js';
 import { controlRow } from '../ui/controls.js';
+import { packageError } from '../ui/errors.js';
 import { boundSlider, boundChoice } from '../ui/bind.js';
 import { randomVectors, repeatRows } from '../api.js';
 import { dots } from '../api-proof.js';
@@ -35,7 +36,8 @@ function heat(ctx, { title, label, testid, data, T, L, fmt = (v) => fixed(v, 2),
   const hm = heatmap({ label, rowLabel: t('common.axisM'), colLabel: t('common.axisN'), format: fmt,
     readout: (m, n, v) => t('fam.readout', { m, n, v: Number.isNaN(v) ? t('fam.noVector') : fmt(v) }) });
   hm.el.dataset.testid = testid;
-  hm.draw(data, T, T);
+  // Every map marks where the trained length L lies.
+  hm.draw(data, T, T, { rowRange: `0 … ${T - 1}`, colRange: `0 … ${T - 1}`, guide: L !== undefined ? { at: L, label: `L = ${L}` } : undefined });
   return h('div', { class: 'family' }, h('h4', {}, title), hm.el,
     L !== undefined ? h('p', { class: 'hint' }, t('fam.pastL', { L })) : null,
     note ? h('p', { class: 'hint', 'data-testid': `${testid}-note` }, note) : null);
@@ -70,7 +72,7 @@ export function familiesPanel(ctx) {
     const learned = new Float32Array(T * T).fill(NaN);
     for (let m = 0; m < Math.min(T, L); m++) for (let n = 0; n < Math.min(T, L); n++) learned[m * T + n] = inside[m * Math.min(T, L) + n];
     let refusal = '';
-    try { table.lookup([L]); } catch (err) { refusal = err instanceof RangeError ? t('fam.refused', { L }) : String(err); }
+    try { table.lookup([L]); } catch (err) { refusal = err instanceof RangeError ? t('fam.refused', { L }) : packageError(t, err); }
     const heads = 8;
     const alibi = pe.alibiBias({ heads, keys: T }).subarray(head * T * T, (head + 1) * T * T);
     const slope = pe.alibiSlopes({ heads })[head];

@@ -1,5 +1,6 @@
-// The sixteen sections, in reading order. Each module exports
+// The page's parts and their sections, in reading order. Each section module exports
 //   { num, id, params (hash schema entries), mount(ctx) → { el, dispose? } }.
+// A part with no sections yet is left out of the page and its table of contents.
 import order from './01-order.js';
 import naive from './02-naive.js';
 import ladder from './03-ladder.js';
@@ -16,6 +17,16 @@ import attention from './13-attention.js';
 import compare from './14-compare.js';
 import multiaxis from './15-multiaxis.js';
 import speed from './16-speed.js';
+import kvShift from './17-kv-shift.js';
 
-export const SECTIONS = [order, naive, ladder, table, properties, shift, leak, pair, invariance,
-  layouts, decay, scaling, attention, compare, multiaxis, speed];
+export const PARTS = [
+  // The four articles' path: from why order is lost to RoPE and its relatives.
+  { id: 'articles', sections: [order, naive, ladder, table, properties, shift, leak, pair, invariance,
+    layouts, decay, scaling, attention, compare, multiaxis, speed] },
+  // Real models: what breaks when a published model's encoding is ported.
+  { id: 'models', sections: [kvShift] },
+  // The training lab.
+  { id: 'lab', sections: [] },
+];
+
+export const SECTIONS = PARTS.flatMap((p) => p.sections);

@@ -171,7 +171,7 @@ export function ladderPanel(ctx) {
     controlRow(qIn, kIn),
     h('div', { class: 'controls' },
       button(t('proof.preset000'), () => load('a000'), { 'data-preset': 'article', 'data-testid': 'ladder-preset-000' }),
-      button(t('proof.preset003'), () => load('a003'), { 'data-testid': 'ladder-preset-003' }),
+      button(t('proof.preset003'), () => load('a003'), { 'data-preset': 'article-003', class: 'btn preset', 'data-testid': 'ladder-preset-003' }),
       button(t('proof.preset001'), () => load('a001'), { 'data-testid': 'ladder-preset-001' })),
     out, note);
   update();

@@ -114,10 +114,15 @@ export class HashState {
 
   /** The canonical hash: only non-default values, in schema order. */
   serialize() {
+    return this.serializeWith();
+  }
+
+  /** The canonical hash with `key` set to `value` (the state itself unchanged). */
+  serializeWith(key, value) {
     const parts = [];
-    for (const [key, s] of Object.entries(this.schema)) {
-      const v = this.values[key];
-      if (!equal(v, s.def) || this.always?.has(key)) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(s.format(v))}`);
+    for (const [k, s] of Object.entries(this.schema)) {
+      const v = k === key ? value : this.values[k];
+      if (!equal(v, s.def) || this.always?.has(k)) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(s.format(v))}`);
     }
     return parts.length ? `#${parts.join('&')}` : '';
   }

@@ -4,8 +4,15 @@ import { slider, choice, select, checkbox, intListInput, button } from './contro
 
 export function boundSlider(ctx, key, opts, onUpdate) {
   const s = ctx.state.schema[key];
+  const min = opts.min ?? s.min;
+  const max = opts.max ?? s.max;
+  // A value from the link outside this slider's range is clamped, and the slider says so.
+  const asked = ctx.state.get(key);
+  const value = Math.min(max, Math.max(min, asked));
+  if (value !== asked) ctx.state.set(key, value);
+  const hint = value !== asked ? ctx.t('common.clamped', { v: asked, min, max, c: value }) : opts.hint;
   return slider({
-    name: key, min: s.min, max: s.max, even: s.even, integer: s.kind === 'int', value: ctx.state.get(key), ...opts,
+    name: key, min: s.min, max: s.max, even: s.even, integer: s.kind === 'int', ...opts, value, hint,
     onChange: (v) => { ctx.state.set(key, v); onUpdate(); },
   });
 }

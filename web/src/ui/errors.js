@@ -12,6 +12,8 @@ const CONDITIONS = [
 export function packageError(t, err) {
   const message = String(err?.message ?? err);
   if (t.lang !== 'ko') return message;
+  // Not the package's own message (a bug of the page or the browser): say so in Korean.
+  if (!/^posenc:/.test(message)) return t('common.errInternal');
   const body = message.replace(/^posenc:\s*/, '');
   const required = body.match(/^(\S+)(?: \(or (\S+)\))? is required for (\S+) '([^']+)'/);
   if (required) {

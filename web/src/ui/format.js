@@ -31,7 +31,8 @@ export function sci(x, places = 2) {
   if (!Number.isFinite(x)) return String(x);
   if (x === 0) return '0';
   const [mant, exp] = x.toExponential(places).split('e');
-  return `${signed(mant)} × 10${superscript(Number(exp))}`;
+  // 1.0, not 1.0 × 10⁰.
+  return Number(exp) === 0 ? signed(mant) : `${signed(mant)} × 10${superscript(Number(exp))}`;
 }
 
 const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };

@@ -6,7 +6,10 @@ import { viridis } from './palette.js';
 
 /**
  * heatmap({ label, rowLabel, colLabel, format, readout(row, col, value) → string, onPick(row, col, { start }) })
- * .draw(data, rows, cols, { min, max, rowName(i), colName(j), mark: [row, col] })
+ * .draw(data, rows, cols, { min, max, rowRange, colRange, rowTicks, colTicks, guide, mark: [row, col] })
+ * rowTicks / colTicks: one label per row / column (words), written beside the map when it has
+ * at most 24; guide: { at, label } draws a line after row `at` and after column `at` (a
+ * trained length L).
  * With onPick, pressing the pointer on a cell (or Enter / space on the focused cell) picks it
  * with start: true, and each new cell the pressed pointer is dragged to with start: false.
  * `mark` outlines one cell (the picked one) until the next draw.
@@ -23,14 +26,26 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
   const legendMin = h('span', { class: 'legend-min' });
   const legendMax = h('span', { class: 'legend-max' });
   const legend = h('div', { class: 'legend' }, legendMin, legendCanvas, legendMax);
-  const frame = h('div', { class: ['heat-frame', onPick && 'pickable'] }, canvas, marker, cursor);
+  const guideRow = h('div', { class: 'heat-guide row', hidden: true });
+  const guideCol = h('div', { class: 'heat-guide col', hidden: true });
+  const frame = h('div', { class: ['heat-frame', onPick && 'pickable'] }, canvas, guideRow, guideCol, marker, cursor);
   const axisX = h('span', { class: 'axis-x' }, colLabel ?? '');
   const axisY = h('span', { class: 'axis-y' }, rowLabel ?? '');
+  const rowTicks = h('div', { class: 'heat-ticks rows', 'aria-hidden': 'true' });
+  const colTicks = h('div', { class: 'heat-ticks cols', 'aria-hidden': 'true' });
   const el = h('figure', { class: ['heatmap', className] },
     h('div', { class: 'heat-axes' },
       axisX,
-      h('div', { class: 'heat-body' }, axisY, frame)),
+      h('div', { class: 'heat-body' }, axisY,
+        h('div', { class: 'heat-grid' }, h('span'), colTicks, rowTicks, frame))),
     legend, out);
+
+  /** Tick labels along one side (only when there are few enough to read). */
+  function ticks(box, labels, n, prop) {
+    const show = Array.isArray(labels) && labels.length === n && n <= 24;
+    box.replaceChildren(...(show ? labels.map((l) => h('span', {}, l)) : []));
+    box.style.setProperty(prop, String(n));
+  }
 
   // Legend gradient (drawn once).
   const lctx = legendCanvas.getContext('2d');
@@ -69,6 +84,15 @@ export function heatmap({ label, rowLabel, colLabel, format = (v) => v.toFixed(3
     // Optional index ranges after the axis names, e.g. "key position n → 1000 … 1063".
     if (opts.colRange) axisX.textContent = `${colLabel ?? ''}  ${opts.colRange}`;
     if (opts.rowRange) axisY.textContent = `${rowLabel ?? ''}  ${opts.rowRange}`;
+    ticks(rowTicks, opts.rowTicks, rows, '--n');
+    ticks(colTicks, opts.colTicks, cols, '--n');
+    const g = opts.guide;
+    guideRow.hidden = guideCol.hidden = !(g && g.at > 0 && g.at < Math.max(rows, cols));
+    if (!guideRow.hidden) {
+      guideRow.style.setProperty('top', `${(g.at / rows) * 100}%`);
+      guideCol.style.setProperty('left', `${(g.at / cols) * 100}%`);
+      guideRow.dataset.label = guideCol.dataset.label = g.label ?? '';
+    }
     legendMin.textContent = format(min);
     legendMax.textContent = format(max);
     state = { data, rows, cols, min, max, ...opts };

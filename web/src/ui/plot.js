@@ -23,6 +23,11 @@ function logLabels(u, splits) {
   });
 }
 
+function lastPoint(u) {
+  const n = u.data?.[0]?.length ?? 0;
+  if (n) u.setLegend({ idx: n - 1 });
+}
+
 /**
  * plot({ label, xLabel, yLabel, series: [{ label, color?, dash?, points?, width? }], xLog, yLog, height })
  * .update(x, ...ys) redraws with new data (arrays or typed arrays of equal length).
@@ -49,9 +54,11 @@ export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false
         ...(yLog ? { values: logLabels, grid: LOG_GRID } : {}) },
     ],
     legend: { show: true, live: true },
+    // Without a pointer on the plot the legend reads the last point (not "—").
+    hooks: { ready: [lastPoint], setData: [lastPoint], setCursor: [(u) => { if (u.cursor.idx == null) lastPoint(u); }] },
     cursor: { drag: { x: false, y: false } },
     series: [
-      { label: xLabel, value: legendValue },
+      { label: xLabel, value: xInt ? (u, v) => (v == null ? '—' : String(Math.round(v))) : legendValue },
       ...series.map((s, i) => ({
         label: s.label,
         value: legendValue,
