@@ -15,16 +15,20 @@
 
 #include "posenc/rotary.hpp"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace posenc {
 
 // One value of a flattened config.json.
 struct config_value {
-  enum class kind { null, boolean, number, string, numbers, object, other };
+  // strings: an array whose elements are all strings; its elements are the entries
+  // "path.0", "path.1", … (kind string) and `numbers` holds its length alone.
+  enum class kind { null, boolean, number, string, numbers, object, other, strings };
   kind type = kind::null;
   bool boolean = false;
   double number = 0;
@@ -39,6 +43,9 @@ struct config_value {
     return {kind::numbers, false, 0, {}, std::move(v)};
   }
   static config_value object() { return {kind::object, false, 0, {}, {}}; }
+  static config_value strings(std::size_t n) {
+    return {kind::strings, false, 0, {}, {static_cast<double>(n)}};
+  }
   // Anything else (arrays of strings or of objects, mixed arrays): kept so a key RoPE reads
   // can be refused by name rather than silently read as absent.
   static config_value other() { return {kind::other, false, 0, {}, {}}; }
@@ -53,12 +60,22 @@ struct config_options {
   // seq_len > original_max_position_embeddings (decided once, here); dynamic NTK scales by
   // max(seq_len, max_position_embeddings). In [1, 2^31).
   std::optional<int> seq_len;
-  // Models with one rotary per attention type (Gemma 3, v5 per-layer-type rope_parameters):
-  // "full_attention" (the global rotary, the default) or "sliding_attention" (the local one).
+  // Models with one rotary per attention type (Gemma 3/4, v5 per-layer-type rope_parameters):
+  // "full_attention" (the global rotary, the default), "sliding_attention" (the local one)
+  // or "chunked_attention".
   std::string layer_type = "full_attention";
   // Which rotary of a multimodal config: "text" (the language model's, the default) or
   // "vision" (the vision tower's 2-D rotary, read from `vision_config`).
   std::string tower = "text";
+  // A listed family's name (or model_type) whose rules read this config on purpose; empty:
+  // the family of the config's model_type, and an unlisted model_type is refused.
+  std::string family;
+  // A decoder layer, in [0, layers): its layer type's rotary (rope_from_config refuses a
+  // layer without RoPE naming `layer`; layer_rope_from_config returns nullopt).
+  std::optional<int> layer;
+  // "attention" (the default) or "indexer" (DeepSeek-V3.2's indexer: index_head_dim wide,
+  // its first qk_rope_head_dim dims rotated in half layout, the same θ).
+  std::string part = "attention";
 };
 
 // The rope_config (angles exact) HF's rotary embedding of this config uses. Rules, as HF:
@@ -96,11 +113,65 @@ struct config_options {
 //    else hidden_size / num_attention_heads; base rope_theta (or rope_parameters.rope_theta),
 //    default 10000 → axes vision_pixtral;
 //  - anything else: vision_config.model_type is named in the error.
+// Families: the config's model_type (text_config's first) picks one row of posenc's family
+// table (README: conventions table); an unlisted or missing model_type is refused naming
+// `model_type` unless options.family names the family whose rules to take. Keys a family does
+// not read are refused by name, as is a null where transformers needs a number (rope_theta,
+// original_max_position_embeddings for llama3 / yarn / longrope, partial_rotary_factor, and
+// every rope parameter HF reads without a None fallback).
 // Unsupported or malformed input throws posenc::invalid_argument naming the config key
 // (e.g. "rope_scaling.rope_type", "text_config.head_dim", "rope_scaling.mrope_section"): unknown rope types, keys the rope
 // type does not take, wrong value types, non-integral sizes, a value given twice (top level
 // and rope parameters) with different values, and every range error of the resulting
 // frequencies (inverse_frequencies' checks, reported under the key the value came from).
 rope_config rope_from_config(const hf_config& config, const config_options& options = {});
+
+// The rotary of decoder layer options.layer (required), or nullopt when that layer has no
+// RoPE (Llama 4's and SmolLM3's no-RoPE layers, Cohere2's full-attention layers).
+std::optional<rope_config> layer_rope_from_config(const hf_config& config,
+                                                  const config_options& options);
+
+// ── The whole decoder ──────────────────────────────────────────────────────────────────
+
+enum class attention_kind { full, sliding, chunked };
+std::string_view to_string(attention_kind kind) noexcept;  // "full" | "sliding" | "chunked"
+
+// Llama 4's query temperature on its no-RoPE layers (Llama4TextAttention,
+// attn_temperature_tuning): q is multiplied by
+//     scale(p) = log(floor((p + 1) / floor_scale) + 1) · attn_scale + 1
+// at absolute position p.
+struct query_scale {
+  double floor_scale = 8192.0;  // finite, > 0
+  double attn_scale = 0.1;      // finite
+};
+
+// scale(p) in double for p in [0, 2^53] (else posenc::invalid_argument naming `position`);
+// within 2 ulp of the formula evaluated in long double (one floor, one log, one fma).
+double query_scale_at(const query_scale& q, std::int64_t position);
+
+struct layer_info {
+  int index = 0;
+  std::optional<std::size_t> rope{};  // index into model_info::encodings; nullopt: no RoPE
+  attention_kind attention = attention_kind::full;
+  std::optional<int> window{};  // sliding: the window (sliding_window)
+  std::optional<int> chunk{};   // chunked: the chunk (attention_chunk_size)
+  std::optional<posenc::query_scale> query_scale{};  // Llama 4's no-RoPE layers
+};
+
+struct model_info {
+  std::string model_type;  // the text model's model_type as the config says it
+  std::string family;      // the family whose rules read it
+  std::vector<layer_info> layers;
+  std::vector<rope_config> encodings;  // distinct rotaries; identical layers share one
+};
+
+// Every decoder layer of the config (options.tower "vision": the vision tower's layers, all
+// one 2-D rotary): which layers use RoPE, with which rotary, and their attention pattern,
+// from `layer_types` when the config lists it, else the family's rule (Gemma 2/3/4 and
+// Cohere2 period, Mistral's sliding_window, Qwen2's use_sliding_window / max_window_layers,
+// Llama 4 and SmolLM3 no_rope_layers, Llama 4 chunked attention). options.layer and
+// options.layer_type are ignored. Throws as rope_from_config does, naming the config key
+// (num_hidden_layers, layer_types[i], no_rope_layers, sliding_window, …).
+model_info model_from_config(const hf_config& config, const config_options& options = {});
 
 }  // namespace posenc
