@@ -121,6 +121,7 @@ std::string family_names() {
 struct rope_source {
   std::string dict;
   bool sliding_local = false;  // Gemma 3's local rotary from the top-level keys (v4 layout)
+  bool unscaled = false;       // OLMo 3's sliding layers: the dict's theta, no scaling
 };
 
 constexpr std::array<std::string_view, 3> kLayerTypes = {"full_attention", "sliding_attention",
@@ -169,6 +170,11 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
   // Gemma 3, v4 layout: rope_scaling and rope_theta are the global rotary's; the local one is
   // the default type at rope_local_base_freq.
   if (local && sliding) return {"", true};
+  // OLMo 3: the v4 rope_scaling goes to full_attention only; sliding layers keep rope_theta.
+  if (c.f.layers.scaling_full_only && sliding) {
+    if (has_keys(r, scaling)) return {"", false, true};
+    if (r.is_object(parameters)) return {parameters, false, true};
+  }
   if (has_keys(r, scaling)) return {scaling};  // HF: `rope_scaling or rope_parameters`
   if (r.is_object(parameters)) return {parameters};
   return {};
@@ -253,6 +259,7 @@ void check_keys(const text_context& c, const std::string& dict, const rope_type_
       continue;
     }
     if (listed(c.f.ignored_keys, key)) continue;  // carried by the checkpoints, never read
+    if (key == "llama_4_scaling_beta" && c.f.layers.query == query_rule::ministral3) continue;
     const bool alpha = key == c.f.alpha_key && t.type == scaling_type::dynamic;
     if (!alpha && !listed(t.required, key) && !listed(t.optional, key))
       fail_argument(path, " is not a parameter of rope type '", t.name, "' for ", c.f.name,
@@ -521,8 +528,8 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
   const reader& r = c.r;
   const rope_source src = find_rope(c, layer_type);
   std::string type_key;
-  const rope_type_keys& type = rope_type_of(c, src.dict, type_key);
-  check_keys(c, src.dict, type);
+  const rope_type_keys& type = src.unscaled ? kRopeTypes[0] : rope_type_of(c, src.dict, type_key);
+  if (!src.unscaled) check_keys(c, src.dict, type);
 
   const bool indexer = options.part == "indexer";
   auto [head_dim, head_key] = head_dim_of(c, layer_type);

@@ -57,6 +57,20 @@ enum class sliding_rule : std::uint8_t {
   nope,        // use_sliding_window on the no-RoPE layers (SmolLM3Config)
 };
 
+// Which layers use RoPE besides the no-RoPE lists: all, or only sliding-window ones.
+enum class rope_where : std::uint8_t {
+  all,
+  sliding,             // Cohere2: full-attention layers have no RoPE
+  sliding_if_window,   // EXAONE 4: the same, only when sliding_window is set
+};
+
+// A position-dependent query scale, log(floor((p + offset) / floor) + 1) · scale + 1.
+enum class query_rule : std::uint8_t {
+  none,
+  llama4,      // no-RoPE layers: floor_scale, attn_scale, offset 1 (attn_temperature_tuning)
+  ministral3,  // every layer: original_max_position_embeddings, llama_4_scaling_beta, offset 0
+};
+
 struct layer_rule {
   std::string_view count_key = "num_hidden_layers";
   sliding_rule sliding = sliding_rule::none;
@@ -67,10 +81,12 @@ struct layer_rule {
   std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
   int rope_interval = 0;           // its default: (i + 1) % no_rope_layer_interval != 0
   bool empty_flags_default = false;  // Llama 4: an empty list takes the default
-  bool rope_on_sliding_only = false;  // Cohere2: full-attention layers have no RoPE
+  rope_where rope = rope_where::all;
+  std::string_view cross_layers{};    // Mllama: cross_attention_layers (no RoPE)
   bool rope_layers_chunked = false;   // Llama 4: RoPE layers use chunked attention
   int chunk_fallback = 0;             // attention_chunk_size's class default
-  bool query_scale = false;           // Llama 4: attn_temperature_tuning on no-RoPE layers
+  bool scaling_full_only = false;     // OLMo 3: rope_scaling scales the full-attention layers only
+  query_rule query = query_rule::none;
 };
 
 enum class mrope_rule : std::uint8_t {
@@ -145,7 +161,7 @@ inline constexpr family kFamilies[] = {
      .models = "Command R7B, Command A", .model_types = {"cohere2"},
      .layout = rope_layout::interleaved, .rotary = kFullHead, .max_fallback = 8192,
      .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
-                .period = 4, .window_fallback = 4096, .rope_on_sliding_only = true}},
+                .period = 4, .window_fallback = 4096, .rope = rope_where::sliding}},
     {.name = "glm", .source = "models/glm, models/glm4 (GlmConfig, Glm4Config)",
      .models = "GLM-4-9B (-hf), GLM-4-0414, GLM-Z1", .model_types = {"glm", "glm4"},
      .layout = rope_layout::interleaved, .head = {.fallback = 128},
@@ -175,7 +191,7 @@ inline constexpr family kFamilies[] = {
      .base = {.fallback = 500000.0}, .max_fallback = 131072,
      .layers = {.rope_flags = "no_rope_layers", .rope_interval = 4,
                 .empty_flags_default = true, .rope_layers_chunked = true,
-                .chunk_fallback = 8192, .query_scale = true}},
+                .chunk_fallback = 8192, .query = query_rule::llama4}},
     {.name = "smollm3", .source = "models/smollm3 (SmolLM3Config)", .models = "SmolLM3",
      .model_types = {"smollm3"}, .rotary = kFullHead, .base = {.fallback = 2000000.0},
      .layers = {.sliding = sliding_rule::nope, .rope_flags = "no_rope_layers",
@@ -184,6 +200,49 @@ inline constexpr family kFamilies[] = {
      .models = "Hunyuan-7B, Hunyuan-A13B", .model_types = {"hunyuan_v1_dense", "hunyuan_v1_moe"},
      .rotary = kFullHead,
      .ignored_keys = {"beta_fast", "beta_slow", "mscale", "mscale_all_dim"}, .alpha_key = "alpha"},
+    {.name = "ministral3", .source = "models/ministral3 (Ministral3Config, get_llama_4_attn_scale)",
+     .models = "Ministral 3, Devstral 2, Mistral Small 3.2 / Magistral (ministral3 text)",
+     .model_types = {"ministral3"}, .head = {.fallback = 128}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0}, .max_fallback = 262144,
+     .layers = {.sliding = sliding_rule::everywhere, .query = query_rule::ministral3}},
+    {.name = "olmo2", .source = "models/olmo, models/olmo2 (Olmo2Config)",
+     .models = "OLMo, OLMo 2", .model_types = {"olmo", "olmo2"}, .rotary = kFullHead,
+     .max_fallback = 2048},
+    {.name = "olmo3", .source = "models/olmo3 (Olmo3Config)", .models = "OLMo 3, OLMo 3.1",
+     .model_types = {"olmo3"}, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 2048,
+     .layers = {.sliding = sliding_rule::period, .period = 4, .window_fallback = 4096,
+                .scaling_full_only = true}},
+    {.name = "exaone4", .source = "models/exaone4 (Exaone4Config, Exaone4Attention)",
+     .models = "EXAONE 4.0", .model_types = {"exaone4"}, .rotary = kFullHead,
+     .max_fallback = 2048,
+     .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
+                .period = 4, .window_fallback = 4096, .rope = rope_where::sliding_if_window}},
+    {.name = "gpt_oss", .source = "models/gpt_oss (GptOssConfig, _apply_rotary_emb)",
+     .models = "gpt-oss-20b, gpt-oss-120b", .model_types = {"gpt_oss"},
+     .head = {.fallback = 64}, .rotary = kFullHead, .base = {.fallback = 150000.0},
+     .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::period, .period = 2, .window_fallback = 128}},
+    {.name = "glm4_moe", .source = "models/glm4_moe (Glm4MoeConfig, rotate_half)",
+     .models = "GLM-4.5, GLM-4.6, GLM-4.5-Air", .model_types = {"glm4_moe"},
+     .rotary = {.factor_fallback = 0.5}, .max_fallback = 131072},
+    {.name = "mllama", .source = "models/mllama (MllamaTextConfig, MllamaTextSelfAttention)",
+     .models = "Llama 3.2 Vision (11B, 90B)", .model_types = {"mllama", "mllama_text_model"},
+     .rotary = kFullHead, .base = {.fallback = 500000.0}, .max_fallback = 131072,
+     .layers = {.cross_layers = "cross_attention_layers"}},
+    {.name = "minicpm3", .source = "models/minicpm3 (MiniCPM3Config, rotate_half)",
+     .models = "MiniCPM3-4B", .model_types = {"minicpm3"},
+     .head = {.key = "qk_rope_head_dim"}, .max_fallback = 32768},
+    {.name = "starcoder2", .source = "models/starcoder2 (Starcoder2Config)",
+     .models = "StarCoder2 3B / 7B / 15B", .model_types = {"starcoder2"}, .rotary = kFullHead,
+     .max_fallback = 4096, .layers = {.sliding = sliding_rule::everywhere}},
+    {.name = "qwen3_next", .source = "models/qwen3_next, qwen3_5 (Qwen3NextConfig, Qwen3_5TextConfig)",
+     .models = "Qwen3-Next, Qwen3.5", .model_types = {"qwen3_next", "qwen3_5", "qwen3_5_text",
+                                                       "qwen3_5_moe", "qwen3_5_moe_text"},
+     .head = {.fallback = 256}, .rotary = {.factor_fallback = 0.25}, .max_fallback = 32768},
+    {.name = "lfm2", .source = "models/lfm2, lfm2_moe (Lfm2Config)",
+     .models = "LFM2, LFM2.5, LFM2-VL (text)", .model_types = {"lfm2", "lfm2_moe"},
+     .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 128000},
     {.name = "phi3", .source = "models/phi3 (Phi3Config)",
      .models = "Phi-3, Phi-3.5, Phi-4-mini", .model_types = {"phi3"}, .max_fallback = 4096,
      .original_fallback = 4096, .yarn_is_longrope = true},

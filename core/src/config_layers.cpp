@@ -4,6 +4,7 @@
 // (config_families.hpp), as the families' configuration_*.py derive them.
 #include "config_reader.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -15,6 +16,17 @@ namespace {
 
 // Decoder layers posenc lists at most (published models have under 200).
 constexpr int kMaxLayers = 1 << 16;
+
+// The attention of a layer_types entry, or nullopt for one posenc does not describe.
+std::optional<attention_kind> attention_of(std::string_view t) {
+  if (t == "full_attention") return attention_kind::full;
+  if (t == "sliding_attention") return attention_kind::sliding;
+  if (t == "chunked_attention") return attention_kind::chunked;
+  if (t == "linear_attention") return attention_kind::linear;
+  if (t == "conv") return attention_kind::conv;
+  if (t == "cross_attention") return attention_kind::cross;
+  return std::nullopt;
+}
 
 struct layer_plan {
   std::string type;  // full_attention | sliding_attention | chunked_attention
@@ -100,12 +112,11 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
   if (const auto listed = c.r.texts(list_key)) {
     if (listed->size() != static_cast<std::size_t>(n))
       fail_argument(list_key, " must hold one entry per layer (", n, "), got ", listed->size());
-    for (std::size_t i = 0; i < listed->size(); ++i) {
-      const std::string& t = (*listed)[i];
-      if (t != "full_attention" && t != "sliding_attention" && t != "chunked_attention")
-        fail_argument(list_key, "[", i, "] = ", excerpt(t), " is not an attention posenc "
-                      "describes (full_attention, sliding_attention, chunked_attention)");
-    }
+    for (std::size_t i = 0; i < listed->size(); ++i)
+      if (!attention_of((*listed)[i]))
+        fail_argument(list_key, "[", i, "] = ", excerpt((*listed)[i]), " is not a layer type "
+                      "posenc describes (full_attention, sliding_attention, chunked_attention, "
+                      "linear_attention, conv)");
     types = *listed;
   } else if (c.r.has(list_key)) {
     fail_argument(list_key, " must be a list of strings");
@@ -113,10 +124,24 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
     types = derived_types(c, rope);
   }
   if (c.f.layers.last_full) types.back() = "full_attention";  // Gemma4TextConfig forces it
+  if (!c.f.layers.cross_layers.empty()) {  // MllamaTextConfig: cross_attention_layers
+    const std::string key = c.p + std::string(c.f.layers.cross_layers);
+    for (double v : c.r.numbers(key).value_or(std::vector<double>{})) {
+      if (!(v >= 0 && v < n && v == std::floor(v)))
+        fail_argument(key, " must hold layer indices in [0, ", n - 1, "], got ", v);
+      types[static_cast<std::size_t>(v)] = "cross_attention";
+    }
+  }
+  // Cohere2 / EXAONE 4: RoPE on the sliding-window layers only (EXAONE: if a window is set).
+  const rope_where where = c.f.layers.rope;
+  const bool sliding_only = where == rope_where::sliding ||
+                            (where == rope_where::sliding_if_window && c.r.has(c.p + "sliding_window"));
   std::vector<layer_plan> out(types.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
+    const attention_kind a = *attention_of(types[i]);
     out[i].type = types[i];
-    out[i].rope = rope[i] && (!c.f.layers.rope_on_sliding_only || types[i] == "sliding_attention");
+    out[i].rope = rope[i] && a <= attention_kind::chunked &&
+                  (!sliding_only || a == attention_kind::sliding);
   }
   return out;
 }
@@ -137,9 +162,25 @@ int chunk_of(const text_context& c) {
   return c.f.layers.chunk_fallback;
 }
 
+// Ministral 3 (get_llama_4_attn_scale): every layer, β = llama_4_scaling_beta and the
+// floor original_max_position_embeddings of the rope parameters.
+std::optional<query_scale> ministral_scale(const text_context& c) {
+  const std::string dict = c.r.is_object(c.p + "rope_parameters") ? c.p + "rope_parameters"
+                                                                   : c.p + "rope_scaling";
+  const std::string beta_key = dict + ".llama_4_scaling_beta";
+  const std::string floor_key = dict + ".original_max_position_embeddings";
+  c.r.refuse_null(beta_key, "the query scale's beta");
+  const auto beta = c.r.number(beta_key);
+  if (!beta) return std::nullopt;  // rope_parameters.get("llama_4_scaling_beta") is None
+  const auto floor = c.r.integer(floor_key, 1);
+  if (!floor) fail_argument(floor_key, " is required with ", beta_key);
+  return query_scale{static_cast<double>(*floor), *beta, 0.0};
+}
+
 // Llama 4: attn_temperature_tuning (default true) on the no-RoPE layers.
 std::optional<query_scale> query_scale_of(const text_context& c) {
-  if (!c.f.layers.query_scale) return std::nullopt;
+  if (c.f.layers.query == query_rule::ministral3) return ministral_scale(c);
+  if (c.f.layers.query != query_rule::llama4) return std::nullopt;
   const std::string key = c.p + "attn_temperature_tuning";
   bool on = true;
   if (const config_value* v = c.r.find(key)) {
@@ -148,7 +189,7 @@ std::optional<query_scale> query_scale_of(const text_context& c) {
     else fail_argument(key, " must be a boolean or a number, got ", kind_name(v->type));
   }
   if (!on) return std::nullopt;
-  query_scale q;
+  query_scale q{};
   for (const char* k : {"floor_scale", "attn_scale"}) c.r.refuse_null(c.p + k, "the query scale");
   q.floor_scale = c.r.number(c.p + "floor_scale").value_or(q.floor_scale);
   q.attn_scale = c.r.number(c.p + "attn_scale").value_or(q.attn_scale);
@@ -203,6 +244,9 @@ std::string_view to_string(attention_kind kind) noexcept {
     case attention_kind::full: return "full";
     case attention_kind::sliding: return "sliding";
     case attention_kind::chunked: return "chunked";
+    case attention_kind::linear: return "linear";
+    case attention_kind::conv: return "conv";
+    case attention_kind::cross: return "cross";
   }
   return "full";
 }
@@ -214,7 +258,9 @@ double query_scale_at(const query_scale& q, std::int64_t position) {
     detail::fail_argument("floor_scale must be a finite number > 0, got ", q.floor_scale);
   if (!std::isfinite(q.attn_scale))
     detail::fail_argument("attn_scale must be finite, got ", q.attn_scale);
-  const double steps = std::floor((static_cast<double>(position) + 1.0) / q.floor_scale);
+  if (q.offset != 0.0 && q.offset != 1.0)
+    detail::fail_argument("offset must be 0 or 1, got ", q.offset);
+  const double steps = std::floor((static_cast<double>(position) + q.offset) / q.floor_scale);
   return std::fma(std::log1p(steps), q.attn_scale, 1.0);
 }
 
@@ -271,14 +317,9 @@ model_info model_from_config(const hf_config& config, const config_options& opti
   const std::optional<query_scale> scale = detail::query_scale_of(c);
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const detail::layer_plan& l = plan[i];
-    layer_info info{.index = static_cast<int>(i)};
-    if (l.type == "sliding_attention") {
-      info.attention = attention_kind::sliding;
-      info.window = detail::window_of(c);
-    } else if (l.type == "chunked_attention") {
-      info.attention = attention_kind::chunked;
-      info.chunk = detail::chunk_of(c);
-    }
+    layer_info info{.index = static_cast<int>(i), .attention = *detail::attention_of(l.type)};
+    if (info.attention == attention_kind::sliding) info.window = detail::window_of(c);
+    if (info.attention == attention_kind::chunked) info.chunk = detail::chunk_of(c);
     if (l.rope) {
       auto known = by_type.begin();
       while (known != by_type.end() && known->first != l.type) ++known;
@@ -290,9 +331,10 @@ model_info model_from_config(const hf_config& config, const config_options& opti
         known = by_type.insert(by_type.end(), {l.type, at});
       }
       info.rope = known->second;
-    } else {
-      info.query_scale = scale;
     }
+    // Llama 4 scales the queries of its no-RoPE layers, Ministral 3 of every layer.
+    if (c.f.layers.query == detail::query_rule::ministral3 || (!l.rope && info.attention <= attention_kind::chunked))
+      info.query_scale = scale;
     out.layers.push_back(info);
   }
   return out;

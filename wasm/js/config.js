@@ -22,7 +22,7 @@ const LAYOUTS = ['half', 'interleaved'];
 const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention'];
 const TOWERS = ['text', 'vision'];
 const PARTS = ['attention', 'indexer'];
-const ATTENTION = ['full', 'sliding', 'chunked'];
+const ATTENTION = ['full', 'sliding', 'chunked', 'linear', 'conv', 'cross'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional'];
 // A family name is a short identifier; a longer string cannot name one (the core lists them).
 const MAX_FAMILY = 64;
@@ -129,7 +129,7 @@ class Flat {
     if (check.includes(ancestors, o)) throw new TypeError(`posenc: ${where(path)} contains itself (a cycle)`);
     if (path !== '') this.add(path, KIND.object, 0);
     ancestors[ancestors.length] = o;
-    const keys = ownNames(o);
+    const keys = ownKeysOf(o, path);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       const d = getOwnPropertyDescriptor(o, key);
@@ -158,6 +158,17 @@ class Flat {
     else if (isNumberArray(v)) this.addList(path, v);
     else if (check.tagOf(v) !== undefined) this.add(path, KIND.other, 0); // BigInt64Array, …
     else this.addObject(path, v, ancestors, depth);
+  }
+}
+
+// The own string keys of `o`; a Proxy whose ownKeys trap breaks the invariants (a key listed
+// twice, …) is refused naming the key path.
+function ownKeysOf(o, path) {
+  try {
+    return ownNames(o);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    throw new TypeError(`posenc: ${where(path)}: its own keys cannot be listed (a Proxy whose ownKeys trap is invalid: ${String(e.message).slice(0, 80)})`);
   }
 }
 
@@ -253,6 +264,24 @@ function ropeOptions(info, at, o) {
   return opts;
 }
 
+// The scaling an encoding was built with, as a frozen record in a fixed key order (type, then
+// scaling.js's fields, then the factor lists as arrays); { type: 'default' } without one.
+function scalingRecord(scaling) {
+  const out = record();
+  if (scaling === undefined) {
+    out.type = 'default';
+    return freeze(out);
+  }
+  out.type = scaling.type;
+  for (let i = 0; i < SCALING_FIELDS.length; i++) {
+    const key = SCALING_FIELDS[i];
+    if (scaling[key] !== undefined) out[key] = scaling[key];
+  }
+  if (scaling.shortFactor !== undefined) out.shortFactor = freeze(Array.from(scaling.shortFactor));
+  if (scaling.longFactor !== undefined) out.longFactor = freeze(Array.from(scaling.longFactor));
+  return freeze(out);
+}
+
 // UTF-16 text the core wrote as [count, units…] at info[at]; → [string, next index].
 function textAt(info, at) {
   const n = info[at];
@@ -295,11 +324,12 @@ export function configApi({ module, heap }, rope) {
     return heap.take(r, 'Float64Array');
   }
 
-  // One layer's query scale: a frozen record with the two numbers and the scale at positions.
-  function queryScale(floorScale, attnScale) {
+  // One layer's query scale: a frozen record of its three numbers (pe.queryScale evaluates it).
+  function queryScale(floorScale, attnScale, offset) {
     const q = record();
     q.floorScale = floorScale;
     q.attnScale = attnScale;
+    q.offset = offset;
     return freeze(q);
   }
 
@@ -343,18 +373,21 @@ export function configApi({ module, heap }, rope) {
         layer.attention = ATTENTION[info[at + 1]];
         layer.window = info[at + 2] === info[at + 2] ? info[at + 2] : null;
         layer.chunk = info[at + 3] === info[at + 3] ? info[at + 3] : null;
-        layer.queryScale = info[at + 4] === info[at + 4] ? queryScale(info[at + 4], info[at + 5]) : null;
+        layer.queryScale = info[at + 4] === info[at + 4] ? queryScale(info[at + 4], info[at + 5], info[at + 6]) : null;
         layers[i] = freeze(layer);
-        at += 6;
+        at += 7;
       }
       const encodings = record();
+      const scalings = record();
       const made = [];
       try {
         const nEnc = info[at++];
         for (let i = 0; i < nEnc; i++) {
           const length = info[at];
-          made[i] = rope(ropeOptions(info, at + 1, o));
+          const ropeOpts = ropeOptions(info, at + 1, o);
+          made[i] = rope(ropeOpts);
           encodings[`e${i}`] = made[i];
+          scalings[`e${i}`] = scalingRecord(ropeOpts.scaling);
           at += 1 + length;
         }
       } catch (e) {
@@ -366,22 +399,24 @@ export function configApi({ module, heap }, rope) {
       model.family = familyName;
       model.layers = freeze(layers);
       model.encodings = freeze(encodings);
+      model.scaling = freeze(scalings);
       model.dispose = () => { for (let i = 0; i < made.length; i++) made[i].dispose(); };
       return freeze(model);
     },
 
-    /** Llama 4's no-RoPE-layer query scale at each position: Float64Array. */
+    /** A layer's query scale (Llama 4, Ministral 3) at each position: Float64Array. */
     queryScale(scale, positions) {
-      const q = check.options(scale, 'queryScale()', ['floorScale', 'attnScale']);
+      const q = check.options(scale, 'queryScale()', ['floorScale', 'attnScale', 'offset']);
       const floorScale = check.number('scale.floorScale', q.floorScale);
       const attnScale = check.number('scale.attnScale', q.attnScale);
+      const offset = q.offset === undefined ? 1 : check.number('scale.offset', q.offset);
       const list = check.numberList('positions', positions, check.MAX_LIST);
       const n = check.lengthOf(list);
       const base = heap.acquire(8 * n, 'queryScale()');
       let r;
       try {
         heap.put(base, list, 'Float64Array');
-        r = module.queryScales(floorScale, attnScale, base, n);
+        r = module.queryScales(floorScale, attnScale, offset, base, n);
       } finally {
         heap.release(base);
       }

@@ -206,7 +206,7 @@ val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uint
 }
 
 // → [model_type (text), family (text), layer count, per layer: rope (−1 none), attention
-//    (0 full, 1 sliding, 2 chunked), window, chunk, floor_scale, attn_scale (NaN unset);
+//    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset);
 //    encoding count, per encoding: its block's length, the block of append_config].
 val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                          std::size_t n_text, std::string layout, double seq_len,
@@ -226,7 +226,8 @@ val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uin
       out.insert(out.end(), {l.rope ? static_cast<double>(*l.rope) : -1.0,
                              static_cast<double>(l.attention), or_nan(l.window), or_nan(l.chunk),
                              scaled ? l.query_scale->floor_scale : kNaN,
-                             scaled ? l.query_scale->attn_scale : kNaN});
+                             scaled ? l.query_scale->attn_scale : kNaN,
+                             scaled ? l.query_scale->offset : kNaN});
     }
     out.push_back(static_cast<double>(m.encodings.size()));
     for (const rope_config& c : m.encodings) {
@@ -239,8 +240,8 @@ val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uin
   });
 }
 
-// Llama 4's query scale at each position of the staged int64-as-double list.
-val query_scales_at(double floor_scale, double attn_scale, std::uintptr_t positions,
+// The query scale (Llama 4, Ministral 3) at each position of the staged int64-as-double list.
+val query_scales_at(double floor_scale, double attn_scale, double offset, std::uintptr_t positions,
                     std::size_t n) {
   return guarded([&] {
     const double* p = from_address<const double>(positions);
@@ -249,7 +250,7 @@ val query_scales_at(double floor_scale, double attn_scale, std::uintptr_t positi
       if (!(p[i] >= 0 && p[i] <= static_cast<double>(max_position) && p[i] == std::floor(p[i])))
         detail::fail_argument("positions[", i, "] must be an integer in [0, ", max_position,
                               "], got ", p[i]);
-      out[i] = query_scale_at({floor_scale, attn_scale}, static_cast<std::int64_t>(p[i]));
+      out[i] = query_scale_at({floor_scale, attn_scale, offset}, static_cast<std::int64_t>(p[i]));
     }
     return hand_over(std::move(out));
   });

@@ -133,16 +133,22 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
 
 // ── The whole decoder ──────────────────────────────────────────────────────────────────
 
-enum class attention_kind { full, sliding, chunked };
-std::string_view to_string(attention_kind kind) noexcept;  // "full" | "sliding" | "chunked"
+// full, sliding (window), chunked (chunk) self-attention; linear (linear attention, Qwen3-Next /
+// Qwen3.5), conv (LFM2's convolution blocks) and cross (Mllama's cross-attention to the image)
+// layers have no RoPE.
+enum class attention_kind { full, sliding, chunked, linear, conv, cross };
+// "full" | "sliding" | "chunked" | "linear" | "conv" | "cross"
+std::string_view to_string(attention_kind kind) noexcept;
 
-// Llama 4's query temperature on its no-RoPE layers (Llama4TextAttention,
-// attn_temperature_tuning): q is multiplied by
-//     scale(p) = log(floor((p + 1) / floor_scale) + 1) · attn_scale + 1
-// at absolute position p.
+// A position-dependent query scale: q is multiplied by
+//     scale(p) = log(floor((p + offset) / floor_scale) + 1) · attn_scale + 1
+// at absolute position p. Llama 4's no-RoPE layers (Llama4TextAttention,
+// attn_temperature_tuning): floor_scale, attn_scale, offset 1; Ministral 3's every layer
+// (get_llama_4_attn_scale): original_max_position_embeddings, llama_4_scaling_beta, offset 0.
 struct query_scale {
   double floor_scale = 8192.0;  // finite, > 0
   double attn_scale = 0.1;      // finite
+  double offset = 1.0;          // 0 or 1
 };
 
 // scale(p) in double for p in [0, 2^53] (else posenc::invalid_argument naming `position`);
@@ -155,7 +161,7 @@ struct layer_info {
   attention_kind attention = attention_kind::full;
   std::optional<int> window{};  // sliding: the window (sliding_window)
   std::optional<int> chunk{};   // chunked: the chunk (attention_chunk_size)
-  std::optional<posenc::query_scale> query_scale{};  // Llama 4's no-RoPE layers
+  std::optional<posenc::query_scale> query_scale{};  // Llama 4 (no-RoPE layers), Ministral 3
 };
 
 struct model_info {
