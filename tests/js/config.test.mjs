@@ -141,9 +141,9 @@ test("README's 'From a Hugging Face config' example runs as written and prints w
   }
 });
 
-test('every fixture has an expectation', () => {
-  const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
-  assert.deepEqual(files, Object.keys(EXPECTED).sort());
+test('every expectation names a fixture (config-families.test.mjs checks the rest)', () => {
+  const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5));
+  for (const name of Object.keys(EXPECTED)) assert.ok(files.includes(name), name);
 });
 
 for (const [name, pe] of Object.entries(both)) {
