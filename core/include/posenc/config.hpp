@@ -80,45 +80,48 @@ struct config_options {
 
 // The rope_config (angles exact) HF's rotary embedding of this config uses. Rules, as HF:
 //  - a nested `text_config` (multimodal configs) is read instead of the top level;
+//  - the family: the config's model_type (text_config's first) picks one row of posenc's
+//    family table (core/src/config_families.hpp, the README's conventions table); an unlisted
+//    or missing model_type is refused naming `model_type` unless options.family names the
+//    family whose rules to take. The row gives the layout (and DeepSeek's `rope_interleave`
+//    flag), the head-dim rule (head_dim, else the config class default, else hidden_size /
+//    num_attention_heads; DeepSeek qk_rope_head_dim; ChatGLM kv_channels; GPT-J n_embd /
+//    n_head; Gemma 4's global_head_dim on full layers), the rotary-dim rule (int(head_dim ·
+//    partial_rotary_factor) with the class default factor — GPT-NeoX rotary_pct 0.25, GLM 0.5,
+//    StableLM 0.25, Qwen3-Next 0.25 —, GPT-J's rotary_dim, ChatGLM's fixed half, and the
+//    families whose "default" rotary ignores the factor), the default base (default_theta;
+//    GPT-J 10000 fixed; ChatGLM 10000 · rope_ratio; Gemma 3's rope_local_base_freq on sliding
+//    layers), the class defaults of max_position_embeddings, and the per-layer pattern;
 //  - rope parameters: `rope_scaling` (v4; wins when non-empty, as HF's conversion does) or
 //    `rope_parameters` (v5), flat or per layer type; `rope_type`, else the legacy `type`, else
-//    "default"; types default, linear, dynamic, yarn, llama3, longrope, and "su" (= longrope);
-//    Phi-3's legacy "yarn" is longrope too;
-//  - head_dim: `head_dim` (non-null), else hidden_size / num_attention_heads (integer
-//    division); DeepSeek-V2/V3: qk_rope_head_dim; GPT-J/CodeGen: n_embd / n_head;
-//  - rotary dim: int(head_dim · partial_rotary_factor) — the factor from the rope parameters
-//    or the top level (GPT-NeoX: `rotary_pct`, default 0.25); GPT-J/CodeGen: `rotary_dim`;
-//  - base: `rope_theta` of the rope parameters or the top level (GPT-NeoX:
-//    `rotary_emb_base`), else the family default (10000; Gemma 3: 1e6 global, the
-//    `rope_local_base_freq` or 1e4 for sliding layers; GPT-J/CodeGen: always 10000);
+//    "default"; types default, linear, dynamic (Hunyuan: with alpha, NTK-α), yarn, llama3,
+//    longrope, proportional, and "su" (= longrope); Phi-3's legacy "yarn" is longrope too.
+//    Each type takes exactly the keys HF's validator lists; a family's rotary may carry keys
+//    HF never reads (Hunyuan's yarn keys) — those are the only ones skipped;
 //  - original_max_position_embeddings (llama3, yarn, longrope): the top-level key when
 //    present (Phi-3: default 4096), else the rope parameters' own, else
 //    max_position_embeddings;
-//  - family defaults of HF's config classes when keys are absent (Gemma 2: head_dim 256,
-//    max_position_embeddings 8192; Gemma 3: head_dim 256, 131072; Phi-3: 4096);
-//  - layout: interleaved for gptj, codegen, deepseek_v2 and deepseek_v3 (unless
-//    `rope_interleave` is false), half otherwise; options.layout overrides;
+//  - options.layer: the layer type that layer has (model_from_config's layer map);
+//    options.part "indexer": DeepSeek-V3.2's indexer (index_head_dim, half layout);
 //  - multimodal RoPE (axes, posenc/multimodal.hpp): `mrope_section` in the rope parameters
 //    (any rope type; the legacy type "mrope" is "default", as Qwen2VLConfig maps it) gives
 //    contiguous sections (Qwen2-VL, Qwen2.5-VL: apply_multimodal_rotary_pos_emb);
-//    `mrope_interleaved: true` or a Qwen3-VL text model (qwen3_vl*, whose rotary always
-//    interleaves, section default [24, 20, 20]) the interleaved ones (apply_interleaved_mrope);
+//    `mrope_interleaved: true` or a Qwen3-VL text model (whose rotary always interleaves,
+//    section default [24, 20, 20]) the interleaved ones (apply_interleaved_mrope);
 //    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally).
 // With options.tower == "vision" the `vision_config` is read instead (the 2-D rotary of the
 // vision tower; no scaling, half layout unless options.layout says otherwise):
-//  - Qwen2-VL (model_type qwen2_vl): head_dim = vision_config.embed_dim / num_heads;
-//    Qwen2.5-VL and Qwen3-VL (qwen2_5_vl, qwen3_vl, qwen3_vl_moe): hidden_size / num_heads;
+//  - Qwen2-VL: head_dim = vision_config.embed_dim / num_heads; Qwen2.5-VL and Qwen3-VL:
+//    hidden_size / num_heads (the family row's vision_dims);
 //    base 10000 (VisionRotaryEmbedding's fixed theta) → axes vision_qwen2vl;
 //  - Pixtral (vision_config.model_type pixtral, as in llava / mistral3 configs): head_dim,
 //    else hidden_size / num_attention_heads; base rope_theta (or rope_parameters.rope_theta),
 //    default 10000 → axes vision_pixtral;
 //  - anything else: vision_config.model_type is named in the error.
-// Families: the config's model_type (text_config's first) picks one row of posenc's family
-// table (README: conventions table); an unlisted or missing model_type is refused naming
-// `model_type` unless options.family names the family whose rules to take. Keys a family does
-// not read are refused by name, as is a null where transformers needs a number (rope_theta,
-// original_max_position_embeddings for llama3 / yarn / longrope, partial_rotary_factor, and
-// every rope parameter HF reads without a None fallback).
+// Keys a family does not read are refused by name, as is a null where transformers needs a
+// number (rope_theta, original_max_position_embeddings for llama3 / yarn / longrope,
+// partial_rotary_factor, and every rope parameter HF reads without a None fallback). Caller
+// strings in messages are quoted as a short escaped excerpt (at most 40 bytes).
 // Unsupported or malformed input throws posenc::invalid_argument naming the config key
 // (e.g. "rope_scaling.rope_type", "text_config.head_dim", "rope_scaling.mrope_section"): unknown rope types, keys the rope
 // type does not take, wrong value types, non-integral sizes, a value given twice (top level
@@ -127,7 +130,8 @@ struct config_options {
 rope_config rope_from_config(const hf_config& config, const config_options& options = {});
 
 // The rotary of decoder layer options.layer (required), or nullopt when that layer has no
-// RoPE (Llama 4's and SmolLM3's no-RoPE layers, Cohere2's full-attention layers).
+// RoPE (Llama 4's and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention
+// layers, hybrid models' linear / conv / cross-attention blocks).
 std::optional<rope_config> layer_rope_from_config(const hf_config& config,
                                                   const config_options& options);
 
@@ -173,10 +177,11 @@ struct model_info {
 
 // Every decoder layer of the config (options.tower "vision": the vision tower's layers, all
 // one 2-D rotary): which layers use RoPE, with which rotary, and their attention pattern,
-// from `layer_types` when the config lists it, else the family's rule (Gemma 2/3/4 and
-// Cohere2 period, Mistral's sliding_window, Qwen2's use_sliding_window / max_window_layers,
-// Llama 4 and SmolLM3 no_rope_layers, Llama 4 chunked attention). options.layer and
-// options.layer_type are ignored. Throws as rope_from_config does, naming the config key
+// from `layer_types` when the config lists it, else the family's rule (Gemma 2/3/4, Cohere2,
+// OLMo 3, EXAONE 4 and gpt-oss periods, Mistral's and StarCoder2's sliding_window, Qwen2's
+// use_sliding_window / max_window_layers, Llama 4 and SmolLM3 no_rope_layers, Llama 4
+// chunked attention, Mllama's cross_attention_layers). options.layer and options.layer_type
+// are ignored. Throws as rope_from_config does, naming the config key
 // (num_hidden_layers, layer_types[i], no_rope_layers, sliding_window, …).
 model_info model_from_config(const hf_config& config, const config_options& options = {});
 
