@@ -24,12 +24,14 @@
 namespace posenc {
 namespace detail {
 
-std::string excerpt(std::string_view s) {
+std::string excerpt(std::string_view s) { return "'" + key_excerpt(s) + "'"; }
+
+std::string key_excerpt(std::string_view s) {
   constexpr std::size_t kMax = 40;
   std::size_t n = std::min(s.size(), kMax);
   while (n < s.size() && n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "'";
+  std::string out;
   for (std::size_t i = 0; i < n; ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c == '\'' || c == '\\') {
@@ -43,7 +45,6 @@ std::string excerpt(std::string_view s) {
       out += static_cast<char>(c);
     }
   }
-  out += '\'';
   if (n < s.size()) {
     out += "… (";
     out += message_part(s.size()).view();
@@ -155,7 +156,7 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
   if (r.is_object(parameters) && nested(r, parameters)) {  // v5 per-layer-type parameters
     for (const std::string& child : r.children(parameters))
       if (!is_layer_type(child))
-        fail_argument(parameters, ".", child, " is not a layer type (full_attention, "
+        fail_argument(parameters, ".", key_excerpt(child), " is not a layer type (full_attention, "
                       "sliding_attention, chunked_attention)");
     // Gemma 3: a v4 rope_scaling still updates the global one (Gemma3TextConfig).
     if (local && !sliding && has_keys(r, scaling)) return {scaling};
@@ -262,7 +263,7 @@ void check_keys(const text_context& c, const std::string& dict, const rope_type_
     if (key == "llama_4_scaling_beta" && c.f.layers.query == query_rule::ministral3) continue;
     const bool alpha = key == c.f.alpha_key && t.type == scaling_type::dynamic;
     if (!alpha && !listed(t.required, key) && !listed(t.optional, key))
-      fail_argument(path, " is not a parameter of rope type '", t.name, "' for ", c.f.name,
+      fail_argument(dict, ".", key_excerpt(key), " is not a parameter of rope type '", t.name, "' for ", c.f.name,
                     " (posenc reads exactly the keys HF transformers reads)");
     if (!listed(t.nullable, key))
       r.refuse_null(path, std::string("rope type '") + std::string(t.name) + "'");

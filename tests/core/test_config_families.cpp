@@ -123,12 +123,12 @@ std::string families_table() {
 
 }  // namespace
 
-TEST_CASE("the family table's invariants hold", "[config][families]") {
+TEST_CASE("config families: the family table's invariants hold", "[config][families]") {
   CHECK(posenc::detail::table_is_consistent());
   CHECK(std::size(kFamilies) >= 30);
 }
 
-TEST_CASE("README's conventions table is the family table", "[config][families]") {
+TEST_CASE("config families: README's conventions table is the family table", "[config][families]") {
   std::ifstream in(std::string(POSENC_FIXTURES_DIR) + "/../../README.md");
   REQUIRE(in);
   std::stringstream text;
@@ -171,7 +171,7 @@ posenc::hf_config llama4_text(std::optional<std::vector<double>> no_rope = std::
 
 }  // namespace
 
-TEST_CASE("Llama 4: NoPE layers with a query temperature, chunked RoPE layers, equal llama3 factors",
+TEST_CASE("config families: Llama 4: NoPE layers with a query temperature, chunked RoPE layers, equal llama3 factors",
           "[config][families]") {
   const posenc::model_info m = posenc::model_from_config(llama4_text());
   CHECK(m.family == "llama4");
@@ -211,7 +211,7 @@ TEST_CASE("Llama 4: NoPE layers with a query temperature, chunked RoPE layers, e
       [&] { (void)posenc::rope_from_config(llama4_text(), {.layer = 3}); }, "layer 3 has no RoPE");
 }
 
-TEST_CASE("proportional and NTK-α ladders are HF's", "[config][families][frequencies]") {
+TEST_CASE("config families: proportional and NTK-α ladders are HF's", "[config][families][frequencies]") {
   posenc::scaling s;
   s.type = posenc::scaling_type::proportional;
   s.partial_rotary_factor = 0.25;
@@ -232,7 +232,7 @@ TEST_CASE("proportional and NTK-α ladders are HF's", "[config][families][freque
     CHECK(g.inv_freq[static_cast<std::size_t>(i)] == Approx(1.0 / std::pow(base, 2.0 * i / 128)).epsilon(1e-14));
 }
 
-TEST_CASE("an unlisted model_type is refused by name; family takes a listed one's rules",
+TEST_CASE("config families: an unlisted model_type is refused by name; family takes a listed one's rules",
           "[config][families]") {
   posenc::hf_config c = llama4_text();
   c["text_config.model_type"] = posenc::config_value::of_text("llama9_text");

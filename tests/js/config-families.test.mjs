@@ -401,13 +401,21 @@ for (const [name, pe] of Object.entries(both)) {
       ['gemma-2-9b', (c) => { c.layer_types = ['full_attention']; }, /layer_types must hold one entry per layer/, 'model'],
       ['chatglm3-6b', (c) => { c.partial_rotary_factor = 0.5; }, /partial_rotary_factor is not read by chatglm/],
       ['codellama-7b', (c) => { c.partial_rotary_factor = 0.5; }, /partial_rotary_factor = 0.5 is not read by llama's default/],
-      ['gpt-oss-120b', (c) => { c.rope_scaling.rope_type = 'x'.repeat(5000); }, /rope_type must be one of .* got 'x{40}'… \(5000 bytes\)/],
+      ['gpt-oss-120b', (c) => { c.rope_scaling.rope_type = 'x'.repeat(5000); }, /rope_type must be one of .* got 'x{40}… \(5000 bytes\)'/],
     ];
     for (const [file, edit, pattern, api] of cases) {
       const c = load(file);
       edit(c);
       assertThrows(() => (api === 'model' ? pe.modelFromConfig(c) : pe.ropeFromConfig(c)), RangeError, pattern);
     }
+    // A huge or control-character key is quoted as a short escaped excerpt.
+    const k2 = load('kimi-k2');
+    k2.rope_scaling[`\u0007${'k'.repeat(100000)}`] = 1;
+    assertThrows(() => pe.ropeFromConfig(k2), RangeError, /rope_scaling\.\\x07k{39}… \(100001 bytes\) is not a parameter/);
+    const deep = load('kimi-k2');
+    deep[`${'q'.repeat(200)}\n`] = { self: null };
+    deep[`${'q'.repeat(200)}\n`].self = deep[`${'q'.repeat(200)}\n`];
+    assertThrows(() => pe.ropeFromConfig(deep), TypeError, /config key 'q{80}…' \(206 characters\) contains itself/);
     // A null the class reads as absent is fine (yarn's mscale: `.get(...)` then `if mscale`).
     const k = load('kimi-k2');
     k.rope_scaling.mscale = null;

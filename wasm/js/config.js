@@ -50,7 +50,12 @@ const fromCharCode = String.fromCharCode;
 const objectCreate = Object.create;
 const freeze = Object.freeze;
 
-const where = (path) => (path === '' ? 'config' : `config key '${path}'`);
+// A key path in a message: the caller's keys, control characters escaped, cut at 80 characters.
+function where(path) {
+  if (path === '') return 'config';
+  const shown = JSON.stringify(path.length > 80 ? path.slice(0, 80) : path).slice(1, -1);
+  return `config key '${shown}${path.length > 80 ? `…' (${path.length} characters)` : "'"}`;
+}
 
 // isArray, or a TypeError for a revoked Proxy (the one intrinsic that tells, by throwing).
 function arrayOrThrow(v, path) {
