@@ -75,7 +75,8 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
   switch (rule.sliding) {
     case sliding_rule::none: break;
     case sliding_rule::everywhere:  // MistralAttention: sliding_window on every layer
-      if (r.has(window_key)) out.assign(n, "sliding_attention");
+      if (r.has(window_key) || (!r.is_null(window_key) && rule.window_fallback))
+        out.assign(n, "sliding_attention");
       break;
     case sliding_rule::qwen: {  // Qwen2Config: use_sliding_window, layers ≥ max_window_layers
       if (!r.flag(c.p + "use_sliding_window").value_or(false) || r.is_null(window_key)) break;

@@ -171,7 +171,7 @@ const FAMILIES = {
     encodings: [rotary(128, 128, 1e6, 'half', hfYarn(128, 1e6, ropeOf(load('ministral-3-3b-2512'))))],
     layers: every(26, () => ['e0', 'full', null, null, { floorScale: 16384, attnScale: 0.1, offset: 0 }]) },
   'mistral-nemo-base-2407': { family: 'mistral', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(40) },
-  'mixtral-8x7b-v0.1': { family: 'mistral', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(32) },
+  'mixtral-8x7b-v0.1': { family: 'mixtral', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(32) },
   'olmo-2-7b': { family: 'olmo2', encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5))], layers: full(32) },
   // OLMo 3: yarn on the full-attention layers only.
   'olmo-3.1-32b-instruct': { family: 'olmo3', encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5)),
@@ -179,8 +179,8 @@ const FAMILIES = {
   layers: every(64, (i) => ((i + 1) % 4 ? ['e0', 'sliding', 4096, null, null] : ['e1', 'full', null, null, null])) },
   'phi-1': { family: 'phi', encodings: [rotary(64, 32, 10000, 'half', plain(32, 10000))], layers: full(24) },
   'qwen1.5-moe-a2.7b': { family: 'qwen2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(24) },
-  'qwen3-0.6b': { family: 'qwen2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(28) },
-  'qwen3-30b-a3b': { family: 'qwen2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(48) },
+  'qwen3-0.6b': { family: 'qwen3', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(28) },
+  'qwen3-30b-a3b': { family: 'qwen3', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(48) },
   // Qwen3.5: partial 0.25 of 256, interleaved M-RoPE [11, 11, 10], RoPE on full layers only.
   'qwen3.5-9b': { family: 'qwen3_next',
     encodings: [rotary(256, 64, 1e7, 'half', plain(64, 1e7), { section: [11, 11, 10], interleaved: true })],
@@ -301,6 +301,28 @@ for (const [name, pe] of Object.entries(both)) {
     assert.equal(pe.ropeFromConfig(load('qwen3.5-9b'), { layer: 0 }), null);
     assertThrows(() => pe.ropeFromConfig(scout, { layer: 48 }), RangeError, /layer must be in \[0, 47\]/);
     assertThrows(() => pe.ropeFromConfig(scout, { layer: -1 }), RangeError, /layer/);
+  });
+
+  test(`${name}: sliding windows come from the class defaults when the key is absent`, () => {
+    // MistralConfig: sliding_window 4096 on every layer unless the config says null.
+    const m = load('mistral-nemo-base-2407');
+    delete m.sliding_window;
+    const model = pe.modelFromConfig(m);
+    assert.deepEqual(model.layers.map((l) => [l.attention, l.window]), every(40, () => ['sliding', 4096]));
+    model.dispose();
+    // MixtralConfig: none.
+    const x = load('mixtral-8x7b-v0.1');
+    delete x.sliding_window;
+    const mx = pe.modelFromConfig(x);
+    assert.ok(mx.layers.every((l) => l.attention === 'full'));
+    mx.dispose();
+    // Qwen2Config: use_sliding_window turns layers ≥ max_window_layers to sliding.
+    const q = load('qwen1.5-moe-a2.7b');
+    q.use_sliding_window = true;
+    const qm = pe.modelFromConfig(q);
+    assert.deepEqual(qm.layers.map((l) => l.attention), every(24, (i) => (i >= 21 ? 'sliding' : 'full')));
+    assert.equal(qm.layers[23].window, 32768);
+    qm.dispose();
   });
 
   test(`${name}: DeepSeek-V3.2's indexer rotates half-layout pairs of its 128-wide head`, () => {
