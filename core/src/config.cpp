@@ -286,6 +286,8 @@ std::pair<int, std::string> head_dim_of(const text_context& c, const std::string
     const std::string key = c.p + std::string(h.key);
     if (const auto v = r.integer(key, 1)) return {*v, key};
     if (h.fallback) return {h.fallback, key};
+    if (h.hidden.empty())  // MLA: the rope slice has no other source
+      fail_argument(key, " is required for ", c.f.name, " (", c.f.source, ")");
   }
   const std::string hidden = c.p + std::string(h.hidden), heads = c.p + std::string(h.heads);
   const auto n_hidden = r.integer(hidden, 1);

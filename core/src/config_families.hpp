@@ -18,7 +18,8 @@
 namespace posenc::detail {
 
 // head_dim of the attention: `key` when present, else `fallback` (the config class default),
-// else hidden / heads. `full_key` overrides it on full-attention layers (Gemma 4).
+// else hidden / heads (empty: the key is required). `full_key` overrides it on full-attention
+// layers (Gemma 4).
 struct head_rule {
   std::string_view key = "head_dim";  // "" = never read (the class derives it)
   std::string_view hidden = "hidden_size", heads = "num_attention_heads";
@@ -86,6 +87,7 @@ struct layer_rule {
   bool rope_layers_chunked = false;   // Llama 4: RoPE layers use chunked attention
   int chunk_fallback = 0;             // attention_chunk_size's class default
   bool scaling_full_only = false;     // OLMo 3: rope_scaling scales the full-attention layers only
+  bool needs_layer_types = false;     // a pattern posenc does not derive: layer_types required
   query_rule query = query_rule::none;
 };
 
@@ -193,6 +195,15 @@ inline constexpr family kFamilies[] = {
      .models = "DeepSeek-V3.2", .model_types = {"deepseek_v32"},
      .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
      .head = {.key = "qk_rope_head_dim", .fallback = 64}, .indexer_dim = "index_head_dim"},
+    {.name = "deepseek_mla", .source = "models/glm4_moe_lite, youtu, axk1 (DeepSeek-V3's MLA)",
+     .models = "GLM-4.7-Flash, Youtu-LLM, A.X K1",
+     .model_types = {"glm4_moe_lite", "youtu", "axk1"},
+     .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
+     .head = {.key = "qk_rope_head_dim", .hidden = "", .heads = ""}},
+    {.name = "longcat_flash", .source = "models/longcat_flash (LongcatFlashConfig)",
+     .models = "LongCat-Flash", .model_types = {"longcat_flash"},
+     .layout = rope_layout::interleaved, .head = {.key = "qk_rope_head_dim", .fallback = 64},
+     .base = {.fallback = 10000000.0}, .max_fallback = 131072},
     {.name = "llama4", .source = "models/llama4 (Llama4TextConfig, Llama4TextAttention)",
      .models = "Llama 4 Scout, Llama 4 Maverick", .model_types = {"llama4", "llama4_text"},
      .layout = rope_layout::interleaved, .head = {.fallback = 128}, .rotary = kFullHead,
@@ -240,7 +251,7 @@ inline constexpr family kFamilies[] = {
      .layers = {.cross_layers = "cross_attention_layers"}},
     {.name = "minicpm3", .source = "models/minicpm3 (MiniCPM3Config, rotate_half)",
      .models = "MiniCPM3-4B", .model_types = {"minicpm3"},
-     .head = {.key = "qk_rope_head_dim"}, .max_fallback = 32768},
+     .head = {.key = "qk_rope_head_dim", .hidden = "", .heads = ""}, .max_fallback = 32768},
     {.name = "starcoder2", .source = "models/starcoder2 (Starcoder2Config)",
      .models = "StarCoder2 3B / 7B / 15B", .model_types = {"starcoder2"}, .rotary = kFullHead,
      .max_fallback = 4096, .layers = {.sliding = sliding_rule::everywhere}},
@@ -248,10 +259,12 @@ inline constexpr family kFamilies[] = {
      .source = "models/qwen3_next, qwen3_5 (Qwen3NextConfig, Qwen3_5TextConfig)",
      .models = "Qwen3-Next, Qwen3.5", .model_types = {"qwen3_next", "qwen3_5", "qwen3_5_text",
                                                        "qwen3_5_moe", "qwen3_5_moe_text"},
-     .head = {.fallback = 256}, .rotary = {.factor_fallback = 0.25}, .max_fallback = 32768},
+     .head = {.fallback = 256}, .rotary = {.factor_fallback = 0.25}, .max_fallback = 32768,
+     .layers = {.needs_layer_types = true}},
     {.name = "lfm2", .source = "models/lfm2, lfm2_moe (Lfm2Config)",
      .models = "LFM2, LFM2.5, LFM2-VL (text)", .model_types = {"lfm2", "lfm2_moe"},
-     .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 128000},
+     .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 128000,
+     .layers = {.needs_layer_types = true}},
     {.name = "apertus", .source = "models/apertus (ApertusConfig)", .models = "Apertus 8B / 70B",
      .model_types = {"apertus"}, .rotary = kFullHead, .base = {.fallback = 12000000.0},
      .max_fallback = 65536},

@@ -121,6 +121,9 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
     types = *listed;
   } else if (c.r.has(list_key)) {
     fail_argument(list_key, " must be a list of strings");
+  } else if (c.f.layers.needs_layer_types) {
+    fail_argument(list_key, " is required to list ", c.f.name, "'s layers (", c.f.source,
+                  " derives them by a rule posenc does not follow)");
   } else {
     types = derived_types(c, rope);
   }

@@ -43,8 +43,9 @@ std::string head_text(const family& f) {
     out = "`" + std::string(h.full_key) + "` (full layers, else " + std::to_string(h.full_fallback) + "); ";
   const std::string derived = "`" + std::string(h.hidden) + "` / `" + std::string(h.heads) + "`";
   if (h.key.empty()) return out + derived;
-  out += "`" + std::string(h.key) + "`, else ";
-  return out + (h.fallback ? std::to_string(h.fallback) : derived);
+  out += "`" + std::string(h.key) + "`";
+  if (!h.fallback && h.hidden.empty()) return out + " (required)";
+  return out + ", else " + (h.fallback ? std::to_string(h.fallback) : derived);
 }
 
 std::string rotary_text(const family& f) {
@@ -96,6 +97,7 @@ std::string layers_text(const family& f) {
   if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
   if (l.query == query_rule::ministral3) parts.push_back("query scale on every layer");
   if (f.needs_rope_parameters) parts.push_back("per-layer-type `rope_parameters` required");
+  if (l.needs_layer_types) parts.push_back("`layer_types` required (linear / conv blocks: no RoPE)");
   if (!f.indexer_dim.empty()) parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, half");
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
   if (parts.empty()) return "every layer full attention, RoPE";

@@ -281,6 +281,12 @@ for (const [name, pe] of Object.entries(both)) {
       assertEncoding(rope, rotary(128, rotaryDim, base, layout, plain(rotaryDim, base)), modelType);
       rope.dispose();
     }
+    // DeepSeek-V3's MLA in other families: the qk_rope_head_dim slice, rope_interleave (default true).
+    const mla = (c) => { const r = pe.ropeFromConfig(c); const out = [r.headDim, r.rotaryDim, r.layout, r.base]; r.dispose(); return out; };
+    assert.deepEqual(mla({ model_type: 'longcat_flash' }), [64, 64, 'interleaved', 1e7]);
+    assert.deepEqual(mla({ model_type: 'youtu', qk_rope_head_dim: 32 }), [32, 32, 'interleaved', 1e4]);
+    assert.deepEqual(mla({ model_type: 'glm4_moe_lite', qk_rope_head_dim: 64, rope_interleave: false }), [64, 64, 'half', 1e4]);
+    assertThrows(() => pe.ropeFromConfig({ model_type: 'axk1' }), RangeError, /qk_rope_head_dim is required for deepseek_mla/);
   });
 
   test(`${name}: modelFromConfig maps every family fixture as transformers does (θ, factor, layout, cos/sin, layers)`, () => {
@@ -310,6 +316,11 @@ for (const [name, pe] of Object.entries(both)) {
     const model = pe.modelFromConfig(m);
     assert.deepEqual(model.layers.map((l) => [l.attention, l.window]), every(40, () => ['sliding', 4096]));
     model.dispose();
+    // Qwen3.5 and LFM2 derive their hybrid pattern by rules posenc does not follow: the list is required.
+    const q35 = load('qwen3.5-9b');
+    delete q35.text_config.layer_types;
+    assertThrows(() => pe.modelFromConfig(q35), RangeError, /text_config\.layer_types is required/);
+    pe.ropeFromConfig(q35).dispose(); // the rotator itself needs no layer map
     // MixtralConfig: none.
     const x = load('mixtral-8x7b-v0.1');
     delete x.sliding_window;
