@@ -403,6 +403,16 @@ for (const [name, pe] of Object.entries(both)) {
     rope.dispose();
     assertThrows(() => pe.ropeFromConfig(c, { family: 'lama' }), RangeError, /family 'lama' is not a listed family/);
     assertThrows(() => pe.ropeFromConfig(c, { family: 'x'.repeat(65) }), RangeError, /family must name/);
+    // Huge option strings are described by their length, never echoed.
+    for (const opts of [{ layout: 'x'.repeat(1e5) }, { part: 'y'.repeat(1e5) }, { layerType: '\n'.repeat(1e5) },
+      { family: 'f'.repeat(1e5) }]) {
+      try {
+        pe.ropeFromConfig(c, opts);
+        assert.fail('accepted');
+      } catch (e) {
+        assert.ok(e instanceof RangeError && e.message.length < 200, e.message.slice(0, 300));
+      }
+    }
     // A huge model_type is quoted as a short escaped excerpt.
     c.model_type = `${'\u0000\'\n'.repeat(3)}${'a'.repeat(1e6)}`;
     assertThrows(() => pe.ropeFromConfig(c), RangeError, /model_type = '\\x00\\'\\x0a/, /1000009 bytes\)/);

@@ -1,10 +1,12 @@
-// wasm/js/config.js — pe.ropeFromConfig: a Hugging Face config.json, as published, → a rotator.
+// wasm/js/config.js — pe.ropeFromConfig / pe.modelFromConfig: a Hugging Face config.json, as
+// published, → a rotator, or the decoder's layer map with its shared rotators; pe.queryScale.
 //
-// The mapping (which keys HF reads, family rules, every refusal naming its config key) is the
-// core's (posenc/config.hpp rope_from_config); this file only flattens the object into key
-// paths and stages them (wasm/src/bind_config.cpp describes the blocks), then builds the
-// rotator from the numbers the core returns through pe.rope(options), the same path as
-// every other rotator.
+// The mapping (which keys HF reads, the family table, every refusal naming its config key) is
+// the core's (posenc/config.hpp rope_from_config, model_from_config); this file only flattens
+// the object into key paths and stages them (wasm/src/bind_config.cpp describes the blocks),
+// then builds each rotator from the numbers the core returns through pe.rope(options), the
+// same path as every other rotator. The options it builds for pe.rope are null-prototype
+// records: nothing on Object.prototype can intercept them.
 //
 // Reading the config follows the package's boundary rule (check.js): own enumerable string
 // keys only, each property read exactly once through its descriptor (a getter is called
@@ -338,7 +340,7 @@ export function configApi({ module, heap }, rope) {
     return freeze(q);
   }
 
-  const api = {
+  return {
     /** A rotator from a Hugging Face config.json object, as published; see index.d.ts. */
     ropeFromConfig(config, opts) {
       if (check.tagOf(opts) !== undefined) { // every option is optional: say what was passed
@@ -429,5 +431,4 @@ export function configApi({ module, heap }, rope) {
       return heap.take(r, 'Float64Array');
     },
   };
-  return api;
 }
