@@ -322,8 +322,11 @@ export interface LayerDescription {
   readonly index: number;
   /** The key of its rotator in `encodings`, or null: the layer has no RoPE. */
   readonly rope: string | null;
-  /** 'linear' | 'conv' | 'cross': hybrid models' blocks without RoPE. */
-  readonly attention: 'full' | 'sliding' | 'chunked' | 'linear' | 'conv' | 'cross';
+  /**
+   * 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'linear' |
+   * 'conv' | 'cross': hybrid models' blocks without RoPE.
+   */
+  readonly attention: 'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross';
   /** sliding: the window (sliding_window), else null. */
   readonly window: number | null;
   /** chunked: the chunk (attention_chunk_size), else null. */

@@ -22,6 +22,7 @@ std::optional<attention_kind> attention_of(std::string_view t) {
   if (t == "full_attention") return attention_kind::full;
   if (t == "sliding_attention") return attention_kind::sliding;
   if (t == "chunked_attention") return attention_kind::chunked;
+  if (t == "deepseek_sparse_attention") return attention_kind::sparse;
   if (t == "linear_attention") return attention_kind::linear;
   if (t == "conv") return attention_kind::conv;
   if (t == "cross_attention") return attention_kind::cross;
@@ -117,7 +118,7 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
       if (!attention_of((*listed)[i]))
         fail_argument(list_key, "[", i, "] = ", excerpt((*listed)[i]), " is not a layer type "
                       "posenc describes (full_attention, sliding_attention, chunked_attention, "
-                      "linear_attention, conv)");
+                      "deepseek_sparse_attention, linear_attention, conv)");
     types = *listed;
   } else if (c.r.has(list_key)) {
     fail_argument(list_key, " must be a list of strings");
@@ -144,7 +145,7 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const attention_kind a = *attention_of(types[i]);
     out[i].type = types[i];
-    out[i].rope = rope[i] && a <= attention_kind::chunked &&
+    out[i].rope = rope[i] && a <= attention_kind::sparse &&
                   (!sliding_only || a == attention_kind::sliding);
   }
   return out;
@@ -248,6 +249,7 @@ std::string_view to_string(attention_kind kind) noexcept {
     case attention_kind::full: return "full";
     case attention_kind::sliding: return "sliding";
     case attention_kind::chunked: return "chunked";
+    case attention_kind::sparse: return "sparse";
     case attention_kind::linear: return "linear";
     case attention_kind::conv: return "conv";
     case attention_kind::cross: return "cross";
@@ -337,7 +339,7 @@ model_info model_from_config(const hf_config& config, const config_options& opti
       info.rope = known->second;
     }
     // Llama 4 scales the queries of its no-RoPE layers, Ministral 3 of every layer.
-    if (c.f.layers.query == detail::query_rule::ministral3 || (!l.rope && info.attention <= attention_kind::chunked))
+    if (c.f.layers.query == detail::query_rule::ministral3 || (!l.rope && info.attention <= attention_kind::sparse))
       info.query_scale = scale;
     out.layers.push_back(info);
   }

@@ -341,6 +341,11 @@ for (const [name, pe] of Object.entries(both)) {
     const ix = pe.ropeFromConfig(c, { part: 'indexer' });
     assertEncoding(ix, rotary(128, 64, 10000, 'half', plain(64, 10000)), 'indexer');
     ix.dispose();
+    // transformers v5 saves its layer_types: every layer deepseek_sparse_attention, with RoPE.
+    c.layer_types = Array(61).fill('deepseek_sparse_attention');
+    const m = pe.modelFromConfig(c);
+    assert.ok(m.layers.every((l) => l.attention === 'sparse' && l.rope === 'e0'));
+    m.dispose();
     assertThrows(() => pe.ropeFromConfig(load('kimi-k2'), { part: 'indexer' }), RangeError, /part 'indexer'.*deepseek has none/);
   });
 
