@@ -271,6 +271,7 @@ const CLASS_DEFAULTS = [
   ['helium', 'interleaved', 128, 1e5], ['vaultgemma', 'half', 128, 1e4], ['cohere', 'interleaved', 128, 5e5],
   ['ernie4_5', 'interleaved', 128, 5e5], ['glm4', 'interleaved', 64, 1e4], ['smollm3', 'half', 128, 2e6],
   ['gpt_oss', 'half', 128, 150000], ['olmo3', 'half', 128, 5e5], ['lfm2', 'half', 128, 1e6],
+  ['ministral', 'half', 128, 1e4], ['dots1', 'half', 128, 1e4], ['cwm', 'half', 128, 1e6],
 ];
 
 for (const [name, pe] of Object.entries(both)) {
