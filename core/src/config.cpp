@@ -559,6 +559,15 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
   std::vector<field_key> names = {{"scaling.type", type_key}, {"scaling.seq_len", "seq_len"}};
   scaling s = scaling_of(c, src.dict, type, options, names);
   s.partial_rotary_factor = proportion;
+  // HunYuan's rotary keeps @dynamic_rope_update: past max_position_embeddings transformers
+  // recomputes plain dynamic NTK from `factor` and drops alpha — a third ladder; refused.
+  if (s.alpha && *s.alpha != 0.0 && s.seq_len && s.max_position_embeddings &&
+      *s.seq_len > *s.max_position_embeddings)
+    fail_argument("seq_len = ", *s.seq_len, " exceeds max_position_embeddings = ",
+                  *s.max_position_embeddings, ": there transformers replaces ", c.p,
+                  "rope_scaling.alpha's ladder by plain dynamic NTK (dynamic_rope_update); "
+                  "posenc computes the alpha ladder up to max_position_embeddings only");
+
   names.push_back({"scaling.partial_rotary_factor", rotary_key});
 
   rope_layout layout = c.f.layout;

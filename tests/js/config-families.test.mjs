@@ -375,9 +375,11 @@ for (const [name, pe] of Object.entries(both)) {
     const c = load('hunyuan-7b-instruct.reconstructed');
     c.head_dim = 128;
     c.rope_scaling = { alpha: 1000, beta_fast: 32, beta_slow: 1, factor: 1, mscale: 1, mscale_all_dim: 1, type: 'dynamic' };
-    const h = pe.ropeFromConfig(c);
+    const h = pe.ropeFromConfig(c, { seqLen: 2048 });
     assertEncoding(h, rotary(128, 128, 10000, 'half', [hfAlpha(128, 10000, 1000), 1]), 'hunyuan α');
     h.dispose();
+    // Past max_position_embeddings transformers' dynamic_rope_update drops alpha: refused.
+    assertThrows(() => pe.ropeFromConfig(c, { seqLen: 2049 }), RangeError, /seqLen = 2049 exceeds max_position_embeddings/);
     const direct = pe.rope({ headDim: 128, base: 10000, scaling: { type: 'dynamic', alpha: 1000 } });
     assertEncoding(direct, rotary(128, 128, 10000, 'half', [hfAlpha(128, 10000, 1000), 1]), 'pe.rope α');
     direct.dispose();
