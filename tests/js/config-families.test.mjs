@@ -294,6 +294,22 @@ for (const [name, pe] of Object.entries(both)) {
     for (const [file, want] of Object.entries(FAMILIES)) assertModel(pe, file, want);
   });
 
+  test(`${name}: README's modelFromConfig example runs on the Llama 4 and Gemma 4 fixtures and shows their values`, () => {
+    const readme = readFileSync(`${repoRoot}README.md`, 'utf8');
+    const block = /<!-- model-example -->\s*```js\n([\s\S]*?)```/.exec(readme);
+    assert.ok(block, 'README.md has a ```js block after <!-- model-example -->');
+    const run = new Function('pe', 'llama4Config', 'gemma4Config',
+      `${block[1]}\nreturn { scout, gemma4, global, scale: pe.queryScale(scout.layers[3].queryScale, [0, 8191, 131071]) };`);
+    const { scout, gemma4, global, scale } = run(pe, load('llama-4-scout-17b-16e.reconstructed'), load('gemma-4-e2b-it.reconstructed'));
+    assert.deepEqual({ ...scout.layers[2] }, { index: 2, rope: 'e0', attention: 'chunked', window: null, chunk: 8192, queryScale: null });
+    assert.deepEqual([scout.layers[3].rope, { ...scout.layers[3].queryScale }], [null, { floorScale: 8192, attnScale: 0.1, offset: 1 }]);
+    assert.deepEqual(Array.from(scale, (v) => v.toFixed(4)), ['1.0000', '1.0693', '1.2833']);
+    assert.deepEqual([global.headDim, global.rotaryDim, global.invFreq.length, global.invFreq[64]], [512, 512, 256, 0]);
+    assert.equal(gemma4.scaling.e1.type, 'proportional');
+    scout.dispose();
+    gemma4.dispose();
+  });
+
   test(`${name}: ropeFromConfig({ layer }) is the layer's encoding, null without RoPE`, () => {
     const scout = load('llama-4-scout-17b-16e.reconstructed');
     assert.equal(pe.ropeFromConfig(scout, { layer: 3 }), null);
