@@ -42,6 +42,15 @@ export type Scaling =
   | { type: 'default' }
   | { type: 'linear'; factor: number }
   | { type: 'dynamic'; factor: number; maxPositionEmbeddings: number; seqLen?: number }
+  /** Dynamic NTK-α (Hunyuan): the ladder of base·α^(d/(d−2)); alpha finite > 0. */
+  | { type: 'dynamic'; alpha: number; factor?: number; maxPositionEmbeddings?: number; seqLen?: number }
+  /**
+   * Proportional RoPE (Gemma 4's global layers): θ_i = base^(−2i/rotaryDim) / factor for
+   * i < ⌊partialRotaryFactor·rotaryDim/2⌋, θ_i = 0 after — the rotary width is the whole head
+   * (pairs (i, i + rotaryDim/2) in half layout) and the zero-frequency pairs pass unchanged.
+   * partialRotaryFactor in (0, 1] (default 1), factor ≥ 1 (default 1).
+   */
+  | { type: 'proportional'; partialRotaryFactor?: number; factor?: number }
   | {
       type: 'yarn';
       factor?: number;
@@ -60,6 +69,7 @@ export type Scaling =
       originalMaxPositionEmbeddings?: number;
       maxPositionEmbeddings?: number;
       lowFreqFactor?: number;
+      /** ≥ lowFreqFactor; equal (Llama 4) is transformers' step at original/lowFreqFactor. */
       highFreqFactor?: number;
     }
   | {
@@ -253,8 +263,28 @@ export interface RopeFromConfigOptions {
    * scales by max(seqLen, max_position_embeddings). Default: unset (short factors).
    */
   seqLen?: number;
-  /** 'full_attention' (default) or 'sliding_attention' (Gemma 3's local rotary; v5 per-layer-type rope_parameters). */
-  layerType?: 'full_attention' | 'sliding_attention';
+  /**
+   * 'full_attention' (default), 'sliding_attention' (Gemma 3/4's local rotary; v5
+   * per-layer-type rope_parameters) or 'chunked_attention'.
+   */
+  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention';
+  /**
+   * A decoder layer in [0, layers): its rotator, or null when the layer has no RoPE (Llama 4's
+   * and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention layers, the linear /
+   * conv / cross-attention blocks of hybrid models). Out of range: RangeError naming `layer`.
+   */
+  layer?: number;
+  /**
+   * 'attention' (default) or 'indexer': DeepSeek-V3.2's indexer rotator — its index_head_dim
+   * head, the first qk_rope_head_dim dims rotated in half layout, the same θ. Other families:
+   * RangeError.
+   */
+  part?: 'attention' | 'indexer';
+  /**
+   * A listed family's name (README: conventions table) whose rules read this config on purpose.
+   * Without it, an unlisted or missing model_type is a RangeError naming model_type.
+   */
+  family?: string;
   /**
    * 'text' (default: the language model's rotary) or 'vision': the vision tower's 2-D
    * rotary from `vision_config` — Qwen2-VL (head_dim = embed_dim / num_heads), Qwen2.5-VL and
@@ -266,6 +296,57 @@ export interface RopeFromConfigOptions {
   cacheLength?: number;
   cacheStart?: number;
   angles?: AnglePrecision;
+}
+
+/** pe.modelFromConfig options (each read once, own properties only). */
+export interface ModelFromConfigOptions {
+  layout?: RopeLayout;
+  seqLen?: number;
+  tower?: 'text' | 'vision';
+  family?: string;
+  cacheLength?: number;
+  cacheStart?: number;
+  angles?: AnglePrecision;
+}
+
+/** q·scale(p), scale(p) = log(floor((p + offset) / floorScale) + 1) · attnScale + 1. */
+export interface QueryScale {
+  readonly floorScale: number;
+  readonly attnScale: number;
+  /** 1 for Llama 4 (attn_temperature_tuning), 0 for Ministral 3 (llama_4_scaling_beta). */
+  readonly offset: number;
+}
+
+/** One decoder layer of pe.modelFromConfig (a frozen null-prototype record). */
+export interface LayerDescription {
+  readonly index: number;
+  /** The key of its rotator in `encodings`, or null: the layer has no RoPE. */
+  readonly rope: string | null;
+  /**
+   * 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'linear' |
+   * 'conv' | 'cross': hybrid models' blocks without RoPE.
+   */
+  readonly attention: 'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross';
+  /** sliding: the window (sliding_window), else null. */
+  readonly window: number | null;
+  /** chunked: the chunk (attention_chunk_size), else null. */
+  readonly chunk: number | null;
+  readonly queryScale: QueryScale | null;
+}
+
+/** pe.modelFromConfig's result (frozen, null-prototype records). */
+export interface ModelDescription {
+  /** The text model's model_type as the config says it ('' with a family option and none). */
+  readonly modelType: string;
+  /** The family whose rules read it ('vision' for a vision tower). */
+  readonly family: string;
+  readonly layers: readonly LayerDescription[];
+  /** 'e0', 'e1', …: one rotator per distinct encoding. */
+  readonly encodings: Readonly<Record<string, Rope>>;
+  /** The scaling each encoding was built with ({ type: 'default' } for none). */
+  readonly scaling: Readonly<Record<string, Readonly<{ type: string } & Record<string, unknown>>>>;
+  /** Disposes every encoding. */
+  dispose(): void;
 }
 
 interface Strides {
@@ -524,7 +605,23 @@ export interface Posenc {
    * rope type, a key the rope type does not take, a value out of range, a value given twice
    * with different values) naming the config key, e.g. `rope_scaling.rope_type`.
    */
-  ropeFromConfig(config: object, options?: RopeFromConfigOptions): Rope;
+  ropeFromConfig(config: object, options?: RopeFromConfigOptions & { layer?: undefined }): Rope;
+  /** With `layer`: that decoder layer's rotator, or null for a layer without RoPE. */
+  ropeFromConfig(config: object, options: RopeFromConfigOptions & { layer: number }): Rope | null;
+
+  /**
+   * Every decoder layer of a config.json (tower 'vision': the vision tower's layers): which use
+   * RoPE and which rotator (identical rotators shared), the attention pattern, and the
+   * position-dependent query scale posenc computes (Llama 4, Ministral 3). The layer pattern is
+   * `layer_types` when the config lists it, else the family's rule. Errors as ropeFromConfig.
+   */
+  modelFromConfig(config: object, options?: ModelFromConfigOptions): ModelDescription;
+
+  /**
+   * A layer's query scale at each position: log(floor((p + offset) / floorScale) + 1) ·
+   * attnScale + 1, in double (within 2 ulp). Positions: integers in [0, 2^53], else RangeError.
+   */
+  queryScale(scale: QueryScale, positions: ArrayLike<number>): Float64Array;
 
   /** Attention logits S[m][n] = ⟨q'_m, k'_n⟩, [Tq][Tk] row-major; terms in 'additive' mode. */
   scores(options: ScoreOptions): { scores: Float32Array; terms?: ScoreTerms };

@@ -72,6 +72,9 @@ void check_factors(const char* name, const std::vector<double>& values, int dim)
       fail_argument(name, "[", i, "] must be a finite number > 0, got ", values[i]);
 }
 
+// HF's `if rope_type == "dynamic" and rope_parameters.get("alpha")`: a non-zero alpha.
+bool uses_alpha(const scaling& s) { return s.alpha && *s.alpha != 0.0; }
+
 // Every field the type reads, before any arithmetic (so no NaN ever reaches the ladder).
 void validate(int dim, const scaling& s) {
   if (s.type == scaling_type::none) return;  // HF's default type reads no rope_scaling key
@@ -88,8 +91,16 @@ void validate(int dim, const scaling& s) {
     case scaling_type::dynamic:
       // HF raises ZeroDivisionError in dim / (dim − 2) for dim = 2.
       detail::check_even("dim", dim, 4, max_dim);
+      if (s.alpha) check_at_least("scaling.alpha", *s.alpha, 0.0);
+      if (uses_alpha(s)) return;
       require_key(s.factor, "scaling.factor", s.type);
       require_key(s.max_position_embeddings, "scaling.max_position_embeddings", s.type);
+      return;
+    case scaling_type::proportional:
+      if (s.partial_rotary_factor &&
+          !(*s.partial_rotary_factor > 0.0 && *s.partial_rotary_factor <= 1.0))
+        fail_argument("scaling.partial_rotary_factor must be in (0, 1], got ",
+                      *s.partial_rotary_factor);
       return;
     case scaling_type::yarn:
       check_at_least("scaling.beta_fast", s.beta_fast, 0.0);
@@ -100,7 +111,8 @@ void validate(int dim, const scaling& s) {
     case scaling_type::llama3:
       require_key(s.factor, "scaling.factor", s.type);
       check_above("scaling.low_freq_factor", s.low_freq_factor, 0.0);
-      check_above("scaling.high_freq_factor", s.high_freq_factor, s.low_freq_factor);
+      // Equal factors (Llama 4) are HF's too: no blended band, a step at original/factor.
+      check_at_least("scaling.high_freq_factor", s.high_freq_factor, s.low_freq_factor);
       return;
     case scaling_type::longrope:
       check_factors("scaling.short_factor", s.short_factor, dim);
@@ -143,6 +155,13 @@ frequencies linear(int dim, double base, const scaling& s) {
 // base' = base·((factor·seq_len/M) − (factor − 1))^(d/(d−2)). HF's bracket is evaluated as
 // the equal 1 + factor·(seq_len − M)/M: HF's form cancels to 0 (NaN θ) once factor ≥ 2⁵³.
 frequencies dynamic(int dim, double base, const scaling& s) {
+  if (uses_alpha(s)) {  // HunYuanDenseV1RotaryEmbedding: base·α^(d/(d−2)), no length rule
+    const double scaled = base * std::pow(*s.alpha, static_cast<double>(dim) / (dim - 2));
+    if (!std::isfinite(scaled) || !(scaled > 1.0))
+      fail_argument("scaling.alpha = ", *s.alpha, " gives the dynamic base ", scaled,
+                    " (base·alpha^(d/(d−2)) must be finite and > 1)");
+    return {default_ladder(dim, scaled), 1.0};
+  }
   const double m = *s.max_position_embeddings;
   const double len = std::max(static_cast<double>(s.seq_len.value_or(0)), m);
   const double factor = *s.factor;
@@ -225,6 +244,10 @@ frequencies llama3(int dim, double base, const scaling& s) {
     if (wavelen > low_wavelen) {
       theta /= factor;
     } else if (!(wavelen < high_wavelen)) {  // HF is_medium_freq
+      if (s.high_freq_factor == s.low_freq_factor)  // HF: 0/0, a NaN frequency
+        fail_argument("scaling.high_freq_factor = scaling.low_freq_factor = ", s.low_freq_factor,
+                      " puts theta_i's wavelength exactly on original/low_freq_factor, where "
+                      "the blend is 0/0");
       const double smooth =
           (original / wavelen - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
       theta = (1.0 - smooth) * theta / factor + smooth * theta;
@@ -260,6 +283,18 @@ frequencies longrope(int dim, double base, const scaling& s) {
   return out;
 }
 
+// HF `_compute_proportional_rope_parameters` (Gemma 4): the ladder over the whole dim for
+// the first ⌊p·d/2⌋ rungs (Python's `int(p * head_dim // 2)`), zero after, all / factor.
+frequencies proportional(int dim, double base, const scaling& s) {
+  const double rotated = std::floor(s.partial_rotary_factor.value_or(1.0) * dim / 2.0);
+  frequencies out{default_ladder(dim, base), 1.0};
+  for (std::size_t i = 0; i < out.inv_freq.size(); ++i) {
+    if (static_cast<double>(i) >= rotated) out.inv_freq[i] = 0.0;
+    out.inv_freq[i] /= s.factor.value_or(1.0);
+  }
+  return out;
+}
+
 } // namespace
 
 scaling_type parse_scaling_type(std::string_view name) {
@@ -269,8 +304,9 @@ scaling_type parse_scaling_type(std::string_view name) {
   if (name == "yarn") return scaling_type::yarn;
   if (name == "llama3") return scaling_type::llama3;
   if (name == "longrope") return scaling_type::longrope;
+  if (name == "proportional") return scaling_type::proportional;
   fail_argument("scaling.type must be one of default, linear, dynamic, yarn, llama3, "
-                "longrope, got '", std::string(name), "'");
+                "longrope, proportional, got '", std::string(name), "'");
 }
 
 std::string_view to_string(scaling_type type) noexcept {
@@ -281,6 +317,7 @@ std::string_view to_string(scaling_type type) noexcept {
     case scaling_type::yarn: return "yarn";
     case scaling_type::llama3: return "llama3";
     case scaling_type::longrope: return "longrope";
+    case scaling_type::proportional: return "proportional";
   }
   return "default";
 }
@@ -295,6 +332,7 @@ frequencies scaled_ladder(int dim, double base, const scaling& s) {
     case scaling_type::yarn: return yarn(dim, base, s);
     case scaling_type::llama3: return llama3(dim, base, s);
     case scaling_type::longrope: return longrope(dim, base, s);
+    case scaling_type::proportional: return proportional(dim, base, s);
   }
   fail_argument("scaling.type is not a known scaling_type (", static_cast<int>(s.type), ")");
 }
@@ -303,9 +341,10 @@ frequencies scaled_ladder(int dim, double base, const scaling& s) {
 // 1e−300 divides θ into overflow; an attention factor past float range turns every rotated
 // value into inf). The consumers need θ_i finite in (0, max_inv_freq] — so p·θ stays finite
 // for every accepted position — and an attention factor that is a finite float.
-void check_result(const frequencies& f) {
+void check_result(const frequencies& f, scaling_type type) {
   for (double theta : f.inv_freq)
-    if (!(theta > 0.0 && theta <= max_inv_freq))
+    if (!(theta == 0.0 && type == scaling_type::proportional) &&
+        !(theta > 0.0 && theta <= max_inv_freq))
       fail_argument("scaling parameters give a frequency theta = ", theta,
                     " outside (0, ", max_inv_freq, "]: check scaling.factor / short_factor / long_factor");
   if (!(f.attention_factor >= min_attention_factor && f.attention_factor <= max_attention_factor))
@@ -321,7 +360,7 @@ frequencies inverse_frequencies(int dim, double base, const scaling& s) {
   check_above("base", base, 1.0);
   validate(dim, s);
   frequencies f = scaled_ladder(dim, base, s);
-  check_result(f);
+  check_result(f, s.type);
   return f;
 }
 

@@ -48,6 +48,13 @@ void flatten(const json& j, const std::string& path, hf_config& out) {
       flatten(value, path.empty() ? key : path + "." + key, out);
   } else if (j.is_array()) {
     const bool numeric = std::all_of(j.begin(), j.end(), [](const json& e) { return e.is_number(); });
+    const bool texts = !j.empty() && std::all_of(j.begin(), j.end(), [](const json& e) { return e.is_string(); });
+    if (texts) {  // its elements as entries path.0, path.1, …
+      out[path] = config_value::strings(j.size());
+      for (std::size_t i = 0; i < j.size(); ++i)
+        out[path + "." + std::to_string(i)] = config_value::of_text(j[i].get<std::string>());
+      return;
+    }
     if (!numeric) {
       out[path] = config_value::other();
       return;

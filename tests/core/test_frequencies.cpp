@@ -343,7 +343,7 @@ TEST_CASE("bad scaling parameters throw invalid_argument naming the field", "[fr
 
   scaling llama = make(scaling_type::llama3, 8.0);
   llama.original_max_position_embeddings = 8192;
-  llama.high_freq_factor = 1.0;  // must exceed low_freq_factor (1)
+  llama.high_freq_factor = 0.5;  // must be >= low_freq_factor (1); equal is Llama 4's
   bad(llama, "scaling.high_freq_factor");
   llama.high_freq_factor = 4.0;
   llama.low_freq_factor = 0.0;

@@ -413,8 +413,9 @@ function scalingCases() {
     entry('llama3', { factor: 8, originalMaxPositionEmbeddings: 8192, lowFreqFactor: 1, highFreqFactor: 4 }, [
       ['factor', { ok: { '2^31': BIG, '2^53': BIG, '1.5': BIG } }],
       ['originalMaxPositionEmbeddings', { extra: [['zero', 0]] }],
-      ['lowFreqFactor', { aliases: ['scaling.highFreqFactor'], ok: { undefined: 'optional: Llama 3.1 default', '1.5': 'finite in (0, highFreqFactor)' }, extra: [['zero', 0], ['≥ highFreqFactor', 4]] }],
-      ['highFreqFactor', { ok: { undefined: 'optional: Llama 3.1 default', '1.5': 'finite > lowFreqFactor', '2^31': 'finite > lowFreqFactor', '2^53': 'finite > lowFreqFactor' }, extra: [['= lowFreqFactor', 1]] }]]),
+      // Equal factors are Llama 4's (transformers accepts them); above highFreqFactor is refused.
+      ['lowFreqFactor', { aliases: ['scaling.highFreqFactor'], ok: { undefined: 'optional: Llama 3.1 default', '1.5': 'finite in (0, highFreqFactor]' }, extra: [['zero', 0], ['> highFreqFactor', 5]] }],
+      ['highFreqFactor', { ok: { undefined: 'optional: Llama 3.1 default', '1.5': 'finite ≥ lowFreqFactor', '2^31': 'finite ≥ lowFreqFactor', '2^53': 'finite ≥ lowFreqFactor' }, extra: [['< lowFreqFactor', 0.5]] }]]),
     entry('longrope', { factor: 4, originalMaxPositionEmbeddings: 4096, seqLen: 8192,
       shortFactor: [1, 1, 1, 1, 1, 1, 1, 1], longFactor: Float64Array.of(1, 1.5, 2, 3, 4, 6, 8, 16) }, [
       ['shortFactor', { ok: { Float64Array: 'any array of numbers' }, extra: [['element 0', [0, 1, 1, 1, 1, 1, 1, 1]], ['element NaN', [NaN, 1, 1, 1, 1, 1, 1, 1]], ['too long', new Array(9).fill(1)]] }],
@@ -426,7 +427,7 @@ function scalingCases() {
 
 // pe.ropeFromConfig: the options, and the config object (a parsed config.json) by its keys.
 function configCases() {
-  const llama = () => ({ hidden_size: 64, num_attention_heads: 4, rope_theta: 500000, max_position_embeddings: 8192,
+  const llama = () => ({ model_type: 'llama', hidden_size: 64, num_attention_heads: 4, rope_theta: 500000, max_position_embeddings: 8192,
     rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4,
       original_max_position_embeddings: 1024 } });
   const call = (pe, a) => {
@@ -456,7 +457,8 @@ function configCases() {
         { path: 'opts.cacheLength', ok: { undefined: OPTIONAL } },
         key('hidden_size', {}, [['zero', 0]]),
         key('num_attention_heads', {}, [['zero', 0]]),
-        key('rope_theta', { undefined: ABSENT, null: ABSENT, '1.5': 'any finite base > 1', '2^31': 'any finite base > 1', '2^53': 'any finite base > 1' }, [['one', 1]]),
+        // null is refused by name: transformers needs a number there.
+        key('rope_theta', { undefined: ABSENT, '1.5': 'any finite base > 1', '2^31': 'any finite base > 1', '2^53': 'any finite base > 1' }, [['one', 1]]),
         key('rope_scaling', { undefined: 'no rope_scaling: default rotary', null: 'null rope_scaling: default rotary' }, [['string', 'llama3'], ['unknown type', { rope_type: 'ntk' }]]),
         key('rope_scaling.factor', { '2^31': 'any finite factor ≥ 1', '2^53': 'any finite factor ≥ 1', '1.5': 'any finite factor ≥ 1' }, [['below 1', 0.5]]),
         // Without rope_type the type is 'default', which takes no factor: the refusal names that key.

@@ -10,7 +10,7 @@ import { bin, pack, project, repoRoot, run, scratch } from '../packaging/tarball
 const dir = project(scratch('package'), 'consumer');
 
 test('npm pack: the tarball holds the bundled entries, both binaries and the typings, nothing else', () => {
-  const expected = ['LICENSE', 'README.md', 'package.json', 'wasm/dist/index.d.cts', 'wasm/dist/inline.cjs',
+  const expected = ['LICENSE', 'README.md', 'package.json', 'wasm/bin/posenc.mjs', 'wasm/dist/index.d.cts', 'wasm/dist/inline.cjs',
     'wasm/dist/inline.js', 'wasm/dist/posenc-scalar.wasm', 'wasm/dist/posenc-simd.wasm',
     'wasm/dist/posenc.classic.js', 'wasm/dist/posenc.js', 'wasm/index.d.ts'];
   assert.deepEqual(pack().files, expected);
@@ -20,6 +20,13 @@ test('npm pack: the tarball holds the bundled entries, both binaries and the typ
   for (const t of [...targets(pkg.exports), pkg.main, pkg.module, pkg.types].map((t) => t.replace(/^\.\//, ''))) {
     assert.ok(expected.includes(t), `${t} is in the tarball`);
   }
+});
+
+test('installed from the tarball, `npx posenc vectors` writes the golden vectors of a config', () => {
+  copyFileSync(join(repoRoot, 'tests/fixtures/hf-configs/llama-3.1-8b.json'), join(dir, 'config.json'));
+  const out = JSON.parse(run(join(dir, 'node_modules', '.bin', 'posenc'), ['vectors', 'config.json', '--positions', '0,4095'], dir));
+  assert.deepEqual([out.family, out.layers.length, out.encodings.e0.scaling.type], ['llama', 32, 'llama3']);
+  assert.deepEqual(out.encodings.e0.cos[0].slice(0, 2), [1, 1]);
 });
 
 test('installed from the tarball into a fresh project, it imports and computes', () => {

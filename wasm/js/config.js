@@ -1,10 +1,12 @@
-// wasm/js/config.js — pe.ropeFromConfig: a Hugging Face config.json, as published, → a rotator.
+// wasm/js/config.js — pe.ropeFromConfig / pe.modelFromConfig: a Hugging Face config.json, as
+// published, → a rotator, or the decoder's layer map with its shared rotators; pe.queryScale.
 //
-// The mapping (which keys HF reads, family rules, every refusal naming its config key) is the
-// core's (posenc/config.hpp rope_from_config); this file only flattens the object into key
-// paths and stages them (wasm/src/bind_config.cpp describes the blocks), then builds the
-// rotator from the numbers the core returns through pe.rope(options), the same path as
-// every other rotator.
+// The mapping (which keys HF reads, the family table, every refusal naming its config key) is
+// the core's (posenc/config.hpp rope_from_config, model_from_config); this file only flattens
+// the object into key paths and stages them (wasm/src/bind_config.cpp describes the blocks),
+// then builds each rotator from the numbers the core returns through pe.rope(options), the
+// same path as every other rotator. The options it builds for pe.rope are null-prototype
+// records: nothing on Object.prototype can intercept them.
 //
 // Reading the config follows the package's boundary rule (check.js): own enumerable string
 // keys only, each property read exactly once through its descriptor (a getter is called
@@ -15,11 +17,17 @@ import * as check from './check.js';
 import { withKind } from './errors.js';
 import { SCALING_FIELDS } from './scaling.js';
 
-const OPTION_KEYS = ['layout', 'seqLen', 'layerType', 'tower', 'cacheLength', 'cacheStart', 'angles'];
+const OPTION_KEYS = ['layout', 'seqLen', 'layerType', 'tower', 'cacheLength', 'cacheStart', 'angles', 'family',
+  'layer', 'part'];
+const MODEL_KEYS = ['layout', 'seqLen', 'tower', 'family', 'cacheLength', 'cacheStart', 'angles'];
 const LAYOUTS = ['half', 'interleaved'];
-const LAYER_TYPES = ['full_attention', 'sliding_attention'];
+const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention'];
 const TOWERS = ['text', 'vision'];
-const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope'];
+const PARTS = ['attention', 'indexer'];
+const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross'];
+const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional'];
+// A family name is a short identifier; a longer string cannot name one (the core lists them).
+const MAX_FAMILY = 64;
 const AXES = [null, 'mrope', 'mrope-interleaved', 'qwen2-vl', 'pixtral'];
 // A published config.json has a few hundred key paths, lists of at most a few hundred
 // numbers, nesting of depth < 8; these bounds are far above that and keep the staged copy small.
@@ -27,7 +35,7 @@ const MAX_ENTRIES = 1 << 16;
 const MAX_VALUES = 1 << 20;
 const MAX_TEXT = 1 << 22;
 const MAX_DEPTH = 32;
-const KIND = { null: 0, boolean: 1, number: 2, string: 3, numbers: 4, object: 5, other: 6 };
+const KIND = { null: 0, boolean: 1, number: 2, string: 3, numbers: 4, object: 5, other: 6, strings: 7 };
 // A key holding '.' cannot be a step of a dotted path: it is kept as an unreadable value
 // under this stand-in, so the core can still name it (and refuse it where RoPE reads keys).
 const DOT_STAND_IN = '\u2024';
@@ -40,8 +48,16 @@ const isInteger = Number.isInteger;
 const stringIncludes = Function.prototype.call.bind(String.prototype.includes);
 const stringReplaceAll = Function.prototype.call.bind(String.prototype.replaceAll);
 const charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt);
+const fromCharCode = String.fromCharCode;
+const objectCreate = Object.create;
+const freeze = Object.freeze;
 
-const where = (path) => (path === '' ? 'config' : `config key '${path}'`);
+// A key path in a message: the caller's keys, control characters escaped, cut at 80 characters.
+function where(path) {
+  if (path === '') return 'config';
+  const shown = JSON.stringify(path.length > 80 ? path.slice(0, 80) : path).slice(1, -1);
+  return `config key '${shown}${path.length > 80 ? `…' (${path.length} characters)` : "'"}`;
+}
 
 // isArray, or a TypeError for a revoked Proxy (the one intrinsic that tells, by throwing).
 function arrayOrThrow(v, path) {
@@ -83,7 +99,8 @@ class Flat {
     this.text[this.text.length] = s;
   }
 
-  // A list → a number list (all elements numbers) or "other"; elements read once, in order.
+  // A list → a number list (all elements numbers), a string list (all strings: its elements
+  // follow as entries path.0, path.1, …) or "other"; elements read once, in order.
   addList(path, v) {
     const tag = check.tagOf(v);
     const n = tag === undefined ? listLength(path, v) : check.lengthOf(v);
@@ -91,16 +108,26 @@ class Flat {
       throw new RangeError(`posenc: ${where(path)} holds ${n} values, more than the config limit of ${MAX_VALUES}`);
     }
     const start = this.values.length;
+    const strings = [];
     for (let i = 0; i < n; i++) {
       const e = tag === undefined ? element(v, i) : v[i];
-      if (typeof e !== 'number') {
+      if (typeof e === 'string' && strings.length === i && this.values.length === start) {
+        strings[i] = e;
+        continue;
+      }
+      if (typeof e !== 'number' || strings.length > 0) {
         this.values.length = start;
         this.add(path, KIND.other, 0);
         return;
       }
       this.values[this.values.length] = e;
     }
-    this.add(path, KIND.numbers, n);
+    if (strings.length === 0 || n === 0) {
+      this.add(path, KIND.numbers, n);
+      return;
+    }
+    this.add(path, KIND.strings, n);
+    for (let i = 0; i < n; i++) this.add(`${path}.${i}`, KIND.string, strings[i].length, strings[i]);
   }
 
   // The object `o` at `path` ('' for the config itself), its subtree after it.
@@ -109,7 +136,7 @@ class Flat {
     if (check.includes(ancestors, o)) throw new TypeError(`posenc: ${where(path)} contains itself (a cycle)`);
     if (path !== '') this.add(path, KIND.object, 0);
     ancestors[ancestors.length] = o;
-    const keys = ownNames(o);
+    const keys = ownKeysOf(o, path);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       const d = getOwnPropertyDescriptor(o, key);
@@ -138,6 +165,17 @@ class Flat {
     else if (isNumberArray(v)) this.addList(path, v);
     else if (check.tagOf(v) !== undefined) this.add(path, KIND.other, 0); // BigInt64Array, …
     else this.addObject(path, v, ancestors, depth);
+  }
+}
+
+// The own string keys of `o`; a Proxy whose ownKeys trap breaks the invariants (a key listed
+// twice, …) is refused naming the key path.
+function ownKeysOf(o, path) {
+  try {
+    return ownNames(o);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    throw new TypeError(`posenc: ${where(path)}: its own keys cannot be listed (a Proxy whose ownKeys trap is invalid: ${String(e.message).slice(0, 80)})`);
   }
 }
 
@@ -192,40 +230,116 @@ function throwConfigError(module) {
   throw withKind(new E(message), kind);
 }
 
-// The core's result (bind_config.cpp config_result) → pe.rope() options.
-function ropeOptions(info, o) {
-  const opts = {
-    headDim: info[0], rotaryDim: info[1], base: info[2], layout: info[3] === 1 ? 'interleaved' : 'half',
-  };
-  const axes = AXES[info[4]];
+// A record nothing inherited can see: no prototype, so a setter or getter planted on
+// Object.prototype (`scaling`, `mrope`, …) never intercepts what is written or read here.
+const record = () => objectCreate(null);
+
+// The core's block (bind_config.cpp append_config) at info[at…] → pe.rope() options.
+function ropeOptions(info, at, o) {
+  const opts = record();
+  opts.headDim = info[at];
+  opts.rotaryDim = info[at + 1];
+  opts.base = info[at + 2];
+  opts.layout = info[at + 3] === 1 ? 'interleaved' : 'half';
+  const axes = AXES[info[at + 4]];
   if (axes === 'mrope' || axes === 'mrope-interleaved') {
-    opts.mrope = { section: [info[5], info[6], info[7]], interleaved: axes === 'mrope-interleaved' };
+    const mrope = record();
+    mrope.section = [info[at + 5], info[at + 6], info[at + 7]];
+    mrope.interleaved = axes === 'mrope-interleaved';
+    opts.mrope = mrope;
   } else if (axes !== null) {
     opts.vision2d = axes;
   }
-  const type = SCALING_TYPES[info[8]];
-  if (type !== 'default') {
-    const scaling = { type };
-    let at = 9;
-    for (let i = 0; i < SCALING_FIELDS.length; i++) {
-      const key = SCALING_FIELDS[i];
-      const v = info[at++];
-      if (v === v) scaling[key] = key === 'truncate' ? v === 1 : v; // NaN: unset
-    }
-    const nShort = info[at++];
-    const nLong = info[at++];
-    const buffer = check.bufferOf(info);
-    if (nShort > 0) scaling.shortFactor = new check.Float64(buffer, 8 * at, nShort);
-    if (nLong > 0) scaling.longFactor = new check.Float64(buffer, 8 * (at + nShort), nLong);
-    opts.scaling = scaling;
+  const type = SCALING_TYPES[info[at + 8]];
+  let k = at + 9;
+  const scaling = record();
+  scaling.type = type;
+  for (let i = 0; i < SCALING_FIELDS.length; i++) {
+    const key = SCALING_FIELDS[i];
+    const v = info[k++];
+    if (v === v) scaling[key] = key === 'truncate' ? v === 1 : v; // NaN: unset
   }
+  const nShort = info[k++];
+  const nLong = info[k++];
+  const buffer = check.bufferOf(info);
+  if (nShort > 0) scaling.shortFactor = new check.Float64(buffer, 8 * k, nShort);
+  if (nLong > 0) scaling.longFactor = new check.Float64(buffer, 8 * (k + nShort), nLong);
+  if (type !== 'default') opts.scaling = scaling;
   if (o.cacheLength !== undefined) opts.cacheLength = o.cacheLength;
   if (o.cacheStart !== undefined) opts.cacheStart = o.cacheStart;
   if (o.angles !== undefined) opts.angles = o.angles;
   return opts;
 }
 
+// The scaling an encoding was built with, as a frozen record in a fixed key order (type, then
+// scaling.js's fields, then the factor lists as arrays); { type: 'default' } without one.
+function scalingRecord(scaling) {
+  const out = record();
+  if (scaling === undefined) {
+    out.type = 'default';
+    return freeze(out);
+  }
+  out.type = scaling.type;
+  for (let i = 0; i < SCALING_FIELDS.length; i++) {
+    const key = SCALING_FIELDS[i];
+    if (scaling[key] !== undefined) out[key] = scaling[key];
+  }
+  if (scaling.shortFactor !== undefined) out.shortFactor = freeze(Array.from(scaling.shortFactor));
+  if (scaling.longFactor !== undefined) out.longFactor = freeze(Array.from(scaling.longFactor));
+  return freeze(out);
+}
+
+// UTF-16 text the core wrote as [count, units…] at info[at]; → [string, next index].
+function textAt(info, at) {
+  const n = info[at];
+  let out = '';
+  for (let i = 0; i < n; i++) out += fromCharCode(info[at + 1 + i]);
+  return [out, at + 1 + n];
+}
+
+// The options the core reads, checked: [layout, seqLen, tower, family].
+function commonOptions(o) {
+  const layout = o.layout === undefined ? '' : check.oneOf('layout', o.layout, LAYOUTS);
+  const seqLen = o.seqLen === undefined ? NaN : check.integer('seqLen', o.seqLen, 1);
+  const tower = o.tower === undefined ? TOWERS[0] : check.oneOf('tower', o.tower, TOWERS);
+  let family = '';
+  if (o.family !== undefined) {
+    family = check.string('family', o.family);
+    if (family.length === 0 || family.length > MAX_FAMILY) {
+      throw new RangeError(`posenc: family must name a listed family (1 to ${MAX_FAMILY} characters), got a string of ${family.length}`);
+    }
+  }
+  return [layout, seqLen, tower, family];
+}
+
 export function configApi({ module, heap }, rope) {
+  // Stages the flattened config, calls the core with its two blocks, copies the result out.
+  function withConfig(config, what, call) {
+    const { entries, text } = flattenConfig(config);
+    // Every user value is read: from here on no user code runs.
+    const eBytes = 8 * check.lengthOf(entries);
+    const base = heap.acquire(eBytes + 2 * check.lengthOf(text), what);
+    let r;
+    try {
+      heap.put(base, entries, 'Float64Array');
+      heap.put(base + eBytes, text, 'Uint16Array');
+      r = call(base, check.lengthOf(entries), base + eBytes, check.lengthOf(text));
+    } finally {
+      heap.release(base);
+    }
+    if (r === null) throwConfigError(module);
+    return heap.take(r, 'Float64Array');
+  }
+
+  // One layer's query scale: a frozen record of its three numbers (pe.queryScale evaluates it).
+  function queryScale(floorScale, attnScale, offset) {
+    const q = record();
+    q.floorScale = floorScale;
+    q.attnScale = attnScale;
+    q.offset = offset;
+    return freeze(q);
+  }
+
   return {
     /** A rotator from a Hugging Face config.json object, as published; see index.d.ts. */
     ropeFromConfig(config, opts) {
@@ -233,25 +347,88 @@ export function configApi({ module, heap }, rope) {
         throw new TypeError(`posenc: the options of ropeFromConfig() must be an object, got ${check.describe(opts)}`);
       }
       const o = check.options(opts, 'ropeFromConfig()', OPTION_KEYS);
-      const layout = o.layout === undefined ? '' : check.oneOf('layout', o.layout, LAYOUTS);
-      const seqLen = o.seqLen === undefined ? NaN : check.integer('seqLen', o.seqLen, 1);
+      const [layout, seqLen, tower, family] = commonOptions(o);
       const layerType = o.layerType === undefined ? LAYER_TYPES[0] : check.oneOf('layerType', o.layerType, LAYER_TYPES);
-      const tower = o.tower === undefined ? TOWERS[0] : check.oneOf('tower', o.tower, TOWERS);
-      const { entries, text } = flattenConfig(config);
-      // Every user value is read: from here on no user code runs.
-      const eBytes = 8 * check.lengthOf(entries);
-      const base = heap.acquire(eBytes + 2 * check.lengthOf(text), 'ropeFromConfig()');
+      const layer = o.layer === undefined ? -1 : check.integer('layer', o.layer, 0);
+      const part = o.part === undefined ? PARTS[0] : check.oneOf('part', o.part, PARTS);
+      const info = withConfig(config, 'ropeFromConfig()', (e, ne, t, nt) => module.ropeFromConfig(e, ne, t, nt,
+        layout, seqLen, layerType, tower, family, layer, part));
+      return info[0] === 0 ? null : rope(ropeOptions(info, 1, o));
+    },
+
+    /** Every decoder layer of a config.json: RoPE or none, attention, shared rotators. */
+    modelFromConfig(config, opts) {
+      if (check.tagOf(opts) !== undefined) {
+        throw new TypeError(`posenc: the options of modelFromConfig() must be an object, got ${check.describe(opts)}`);
+      }
+      const o = check.options(opts, 'modelFromConfig()', MODEL_KEYS);
+      const [layout, seqLen, tower, family] = commonOptions(o);
+      const info = withConfig(config, 'modelFromConfig()', (e, ne, t, nt) => module.modelFromConfig(e, ne, t, nt,
+        layout, seqLen, tower, family));
+      let at = 0;
+      let modelType;
+      let familyName;
+      [modelType, at] = textAt(info, at);
+      [familyName, at] = textAt(info, at);
+      const nLayers = info[at++];
+      const layers = [];
+      for (let i = 0; i < nLayers; i++) {
+        const r = info[at];
+        const layer = record();
+        layer.index = i;
+        layer.rope = r < 0 ? null : `e${r}`;
+        layer.attention = ATTENTION[info[at + 1]];
+        layer.window = info[at + 2] === info[at + 2] ? info[at + 2] : null;
+        layer.chunk = info[at + 3] === info[at + 3] ? info[at + 3] : null;
+        layer.queryScale = info[at + 4] === info[at + 4] ? queryScale(info[at + 4], info[at + 5], info[at + 6]) : null;
+        layers[i] = freeze(layer);
+        at += 7;
+      }
+      const encodings = record();
+      const scalings = record();
+      const made = [];
+      try {
+        const nEnc = info[at++];
+        for (let i = 0; i < nEnc; i++) {
+          const length = info[at];
+          const ropeOpts = ropeOptions(info, at + 1, o);
+          made[i] = rope(ropeOpts);
+          encodings[`e${i}`] = made[i];
+          scalings[`e${i}`] = scalingRecord(ropeOpts.scaling);
+          at += 1 + length;
+        }
+      } catch (e) {
+        for (let i = 0; i < made.length; i++) made[i].dispose();
+        throw e;
+      }
+      const model = record();
+      model.modelType = modelType;
+      model.family = familyName;
+      model.layers = freeze(layers);
+      model.encodings = freeze(encodings);
+      model.scaling = freeze(scalings);
+      model.dispose = () => { for (let i = 0; i < made.length; i++) made[i].dispose(); };
+      return freeze(model);
+    },
+
+    /** A layer's query scale (Llama 4, Ministral 3) at each position: Float64Array. */
+    queryScale(scale, positions) {
+      const q = check.options(scale, 'queryScale()', ['floorScale', 'attnScale', 'offset']);
+      const floorScale = check.number('scale.floorScale', q.floorScale);
+      const attnScale = check.number('scale.attnScale', q.attnScale);
+      const offset = q.offset === undefined ? 1 : check.number('scale.offset', q.offset);
+      const list = check.numberList('positions', positions, check.MAX_LIST);
+      const n = check.lengthOf(list);
+      const base = heap.acquire(8 * n, 'queryScale()');
       let r;
       try {
-        heap.put(base, entries, 'Float64Array');
-        heap.put(base + eBytes, text, 'Uint16Array');
-        r = module.ropeFromConfig(base, check.lengthOf(entries), base + eBytes, check.lengthOf(text), layout, seqLen,
-          layerType, tower);
+        heap.put(base, list, 'Float64Array');
+        r = module.queryScales(floorScale, attnScale, offset, base, n);
       } finally {
         heap.release(base);
       }
       if (r === null) throwConfigError(module);
-      return rope(ropeOptions(heap.take(r, 'Float64Array'), o));
+      return heap.take(r, 'Float64Array');
     },
   };
 }

@@ -20,6 +20,8 @@ const FIELDS = [
   ['truncate', (name, v) => (check.boolean(name, v) ? 1 : 0)],
   ['lowFreqFactor', check.number],
   ['highFreqFactor', check.number],
+  ['partialRotaryFactor', check.number],
+  ['alpha', check.number],
 ];
 const LISTS = ['shortFactor', 'longFactor'];
 /** The block's field names in order (ropeFromConfig reads the core's block back by them). */
@@ -36,7 +38,7 @@ export function scalingArg(value) {
   if (value === undefined || value === null) return NO_SCALING;
   const s = check.options(value, 'scaling', KEYS);
   if (s.type === undefined) {
-    throw new TypeError("posenc: scaling.type is required ('default', 'linear', 'dynamic', 'yarn', 'llama3' or 'longrope')");
+    throw new TypeError("posenc: scaling.type is required ('default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope' or 'proportional')");
   }
   const type = check.string('scaling.type', s.type);
   const short = s.shortFactor === undefined ? null : check.numberList('scaling.shortFactor', s.shortFactor, MAX_FACTORS);

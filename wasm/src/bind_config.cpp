@@ -5,7 +5,8 @@
 // stages it as two blocks, decoded here in order:
 //   entries (doubles): [count, then per entry: kind, key length, a, b … , then the values
 //     of every number list, concatenated]; kind 0 null, 1 boolean (a = 0 | 1), 2 number
-//     (a), 3 string (a = its length), 4 number list (a = its count), 5 object, 6 other;
+//     (a), 3 string (a = its length), 4 number list (a = its count), 5 object, 6 other,
+//     7 string list (a = its count; its elements follow as string entries path.0, path.1, …);
 //   text (UTF-16 code units): each entry's key path, then its string value, in entry order.
 // The result goes back as numbers only (see config_result): JS builds the rotator from them
 // through the same path as pe.rope(options), so nothing here creates a rotator.
@@ -83,6 +84,7 @@ public:
           break;
         }
         case 5: v = config_value::object(); break;
+        case 7: v = config_value::strings(count_of(entry[2])); break;
         default: v = config_value::other(); break;
       }
       out[key] = std::move(v);
@@ -115,6 +117,8 @@ private:
   std::size_t at_ = 0;
 };
 
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
 double or_nan(const std::optional<double>& v) {
   return v ? *v : std::numeric_limits<double>::quiet_NaN();
 }
@@ -124,12 +128,12 @@ double or_nan(const std::optional<int>& v) {
 
 // → [head_dim, rotary_dim, base, layout (0 half, 1 interleaved), axes (0 none, 1 mrope,
 //    2 mrope-interleaved, 3 qwen2-vl, 4 pixtral), section t, h, w, scaling type (0 default,
-//    1 linear, 2 dynamic, 3 yarn, 4 llama3, 5 longrope), then the scaling block of
-//    wasm/js/scaling.js (its 12 fields, NaN when unset; the counts of short_factor and
-//    long_factor; their values)].
-std::vector<double> config_result(const rope_config& c) {
+//    1 linear, 2 dynamic, 3 yarn, 4 llama3, 5 longrope, 6 proportional), then the scaling
+//    block of wasm/js/scaling.js (its 14 fields, NaN when unset; the counts of short_factor
+//    and long_factor; their values)], appended to `out`.
+void append_config(std::vector<double>& out, const rope_config& c) {
   const scaling& s = c.scaling;
-  std::vector<double> out = {
+  out.insert(out.end(), {
       static_cast<double>(c.head_dim), static_cast<double>(c.rotary_dim), c.base,
       c.layout == rope_layout::interleaved ? 1.0 : 0.0, static_cast<double>(c.axes.kind),
       static_cast<double>(c.axes.section[0]), static_cast<double>(c.axes.section[1]),
@@ -138,26 +142,117 @@ std::vector<double> config_result(const rope_config& c) {
       or_nan(s.max_position_embeddings), or_nan(s.seq_len), or_nan(s.attention_factor),
       s.beta_fast, s.beta_slow, or_nan(s.mscale), or_nan(s.mscale_all_dim),
       s.truncate ? 1.0 : 0.0, s.low_freq_factor, s.high_freq_factor,
-      static_cast<double>(s.short_factor.size()), static_cast<double>(s.long_factor.size())};
+      or_nan(s.partial_rotary_factor), or_nan(s.alpha),
+      static_cast<double>(s.short_factor.size()), static_cast<double>(s.long_factor.size())});
   out.insert(out.end(), s.short_factor.begin(), s.short_factor.end());
   out.insert(out.end(), s.long_factor.begin(), s.long_factor.end());
-  return out;
+}
+
+// The options every entry point takes; layer < 0: none.
+config_options options_of(const std::string& layout, double seq_len, std::string layer_type,
+                          std::string tower, std::string family, int layer, std::string part) {
+  config_options options;
+  if (!layout.empty()) options.layout = parse_rope_layout(layout);
+  if (!std::isnan(seq_len)) options.seq_len = static_cast<int>(seq_len);
+  options.layer_type = std::move(layer_type);
+  options.tower = std::move(tower);
+  options.family = std::move(family);
+  if (layer >= 0) options.layer = layer;
+  options.part = std::move(part);
+  return options;
+}
+
+// UTF-8 text → one double per UTF-16 code unit, after its count.
+void append_text(std::vector<double>& out, const std::string& s) {
+  std::vector<double> units;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const int n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    std::uint32_t c = n == 1 ? b : n == 2 ? b & 0x1F : n == 3 ? b & 0x0F : b & 0x07;
+    for (int k = 1; k < n && i + k < s.size(); ++k) c = (c << 6) | (s[i + k] & 0x3F);
+    i += n;
+    if (c >= 0x10000) {
+      units.push_back(0xD800 + ((c - 0x10000) >> 10));
+      units.push_back(0xDC00 + ((c - 0x10000) & 0x3FF));
+    } else {
+      units.push_back(c);
+    }
+  }
+  out.push_back(static_cast<double>(units.size()));
+  out.insert(out.end(), units.begin(), units.end());
 }
 
 // layout: "" (the family's) | "half" | "interleaved"; seq_len NaN when not given (else an
-// integer JS checked); layer_type and tower as config_options names them.
+// integer JS checked); layer −1 when not given; the rest as config_options names them.
+// → [1, the rotator's block], or [0] for a layer without RoPE.
 val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                         std::size_t n_text, std::string layout, double seq_len,
-                        std::string layer_type, std::string tower) {
+                        std::string layer_type, std::string tower, std::string family, int layer,
+                        std::string part) {
   return guarded([&] {
     staged_config staged(from_address<const double>(entries), n_entries,
                          from_address<const std::uint16_t>(text), n_text);
-    config_options options;
-    if (!layout.empty()) options.layout = parse_rope_layout(layout);
-    if (!std::isnan(seq_len)) options.seq_len = static_cast<int>(seq_len);
-    options.layer_type = std::move(layer_type);
-    options.tower = std::move(tower);
-    return hand_over(config_result(rope_from_config(staged.decode(), options)));
+    const config_options options = options_of(layout, seq_len, std::move(layer_type),
+                                              std::move(tower), std::move(family), layer,
+                                              std::move(part));
+    std::vector<double> out;
+    const std::optional<rope_config> rope =
+        options.layer ? layer_rope_from_config(staged.decode(), options)
+                      : std::optional<rope_config>(rope_from_config(staged.decode(), options));
+    out.push_back(rope ? 1.0 : 0.0);
+    if (rope) append_config(out, *rope);
+    return hand_over(std::move(out));
+  });
+}
+
+// → [model_type (text), family (text), layer count, per layer: rope (−1 none), attention
+//    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset);
+//    encoding count, per encoding: its block's length, the block of append_config].
+val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
+                         std::size_t n_text, std::string layout, double seq_len,
+                         std::string tower, std::string family) {
+  return guarded([&] {
+    staged_config staged(from_address<const double>(entries), n_entries,
+                         from_address<const std::uint16_t>(text), n_text);
+    const model_info m = model_from_config(
+        staged.decode(), options_of(layout, seq_len, "full_attention", std::move(tower),
+                                    std::move(family), -1, "attention"));
+    std::vector<double> out;
+    append_text(out, m.model_type);
+    append_text(out, m.family);
+    out.push_back(static_cast<double>(m.layers.size()));
+    for (const layer_info& l : m.layers) {
+      const bool scaled = l.query_scale.has_value();
+      out.insert(out.end(), {l.rope ? static_cast<double>(*l.rope) : -1.0,
+                             static_cast<double>(l.attention), or_nan(l.window), or_nan(l.chunk),
+                             scaled ? l.query_scale->floor_scale : kNaN,
+                             scaled ? l.query_scale->attn_scale : kNaN,
+                             scaled ? l.query_scale->offset : kNaN});
+    }
+    out.push_back(static_cast<double>(m.encodings.size()));
+    for (const rope_config& c : m.encodings) {
+      const std::size_t at = out.size();
+      out.push_back(0);
+      append_config(out, c);
+      out[at] = static_cast<double>(out.size() - at - 1);
+    }
+    return hand_over(std::move(out));
+  });
+}
+
+// The query scale (Llama 4, Ministral 3) at each position of the staged int64-as-double list.
+val query_scales_at(double floor_scale, double attn_scale, double offset, std::uintptr_t positions,
+                    std::size_t n) {
+  return guarded([&] {
+    const double* p = from_address<const double>(positions);
+    std::vector<double> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!(p[i] >= 0 && p[i] <= static_cast<double>(max_position) && p[i] == std::floor(p[i])))
+        detail::fail_argument("positions[", i, "] must be an integer in [0, ", max_position,
+                              "], got ", p[i]);
+      out[i] = query_scale_at({floor_scale, attn_scale, offset}, static_cast<std::int64_t>(p[i]));
+    }
+    return hand_over(std::move(out));
   });
 }
 
@@ -166,4 +261,6 @@ val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uint
 
 EMSCRIPTEN_BINDINGS(posenc_config) {
   emscripten::function("ropeFromConfig", &posenc::wasm::rope_from_config_at);
+  emscripten::function("modelFromConfig", &posenc::wasm::model_from_config_at);
+  emscripten::function("queryScales", &posenc::wasm::query_scales_at);
 }

@@ -27,7 +27,7 @@ void read(double v, bool& out) {
 
 // Fields of the block, in wasm/js/scaling.js FIELDS order; then the counts of short_factor
 // and long_factor and their values.
-constexpr std::size_t kFields = 12;
+constexpr std::size_t kFields = 14;
 
 } // namespace
 
@@ -48,6 +48,8 @@ posenc::scaling scaling_at(const std::string& type, std::uintptr_t block) {
   read(b[9], s.truncate);
   read(b[10], s.low_freq_factor);
   read(b[11], s.high_freq_factor);
+  read(b[12], s.partial_rotary_factor);
+  read(b[13], s.alpha);
   const auto n_short = static_cast<std::size_t>(b[kFields]);
   const auto n_long = static_cast<std::size_t>(b[kFields + 1]);
   const double* values = b + kFields + 2;

@@ -15,16 +15,20 @@
 
 #include "posenc/rotary.hpp"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace posenc {
 
 // One value of a flattened config.json.
 struct config_value {
-  enum class kind { null, boolean, number, string, numbers, object, other };
+  // strings: an array whose elements are all strings; its elements are the entries
+  // "path.0", "path.1", … (kind string) and `numbers` holds its length alone.
+  enum class kind { null, boolean, number, string, numbers, object, other, strings };
   kind type = kind::null;
   bool boolean = false;
   double number = 0;
@@ -39,6 +43,9 @@ struct config_value {
     return {kind::numbers, false, 0, {}, std::move(v)};
   }
   static config_value object() { return {kind::object, false, 0, {}, {}}; }
+  static config_value strings(std::size_t n) {
+    return {kind::strings, false, 0, {}, {static_cast<double>(n)}};
+  }
   // Anything else (arrays of strings or of objects, mixed arrays): kept so a key RoPE reads
   // can be refused by name rather than silently read as absent.
   static config_value other() { return {kind::other, false, 0, {}, {}}; }
@@ -53,54 +60,130 @@ struct config_options {
   // seq_len > original_max_position_embeddings (decided once, here); dynamic NTK scales by
   // max(seq_len, max_position_embeddings). In [1, 2^31).
   std::optional<int> seq_len;
-  // Models with one rotary per attention type (Gemma 3, v5 per-layer-type rope_parameters):
-  // "full_attention" (the global rotary, the default) or "sliding_attention" (the local one).
+  // Models with one rotary per attention type (Gemma 3/4, v5 per-layer-type rope_parameters):
+  // "full_attention" (the global rotary, the default), "sliding_attention" (the local one)
+  // or "chunked_attention".
   std::string layer_type = "full_attention";
   // Which rotary of a multimodal config: "text" (the language model's, the default) or
   // "vision" (the vision tower's 2-D rotary, read from `vision_config`).
   std::string tower = "text";
+  // A listed family's name (or model_type) whose rules read this config on purpose; empty:
+  // the family of the config's model_type, and an unlisted model_type is refused.
+  std::string family;
+  // A decoder layer, in [0, layers): its layer type's rotary (rope_from_config refuses a
+  // layer without RoPE naming `layer`; layer_rope_from_config returns nullopt).
+  std::optional<int> layer;
+  // "attention" (the default) or "indexer" (DeepSeek-V3.2's indexer: index_head_dim wide,
+  // its first qk_rope_head_dim dims rotated in half layout, the same θ).
+  std::string part = "attention";
 };
 
 // The rope_config (angles exact) HF's rotary embedding of this config uses. Rules, as HF:
 //  - a nested `text_config` (multimodal configs) is read instead of the top level;
+//  - the family: the config's model_type (text_config's first) picks one row of posenc's
+//    family table (core/src/config_families.hpp, the README's conventions table); an unlisted
+//    or missing model_type is refused naming `model_type` unless options.family names the
+//    family whose rules to take. The row gives the layout (and DeepSeek's `rope_interleave`
+//    flag), the head-dim rule (head_dim, else the config class default, else hidden_size /
+//    num_attention_heads; DeepSeek qk_rope_head_dim; ChatGLM kv_channels; GPT-J n_embd /
+//    n_head; Gemma 4's global_head_dim on full layers), the rotary-dim rule (int(head_dim ·
+//    partial_rotary_factor) with the class default factor — GPT-NeoX rotary_pct 0.25, GLM 0.5,
+//    StableLM 0.25, Qwen3-Next 0.25 —, GPT-J's rotary_dim, ChatGLM's fixed half, and the
+//    families whose "default" rotary ignores the factor), the default base (default_theta;
+//    GPT-J 10000 fixed; ChatGLM 10000 · rope_ratio; Gemma 3's rope_local_base_freq on sliding
+//    layers), the class defaults of max_position_embeddings, and the per-layer pattern;
 //  - rope parameters: `rope_scaling` (v4; wins when non-empty, as HF's conversion does) or
 //    `rope_parameters` (v5), flat or per layer type; `rope_type`, else the legacy `type`, else
-//    "default"; types default, linear, dynamic, yarn, llama3, longrope, and "su" (= longrope);
-//    Phi-3's legacy "yarn" is longrope too;
-//  - head_dim: `head_dim` (non-null), else hidden_size / num_attention_heads (integer
-//    division); DeepSeek-V2/V3: qk_rope_head_dim; GPT-J/CodeGen: n_embd / n_head;
-//  - rotary dim: int(head_dim · partial_rotary_factor) — the factor from the rope parameters
-//    or the top level (GPT-NeoX: `rotary_pct`, default 0.25); GPT-J/CodeGen: `rotary_dim`;
-//  - base: `rope_theta` of the rope parameters or the top level (GPT-NeoX:
-//    `rotary_emb_base`), else the family default (10000; Gemma 3: 1e6 global, the
-//    `rope_local_base_freq` or 1e4 for sliding layers; GPT-J/CodeGen: always 10000);
+//    "default"; types default, linear, dynamic (Hunyuan: with alpha, NTK-α), yarn, llama3,
+//    longrope, proportional, and "su" (= longrope); Phi-3's legacy "yarn" is longrope too.
+//    Each type takes exactly the keys HF's validator lists; a family's rotary may carry keys
+//    HF never reads (Hunyuan's yarn keys) — those are the only ones skipped;
 //  - original_max_position_embeddings (llama3, yarn, longrope): the top-level key when
 //    present (Phi-3: default 4096), else the rope parameters' own, else
 //    max_position_embeddings;
-//  - family defaults of HF's config classes when keys are absent (Gemma 2: head_dim 256,
-//    max_position_embeddings 8192; Gemma 3: head_dim 256, 131072; Phi-3: 4096);
-//  - layout: interleaved for gptj, codegen, deepseek_v2 and deepseek_v3 (unless
-//    `rope_interleave` is false), half otherwise; options.layout overrides;
+//  - options.layer: the layer type that layer has (model_from_config's layer map);
+//    options.part "indexer": DeepSeek-V3.2's indexer (index_head_dim, half layout);
 //  - multimodal RoPE (axes, posenc/multimodal.hpp): `mrope_section` in the rope parameters
 //    (any rope type; the legacy type "mrope" is "default", as Qwen2VLConfig maps it) gives
 //    contiguous sections (Qwen2-VL, Qwen2.5-VL: apply_multimodal_rotary_pos_emb);
-//    `mrope_interleaved: true` or a Qwen3-VL text model (qwen3_vl*, whose rotary always
-//    interleaves, section default [24, 20, 20]) the interleaved ones (apply_interleaved_mrope);
+//    `mrope_interleaved: true` or a Qwen3-VL text model (whose rotary always interleaves,
+//    section default [24, 20, 20]) the interleaved ones (apply_interleaved_mrope);
 //    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally).
 // With options.tower == "vision" the `vision_config` is read instead (the 2-D rotary of the
 // vision tower; no scaling, half layout unless options.layout says otherwise):
-//  - Qwen2-VL (model_type qwen2_vl): head_dim = vision_config.embed_dim / num_heads;
-//    Qwen2.5-VL and Qwen3-VL (qwen2_5_vl, qwen3_vl, qwen3_vl_moe): hidden_size / num_heads;
+//  - Qwen2-VL: head_dim = vision_config.embed_dim / num_heads; Qwen2.5-VL and Qwen3-VL:
+//    hidden_size / num_heads (the family row's vision_dims);
 //    base 10000 (VisionRotaryEmbedding's fixed theta) → axes vision_qwen2vl;
 //  - Pixtral (vision_config.model_type pixtral, as in llava / mistral3 configs): head_dim,
 //    else hidden_size / num_attention_heads; base rope_theta (or rope_parameters.rope_theta),
 //    default 10000 → axes vision_pixtral;
 //  - anything else: vision_config.model_type is named in the error.
+// Keys a family does not read are refused by name, as is a null where transformers needs a
+// number (rope_theta, original_max_position_embeddings for llama3 / yarn / longrope,
+// partial_rotary_factor, and every rope parameter HF reads without a None fallback). Caller
+// strings in messages are quoted as a short escaped excerpt (at most 40 bytes).
 // Unsupported or malformed input throws posenc::invalid_argument naming the config key
 // (e.g. "rope_scaling.rope_type", "text_config.head_dim", "rope_scaling.mrope_section"): unknown rope types, keys the rope
 // type does not take, wrong value types, non-integral sizes, a value given twice (top level
 // and rope parameters) with different values, and every range error of the resulting
 // frequencies (inverse_frequencies' checks, reported under the key the value came from).
 rope_config rope_from_config(const hf_config& config, const config_options& options = {});
+
+// The rotary of decoder layer options.layer (required), or nullopt when that layer has no
+// RoPE (Llama 4's and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention
+// layers, hybrid models' linear / conv / cross-attention blocks).
+std::optional<rope_config> layer_rope_from_config(const hf_config& config,
+                                                  const config_options& options);
+
+// ── The whole decoder ──────────────────────────────────────────────────────────────────
+
+// full, sliding (window), chunked (chunk) and sparse (DeepSeek-V3.2's indexer-selected keys,
+// layer type deepseek_sparse_attention) self-attention; linear (linear attention, Qwen3-Next /
+// Qwen3.5), conv (LFM2's convolution blocks) and cross (Mllama's cross-attention to the image)
+// layers have no RoPE.
+enum class attention_kind { full, sliding, chunked, sparse, linear, conv, cross };
+// "full" | "sliding" | "chunked" | "sparse" | "linear" | "conv" | "cross"
+std::string_view to_string(attention_kind kind) noexcept;
+
+// A position-dependent query scale: q is multiplied by
+//     scale(p) = log(floor((p + offset) / floor_scale) + 1) · attn_scale + 1
+// at absolute position p. Llama 4's no-RoPE layers (Llama4TextAttention,
+// attn_temperature_tuning): floor_scale, attn_scale, offset 1; Ministral 3's every layer
+// (get_llama_4_attn_scale): original_max_position_embeddings, llama_4_scaling_beta, offset 0.
+struct query_scale {
+  double floor_scale = 8192.0;  // finite, > 0
+  double attn_scale = 0.1;      // finite
+  double offset = 1.0;          // 0 or 1
+};
+
+// scale(p) in double for p in [0, 2^53] (else posenc::invalid_argument naming `position`);
+// within 2 ulp of the formula evaluated in long double (one floor, one log, one fma).
+double query_scale_at(const query_scale& q, std::int64_t position);
+
+struct layer_info {
+  int index = 0;
+  std::optional<std::size_t> rope{};  // index into model_info::encodings; nullopt: no RoPE
+  attention_kind attention = attention_kind::full;
+  std::optional<int> window{};  // sliding: the window (sliding_window)
+  std::optional<int> chunk{};   // chunked: the chunk (attention_chunk_size)
+  std::optional<posenc::query_scale> query_scale{};  // Llama 4 (no-RoPE layers), Ministral 3
+};
+
+struct model_info {
+  std::string model_type;  // the text model's model_type as the config says it
+  std::string family;      // the family whose rules read it
+  std::vector<layer_info> layers;
+  std::vector<rope_config> encodings;  // distinct rotaries; identical layers share one
+};
+
+// Every decoder layer of the config (options.tower "vision": the vision tower's layers, all
+// one 2-D rotary): which layers use RoPE, with which rotary, and their attention pattern,
+// from `layer_types` when the config lists it, else the family's rule (Gemma 2/3/4, Cohere2,
+// OLMo 3, EXAONE 4 and gpt-oss periods, Mistral's and StarCoder2's sliding_window, Qwen2's
+// use_sliding_window / max_window_layers, Llama 4 and SmolLM3 no_rope_layers, Llama 4
+// chunked attention, Mllama's cross_attention_layers). options.layer and options.layer_type
+// are ignored. Throws as rope_from_config does, naming the config key
+// (num_hidden_layers, layer_types[i], no_rope_layers, sliding_window, …).
+model_info model_from_config(const hf_config& config, const config_options& options = {});
 
 }  // namespace posenc

@@ -27,10 +27,10 @@ inline constexpr double max_inv_freq = 1048576.0;
 inline constexpr double min_attention_factor = 1e-4;
 inline constexpr double max_attention_factor = 1e4;
 
-enum class scaling_type { none, linear, dynamic, yarn, llama3, longrope };
+enum class scaling_type { none, linear, dynamic, yarn, llama3, longrope, proportional };
 
 // Parses HF's `rope_type` names: "default" (→ none), "linear", "dynamic", "yarn", "llama3",
-// "longrope". Throws posenc::invalid_argument naming `scaling.type` for anything else.
+// "longrope", "proportional". Throws posenc::invalid_argument naming `scaling.type` for anything else.
 scaling_type parse_scaling_type(std::string_view name);
 // The HF name of `type` ("default" for none).
 std::string_view to_string(scaling_type type) noexcept;
@@ -41,8 +41,9 @@ std::string_view to_string(scaling_type type) noexcept;
 // `scaling.<field>` with the snake_case names below.
 struct scaling {
   scaling_type type = scaling_type::none;
-  // linear, dynamic, llama3: required, finite ≥ 1. yarn, longrope: optional (finite ≥ 1);
-  // unset → max_position_embeddings / original_max_position_embeddings, as HF does.
+  // linear, llama3, dynamic (without alpha): required, finite ≥ 1. yarn, longrope: optional
+  // (finite ≥ 1); unset → max_position_embeddings / original_max_position_embeddings, as HF
+  // does. proportional: optional (finite ≥ 1), unset → 1.
   std::optional<double> factor;
   // yarn, llama3, longrope: the pre-extension context length, in [1, 2^31). Unset → falls
   // back to max_position_embeddings (HF `standardize_rope_params`).
@@ -64,6 +65,11 @@ struct scaling {
   double high_freq_factor = 4.0;
   std::vector<double> short_factor;        // longrope: dim/2 finite values > 0
   std::vector<double> long_factor;         // longrope: dim/2 finite values > 0
+  // proportional (Gemma 4): the share p of the dim that rotates, in (0, 1]; unset → 1.
+  std::optional<double> partial_rotary_factor;
+  // dynamic NTK-α (Hunyuan): finite > 0; when set (and non-zero, HF's truthiness) it replaces
+  // the factor rule and needs neither factor nor max_position_embeddings.
+  std::optional<double> alpha;
 };
 
 // The ladder and HF's `attention_scaling` (the factor the cos/sin cache is multiplied by).
@@ -78,6 +84,10 @@ struct frequencies {
 //   linear    θ_i / factor                          (_compute_linear_scaling_rope_parameters)
 //   dynamic   ladder of b·(factor·L/M − (factor−1))^(d/(d−2)),   L = max(seq_len, M)
 //                                                            (_compute_dynamic_ntk_parameters)
+//             or, with alpha, of b·α^(d/(d−2))        (HunYuanDenseV1RotaryEmbedding, NTK-α)
+//   proportional  θ_i = b^(−2i/d)/factor for i < ⌊p·d/2⌋, θ_i = 0 after: the whole width d
+//             is the rotary width, the zero-frequency pairs (cos 1, sin 0) pass unchanged
+//                                                     (_compute_proportional_rope_parameters)
 //   yarn      ramp between θ_i/factor and θ_i; attention factor 0.1·ln(factor)+1 or the
 //             mscale ratio                                          (_compute_yarn_parameters)
 //   llama3    θ_i/factor for long wavelengths, θ_i for short, smooth blend in between
@@ -89,11 +99,13 @@ struct frequencies {
 // for dynamic/yarn/llama3; the golden cases of tests/vectors/ladder.json, written by an
 // independent float64 reference, agree to 3e−16 relative. Throws
 // posenc::invalid_argument naming the argument (dim, base, scaling.<field>) when out of range,
-// and when the parameters together give a θ_i outside (0, max_inv_freq] or an attention
+// and when the parameters together give a θ_i outside (0, max_inv_freq] (proportional: its
+// zero-frequency tail excepted) or an attention
 // factor outside [min_attention_factor, max_attention_factor].
 frequencies inverse_frequencies(int dim, double base = 10000.0, const scaling& s = {});
 
-// λ_i = 2π/θ_i for the same arguments and ranges. Max error: one more ulp than θ_i.
+// λ_i = 2π/θ_i for the same arguments and ranges (+infinity for a zero frequency). Max error:
+// one more ulp than θ_i.
 std::vector<double> wavelengths(int dim, double base = 10000.0, const scaling& s = {});
 
 } // namespace posenc

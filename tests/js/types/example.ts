@@ -120,3 +120,15 @@ export const usedMropeIds = [decodeAt];
 pe.mropePositions({ model: 'qwen2-vl-7b', items: [] });
 // @ts-expect-error: secondsPerGrid belongs to videos
 pe.mropePositions({ model: 'qwen2.5-vl', items: [{ image: [1, 2, 2], secondsPerGrid: 1 }] });
+// A config's decoder layers; a layer without RoPE is null.
+const llama4Config: object = { model_type: 'llama4' };
+const model = pe.modelFromConfig(llama4Config, { seqLen: 8192 });
+const layerRope: Rope | null = pe.ropeFromConfig(llama4Config, { layer: 3 });
+const wholeRope: Rope = pe.ropeFromConfig(llama4Config, { family: 'llama', part: 'attention' });
+const key: string | null = model.layers[0].rope;
+const scales: Float64Array = model.layers[3].queryScale ? pe.queryScale(model.layers[3].queryScale, [0, 8191]) : new Float64Array();
+const proportional = pe.rope({ headDim: 512, base: 1e6, scaling: { type: 'proportional', partialRotaryFactor: 0.25 } });
+const ntkAlpha = pe.rope({ headDim: 128, base: 1e4, scaling: { type: 'dynamic', alpha: 1000 } });
+export const usedModel = [layerRope, wholeRope, key, scales, proportional, ntkAlpha, model.encodings.e0];
+// @ts-expect-error: with `layer` the result may be null
+const notNull: Rope = pe.ropeFromConfig(llama4Config, { layer: 0 });

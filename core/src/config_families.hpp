@@ -1,0 +1,410 @@
+// config_families.hpp — the model families rope_from_config knows: one row per family, the
+// only place a family is named. The reader (config.cpp), its error messages and the README's
+// conventions table (checked against these rows by tests/core/test_config_families.cpp) all
+// read these rows.
+//
+// A row states only how the family differs from the defaults below (Llama's rules). Each value
+// is what the family's transformers configuration_*.py / modeling_*.py (or the model's own
+// remote code, named in `source`) computes; see the README table for the models that ship it.
+#pragma once
+
+#include "posenc/rotary.hpp"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace posenc::detail {
+
+// head_dim of the attention: `key` when present, else `fallback` (the config class default),
+// else hidden / heads (empty: the key is required). `full_key` overrides it on full-attention
+// layers (Gemma 4).
+struct head_rule {
+  std::string_view key = "head_dim";  // "" = never read (the class derives it)
+  std::string_view hidden = "hidden_size", heads = "num_attention_heads";
+  int fallback = 0;
+  std::string_view full_key{};
+  int full_fallback = 0;
+};
+
+// The rotary width: `dim_key` (absolute dims, GPT-J), else int(head_dim · factor) with factor
+// from partial_rotary_factor, else `factor_alias`, else `factor_fallback`.
+struct rotary_rule {
+  std::string_view dim_key{};
+  int dim_fallback = 0;
+  std::string_view factor_alias{};
+  double factor_fallback = 1.0;
+  bool factor_fixed = false;     // no key read: the factor is the code's (ChatGLM: 1/2)
+  bool default_full_head = false;  // the family's "default" rotary ignores partial_rotary_factor
+};
+
+// The base θ: rope_theta (rope parameters or top level), else `alias`, else `fallback`.
+struct base_rule {
+  double fallback = 10000.0;      // the config class's default_theta
+  std::string_view alias{};         // GPT-NeoX: rotary_emb_base
+  bool fixed = false;             // GPT-J: 10000, no key read
+  std::string_view ratio_key{};     // ChatGLM: base = 10000 · rope_ratio
+  std::string_view local_key{};     // Gemma 3 (v4 layout): the sliding layers' base
+  double local_fallback = 10000.0;
+};
+
+// Which decoder layers slide when the config has no `layer_types` list.
+enum class sliding_rule : std::uint8_t {
+  none,        // every layer full attention
+  everywhere,  // every layer when sliding_window is set (MistralConfig)
+  qwen,        // use_sliding_window and layer ≥ max_window_layers (Qwen2Config)
+  period,      // every layer but each period-th (Gemma 2/3/4, Cohere2)
+  nope,        // use_sliding_window on the no-RoPE layers (SmolLM3Config)
+};
+
+// Which layers use RoPE besides the no-RoPE lists: all, or only sliding-window ones.
+enum class rope_where : std::uint8_t {
+  all,
+  sliding,             // Cohere2: full-attention layers have no RoPE
+  sliding_if_window,   // EXAONE 4: the same, only when sliding_window is set
+};
+
+// A position-dependent query scale, log(floor((p + offset) / floor) + 1) · scale + 1.
+enum class query_rule : std::uint8_t {
+  none,
+  llama4,      // no-RoPE layers: floor_scale, attn_scale, offset 1 (attn_temperature_tuning)
+  ministral3,  // every layer: original_max_position_embeddings, llama_4_scaling_beta, offset 0
+};
+
+struct layer_rule {
+  std::string_view count_key = "num_hidden_layers";
+  sliding_rule sliding = sliding_rule::none;
+  std::string_view period_key{};     // read when present ("sliding_window_pattern")
+  int period = 0;
+  bool last_full = false;          // Gemma 4 forces the last layer to full attention
+  int window_fallback = 0;         // sliding_window's class default (0: the key is required)
+  std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
+  int rope_interval = 0;           // its default: (i + 1) % no_rope_layer_interval != 0
+  bool empty_flags_default = false;  // Llama 4: an empty list takes the default
+  rope_where rope = rope_where::all;
+  std::string_view cross_layers{};    // Mllama: cross_attention_layers (no RoPE)
+  bool rope_layers_chunked = false;   // Llama 4: RoPE layers use chunked attention
+  int chunk_fallback = 0;             // attention_chunk_size's class default
+  bool scaling_full_only = false;     // OLMo 3: rope_scaling scales the full-attention layers only
+  bool needs_layer_types = false;     // a pattern posenc does not derive: layer_types required
+  query_rule query = query_rule::none;
+};
+
+enum class mrope_rule : std::uint8_t {
+  optional,     // mrope_section in the rope parameters, if any, gives contiguous sections
+  required,     // Qwen2-VL / Qwen2.5-VL: read unconditionally
+  interleaved,  // Qwen3-VL: always interleaved, section default [24, 20, 20]
+};
+
+struct family {
+  std::string_view name{};    // what `family` options name
+  std::string_view source{};  // the code its rules are read from
+  std::string_view models{};  // models that ship it (README)
+  std::array<std::string_view, 6> model_types{};
+  rope_layout layout = rope_layout::half;
+  std::string_view layout_flag{};  // DeepSeek: rope_interleave (true, the default, = interleaved)
+  head_rule head{};
+  rotary_rule rotary{};
+  base_rule base{};
+  std::string_view max_key = "max_position_embeddings";
+  int max_fallback = 0;
+  int original_fallback = 0;     // Phi-3: a top-level original_max_position_embeddings of 4096
+  bool scalable = true;          // GPT-J, ChatGLM: no rope_scaling
+  bool yarn_is_longrope = false;  // Phi-3 saved LongRoPE as "yarn"
+  bool needs_rope_parameters = false;  // Gemma 4: no v4 form; the published dicts are required
+  std::array<std::string_view, 4> ignored_keys{};  // rope keys its checkpoints carry, unread
+  std::string_view alpha_key{};    // Hunyuan: rope "alpha" (dynamic NTK-α)
+  mrope_rule mrope = mrope_rule::optional;
+  std::string_view vision_dims{};  // vision tower head_dim numerator (Qwen2-VL: embed_dim)
+  std::string_view indexer_dim{};  // DeepSeek-V3.2: index_head_dim
+  layer_rule layers{};
+};
+
+inline constexpr rotary_rule kFullHead{.default_full_head = true};
+
+inline constexpr family kFamilies[] = {
+    {.name = "llama", .source = "models/llama (LlamaConfig, modeling_llama.py)",
+     .models = "Llama 2, Llama 3 / 3.1 / 3.2 / 3.3, Code Llama, TinyLlama, Vicuna",
+     .model_types = {"llama"}, .rotary = kFullHead},
+    {.name = "mistral", .source = "models/mistral (MistralConfig, MistralAttention)",
+     .models = "Mistral 7B, Mistral Nemo, Mistral Small (text)", .model_types = {"mistral"},
+     .rotary = kFullHead, .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::everywhere, .window_fallback = 4096}},
+    {.name = "mixtral", .source = "models/mixtral (MixtralConfig)",
+     .models = "Mixtral 8x7B / 8x22B", .model_types = {"mixtral"}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0}, .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::everywhere}},
+    {.name = "qwen2", .source = "models/qwen2, qwen2_moe (Qwen2Config, Qwen2MoeConfig)",
+     .models = "Qwen1.5, Qwen1.5-MoE, Qwen2, Qwen2.5, Qwen2.5-Coder, QwQ",
+     .model_types = {"qwen2", "qwen2_moe"}, .rotary = kFullHead, .max_fallback = 32768,
+     .layers = {.sliding = sliding_rule::qwen, .window_fallback = 4096}},
+    {.name = "qwen3", .source = "models/qwen3, qwen3_moe (Qwen3Config, Qwen3MoeConfig)",
+     .models = "Qwen3, Qwen3 MoE, Qwen3-Coder", .model_types = {"qwen3", "qwen3_moe"},
+     .head = {.fallback = 128}, .rotary = kFullHead, .max_fallback = 32768,
+     .layers = {.sliding = sliding_rule::qwen, .window_fallback = 4096}},
+    {.name = "gemma", .source = "models/gemma (GemmaConfig)", .models = "Gemma 1, CodeGemma",
+     .model_types = {"gemma"}, .head = {.fallback = 256}, .rotary = kFullHead,
+     .max_fallback = 8192},
+    {.name = "gemma2", .source = "models/gemma2 (Gemma2Config)", .models = "Gemma 2",
+     .model_types = {"gemma2"}, .head = {.fallback = 256}, .rotary = kFullHead,
+     .max_fallback = 8192,
+     .layers = {.sliding = sliding_rule::period, .period = 2, .window_fallback = 4096}},
+    {.name = "gemma3", .source = "models/gemma3 (Gemma3TextConfig)",
+     .models = "Gemma 3, MedGemma, ShieldGemma 2",
+     .model_types = {"gemma3", "gemma3_text"}, .head = {.fallback = 256}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0, .local_key = "rope_local_base_freq"},
+     .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
+                .period = 6, .window_fallback = 4096}},
+    {.name = "gemma4", .source = "models/gemma4 (Gemma4TextConfig, Gemma4TextRotaryEmbedding)",
+     .models = "Gemma 4", .model_types = {"gemma4", "gemma4_text"},
+     .head = {.fallback = 256, .full_key = "global_head_dim", .full_fallback = 512},
+     .rotary = kFullHead, .max_fallback = 131072, .needs_rope_parameters = true,
+     .layers = {.sliding = sliding_rule::period, .period = 6, .last_full = true,
+                .window_fallback = 512}},
+    {.name = "cohere", .source = "models/cohere (CohereConfig, modeling_cohere.py)",
+     .models = "Command R, Command R+, Aya 23, Aya Expanse", .model_types = {"cohere"},
+     .layout = rope_layout::interleaved, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 8192},
+    {.name = "cohere2", .source = "models/cohere2 (Cohere2Config, Cohere2Attention)",
+     .models = "Command R7B, Command A", .model_types = {"cohere2"},
+     .layout = rope_layout::interleaved, .rotary = kFullHead, .max_fallback = 8192,
+     .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
+                .period = 4, .window_fallback = 4096, .rope = rope_where::sliding}},
+    {.name = "glm", .source = "models/glm, models/glm4 (GlmConfig, Glm4Config)",
+     .models = "GLM-4-9B (-hf), GLM-4-0414, GLM-Z1", .model_types = {"glm", "glm4"},
+     .layout = rope_layout::interleaved, .head = {.fallback = 128},
+     .rotary = {.factor_fallback = 0.5}, .max_fallback = 131072},
+    {.name = "chatglm", .source = "THUDM remote code modeling_chatglm.py (RotaryEmbedding)",
+     .models = "ChatGLM2, ChatGLM3, GLM-4-9B (remote code)", .model_types = {"chatglm"},
+     .layout = rope_layout::interleaved, .head = {.key = "kv_channels", .fallback = 128},
+     .rotary = {.factor_fallback = 0.5, .factor_fixed = true},
+     .base = {.fixed = true, .ratio_key = "rope_ratio"}, .max_key = "seq_length",
+     .max_fallback = 2048, .scalable = false, .layers = {.count_key = "num_layers"}},
+    {.name = "ernie4_5", .source = "models/ernie4_5, models/ernie4_5_moe (Ernie4_5Config)",
+     .models = "ERNIE 4.5", .model_types = {"ernie4_5", "ernie4_5_moe"},
+     .layout = rope_layout::interleaved, .rotary = kFullHead,
+     .base = {.fallback = 500000.0}, .max_fallback = 131072},
+    {.name = "deepseek", .source = "models/deepseek_v2, deepseek_v3 (DeepseekV3Config)",
+     .models = "DeepSeek-V2, DeepSeek-V3, DeepSeek-R1, Kimi K2",
+     .model_types = {"deepseek_v2", "deepseek_v3", "kimi_k2"},
+     .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
+     .head = {.key = "qk_rope_head_dim", .fallback = 64}},
+    {.name = "deepseek_v32", .source = "models/deepseek_v32 (the reference inference/model.py)",
+     .models = "DeepSeek-V3.2", .model_types = {"deepseek_v32"},
+     .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
+     .head = {.key = "qk_rope_head_dim", .fallback = 64}, .indexer_dim = "index_head_dim"},
+    {.name = "deepseek_mla", .source = "models/glm4_moe_lite, youtu, axk1 (DeepSeek-V3's MLA)",
+     .models = "GLM-4.7-Flash, Youtu-LLM, A.X K1",
+     .model_types = {"glm4_moe_lite", "youtu", "axk1"},
+     .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
+     .head = {.key = "qk_rope_head_dim", .hidden = "", .heads = ""}},
+    {.name = "longcat_flash", .source = "models/longcat_flash (LongcatFlashConfig)",
+     .models = "LongCat-Flash", .model_types = {"longcat_flash"},
+     .layout = rope_layout::interleaved, .head = {.key = "qk_rope_head_dim", .fallback = 64},
+     .base = {.fallback = 10000000.0}, .max_fallback = 131072},
+    {.name = "llama4", .source = "models/llama4 (Llama4TextConfig, Llama4TextAttention)",
+     .models = "Llama 4 Scout, Llama 4 Maverick", .model_types = {"llama4", "llama4_text"},
+     .layout = rope_layout::interleaved, .head = {.fallback = 128}, .rotary = kFullHead,
+     .base = {.fallback = 500000.0}, .max_fallback = 131072,
+     .layers = {.rope_flags = "no_rope_layers", .rope_interval = 4,
+                .empty_flags_default = true, .rope_layers_chunked = true,
+                .chunk_fallback = 8192, .query = query_rule::llama4}},
+    {.name = "smollm3", .source = "models/smollm3 (SmolLM3Config)", .models = "SmolLM3",
+     .model_types = {"smollm3"}, .rotary = kFullHead, .base = {.fallback = 2000000.0},
+     .layers = {.sliding = sliding_rule::nope, .rope_flags = "no_rope_layers",
+                .rope_interval = 4}},
+    {.name = "hunyuan", .source = "models/hunyuan_v1_dense, hunyuan_v1_moe (DynamicNTKAlpha)",
+     .models = "Hunyuan-7B, Hunyuan-A13B", .model_types = {"hunyuan_v1_dense", "hunyuan_v1_moe"},
+     .rotary = kFullHead,
+     .ignored_keys = {"beta_fast", "beta_slow", "mscale", "mscale_all_dim"}, .alpha_key = "alpha"},
+    {.name = "ministral3", .source = "models/ministral3 (Ministral3Config, get_llama_4_attn_scale)",
+     .models = "Ministral 3, Devstral 2, Mistral Small 3.2 / Magistral (ministral3 text)",
+     .model_types = {"ministral3"}, .head = {.fallback = 128}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0}, .max_fallback = 262144,
+     .layers = {.sliding = sliding_rule::everywhere, .query = query_rule::ministral3}},
+    {.name = "olmo2", .source = "models/olmo, models/olmo2 (Olmo2Config)",
+     .models = "OLMo, OLMo 2", .model_types = {"olmo", "olmo2"}, .rotary = kFullHead,
+     .max_fallback = 2048},
+    {.name = "olmo3", .source = "models/olmo3 (Olmo3Config)", .models = "OLMo 3, OLMo 3.1",
+     .model_types = {"olmo3"}, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 2048,
+     .layers = {.sliding = sliding_rule::period, .period = 4, .window_fallback = 4096,
+                .scaling_full_only = true}},
+    {.name = "exaone4", .source = "models/exaone4 (Exaone4Config, Exaone4Attention)",
+     .models = "EXAONE 4.0", .model_types = {"exaone4"}, .rotary = kFullHead,
+     .max_fallback = 2048,
+     .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
+                .period = 4, .window_fallback = 4096, .rope = rope_where::sliding_if_window}},
+    {.name = "gpt_oss", .source = "models/gpt_oss (GptOssConfig, _apply_rotary_emb)",
+     .models = "gpt-oss-20b, gpt-oss-120b", .model_types = {"gpt_oss"},
+     .head = {.fallback = 64}, .rotary = kFullHead, .base = {.fallback = 150000.0},
+     .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::period, .period = 2, .window_fallback = 128}},
+    {.name = "glm4_moe", .source = "models/glm4_moe (Glm4MoeConfig, rotate_half)",
+     .models = "GLM-4.5, GLM-4.6, GLM-4.5-Air", .model_types = {"glm4_moe"},
+     .rotary = {.factor_fallback = 0.5}, .max_fallback = 131072},
+    {.name = "mllama", .source = "models/mllama (MllamaTextConfig, MllamaTextSelfAttention)",
+     .models = "Llama 3.2 Vision (11B, 90B)", .model_types = {"mllama", "mllama_text_model"},
+     .rotary = kFullHead, .base = {.fallback = 500000.0}, .max_fallback = 131072,
+     .layers = {.cross_layers = "cross_attention_layers"}},
+    {.name = "minicpm3", .source = "models/minicpm3 (MiniCPM3Config, rotate_half)",
+     .models = "MiniCPM3-4B", .model_types = {"minicpm3"},
+     .head = {.key = "qk_rope_head_dim", .hidden = "", .heads = ""}, .max_fallback = 32768},
+    {.name = "starcoder2", .source = "models/starcoder2 (Starcoder2Config)",
+     .models = "StarCoder2 3B / 7B / 15B", .model_types = {"starcoder2"}, .rotary = kFullHead,
+     .max_fallback = 4096, .layers = {.sliding = sliding_rule::everywhere}},
+    {.name = "qwen3_next",
+     .source = "models/qwen3_next, qwen3_5 (Qwen3NextConfig, Qwen3_5TextConfig)",
+     .models = "Qwen3-Next, Qwen3.5", .model_types = {"qwen3_next", "qwen3_5", "qwen3_5_text",
+                                                       "qwen3_5_moe", "qwen3_5_moe_text"},
+     .head = {.fallback = 256}, .rotary = {.factor_fallback = 0.25}, .max_fallback = 32768,
+     .layers = {.needs_layer_types = true}},
+    {.name = "lfm2", .source = "models/lfm2, lfm2_moe (Lfm2Config)",
+     .models = "LFM2, LFM2.5, LFM2-VL (text)", .model_types = {"lfm2", "lfm2_moe"},
+     .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 128000,
+     .layers = {.needs_layer_types = true}},
+    {.name = "apertus", .source = "models/apertus (ApertusConfig)", .models = "Apertus 8B / 70B",
+     .model_types = {"apertus"}, .rotary = kFullHead, .base = {.fallback = 12000000.0},
+     .max_fallback = 65536},
+    {.name = "arcee", .source = "models/arcee (ArceeConfig)", .models = "Arcee AFM-4.5B",
+     .model_types = {"arcee"}, .rotary = kFullHead, .max_fallback = 4096},
+    {.name = "aria_text", .source = "models/aria_text (AriaTextConfig)",
+     .models = "Aria (text model)", .model_types = {"aria_text"}, .rotary = kFullHead,
+     .max_fallback = 2048},
+    {.name = "bitnet", .source = "models/bitnet (BitNetConfig)", .models = "BitNet b1.58 2B4T",
+     .model_types = {"bitnet"}, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 2048},
+    {.name = "cosmos3_edge_text", .source = "models/cosmos3_edge_text (Cosmos3EdgeTextConfig)",
+     .models = "Cosmos 3 Edge (text model)", .model_types = {"cosmos3_edge_text"},
+     .head = {.fallback = 128}, .rotary = kFullHead, .base = {.fallback = 100000000.0},
+     .max_fallback = 131072},
+    {.name = "deepseek_ocr2_text", .source = "models/deepseek_ocr2_text (DeepseekOcr2TextConfig)",
+     .models = "DeepSeek-OCR 2 (text model)", .model_types = {"deepseek_ocr2_text"},
+     .rotary = kFullHead, .max_fallback = 2048},
+    {.name = "diffllama", .source = "models/diffllama (DiffLlamaConfig)", .models = "DiffLlama",
+     .model_types = {"diffllama"}, .rotary = kFullHead, .max_fallback = 2048},
+    {.name = "doge", .source = "models/doge (DogeConfig)", .models = "Doge",
+     .model_types = {"doge"}, .rotary = kFullHead, .max_fallback = 2048},
+    {.name = "emu3_text_model", .source = "models/emu3_text_model (Emu3TextConfig)",
+     .models = "Emu3 (text model)", .model_types = {"emu3_text_model"}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0}, .max_fallback = 9216},
+    {.name = "flex_olmo", .source = "models/flex_olmo (FlexOlmoConfig)", .models = "FlexOlmo",
+     .model_types = {"flex_olmo"}, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 4096},
+    {.name = "granite", .source = "models/granite (GraniteConfig)", .models = "Granite 3.x",
+     .model_types = {"granite"}, .rotary = kFullHead, .max_fallback = 2048},
+    {.name = "granitemoe", .source = "models/granitemoe (GraniteMoeConfig)",
+     .models = "Granite 3.x MoE", .model_types = {"granitemoe"}, .rotary = kFullHead,
+     .max_fallback = 2048},
+    {.name = "granitemoeshared", .source = "models/granitemoeshared (GraniteMoeSharedConfig)",
+     .models = "Granite MoE with shared experts", .model_types = {"granitemoeshared"},
+     .rotary = kFullHead, .max_fallback = 2048},
+    {.name = "hyperclovax", .source = "models/hyperclovax (HyperCLOVAXConfig)",
+     .models = "HyperCLOVA X SEED", .model_types = {"hyperclovax"}, .rotary = kFullHead,
+     .max_fallback = 2048},
+    {.name = "jais2", .source = "models/jais2 (Jais2Config)", .models = "Jais 2",
+     .model_types = {"jais2"}, .rotary = kFullHead, .max_fallback = 8192},
+    {.name = "jetmoe", .source = "models/jetmoe (JetMoeConfig)", .models = "JetMoE-8B",
+     .model_types = {"jetmoe"}, .rotary = kFullHead, .max_fallback = 4096},
+    {.name = "olmoe", .source = "models/olmoe (OlmoeConfig)", .models = "OLMoE",
+     .model_types = {"olmoe"}, .rotary = kFullHead, .max_fallback = 4096},
+    {.name = "phi4_multimodal", .source = "models/phi4_multimodal (Phi4MultimodalConfig)",
+     .models = "Phi-4-multimodal (text model)", .model_types = {"phi4_multimodal"},
+     .max_fallback = 131072},
+    {.name = "phimoe", .source = "models/phimoe (PhimoeConfig)", .models = "Phi-3.5-MoE",
+     .model_types = {"phimoe"}, .rotary = kFullHead, .base = {.fallback = 1000000.0},
+     .max_fallback = 131072},
+    {.name = "seed_oss", .source = "models/seed_oss (SeedOssConfig)", .models = "Seed-OSS-36B",
+     .model_types = {"seed_oss"}, .head = {.fallback = 128}, .rotary = kFullHead,
+     .max_fallback = 524288},
+    {.name = "solar_open", .source = "models/solar_open (SolarOpenConfig)", .models = "Solar Open",
+     .model_types = {"solar_open"}, .head = {.fallback = 128}, .base = {.fallback = 1000000.0},
+     .max_fallback = 131072},
+    {.name = "voxtral_realtime_text",
+     .source = "models/voxtral_realtime_text (VoxtralRealtimeTextConfig)",
+     .models = "Voxtral Realtime (text model)", .model_types = {"voxtral_realtime_text"},
+     .rotary = kFullHead, .max_fallback = 131072},
+    {.name = "persimmon", .source = "models/persimmon (PersimmonConfig)",
+     .models = "Persimmon-8B, Fuyu (text model)", .model_types = {"persimmon"},
+     .rotary = {.factor_fallback = 0.5}, .max_fallback = 16384},
+    {.name = "nemotron", .source = "models/nemotron (NemotronConfig)",
+     .models = "Nemotron-4, Minitron", .model_types = {"nemotron"},
+     .rotary = {.factor_fallback = 0.5}, .max_fallback = 4096},
+    {.name = "helium", .source = "models/helium (HeliumConfig)", .models = "Helium-1",
+     .model_types = {"helium"}, .layout = rope_layout::interleaved, .head = {.fallback = 128},
+     .rotary = kFullHead, .base = {.fallback = 100000.0}, .max_fallback = 4096},
+    {.name = "vaultgemma", .source = "models/vaultgemma (VaultGemmaConfig)", .models = "VaultGemma",
+     .model_types = {"vaultgemma"}, .head = {.fallback = 256}, .rotary = kFullHead,
+     .max_fallback = 8192, .layers = {.sliding = sliding_rule::period, .period = 2,
+     .window_fallback = 4096}},
+    {.name = "ministral", .source = "models/ministral (MinistralConfig)",
+     .models = "Ministral-8B-Instruct-2410", .model_types = {"ministral"}, .rotary = kFullHead,
+     .max_fallback = 131072, .layers = {.window_fallback = 4096, .needs_layer_types = true}},
+    {.name = "dots1", .source = "models/dots1 (Dots1Config)", .models = "dots.llm1",
+     .model_types = {"dots1"}, .rotary = kFullHead, .max_fallback = 2048,
+     .layers = {.window_fallback = 4096, .needs_layer_types = true}},
+    {.name = "cwm", .source = "models/cwm (CwmConfig)", .models = "Code World Model (CWM)",
+     .model_types = {"cwm"}, .head = {.fallback = 128}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0}, .max_fallback = 131072,
+     .layers = {.window_fallback = 8192, .needs_layer_types = true}},
+    {.name = "phi3", .source = "models/phi3 (Phi3Config)",
+     .models = "Phi-3, Phi-3.5, Phi-4-mini", .model_types = {"phi3"}, .max_fallback = 4096,
+     .original_fallback = 4096, .yarn_is_longrope = true},
+    {.name = "phi", .source = "models/phi (PhiConfig)", .models = "Phi-1, Phi-1.5, Phi-2",
+     .model_types = {"phi"}, .rotary = {.factor_fallback = 0.5}, .max_fallback = 2048},
+    {.name = "gpt_neox", .source = "models/gpt_neox (GPTNeoXConfig)",
+     .models = "GPT-NeoX-20B, Pythia, RedPajama-INCITE", .model_types = {"gpt_neox"},
+     .rotary = {.factor_alias = "rotary_pct", .factor_fallback = 0.25},
+     .base = {.alias = "rotary_emb_base"}, .max_fallback = 2048},
+    {.name = "stablelm", .source = "models/stablelm (StableLmConfig)",
+     .models = "StableLM 2, StableLM-3B-4E1T", .model_types = {"stablelm"},
+     .rotary = {.factor_fallback = 0.25}, .max_fallback = 4096},
+    {.name = "gptj", .source = "models/gptj, models/codegen (modeling_gptj.py)",
+     .models = "GPT-J-6B, CodeGen", .model_types = {"gptj", "codegen"},
+     .layout = rope_layout::interleaved, .head = {.key = "", .hidden = "n_embd", .heads = "n_head"},
+     .rotary = {.dim_key = "rotary_dim", .dim_fallback = 64}, .base = {.fixed = true},
+     .max_key = "n_positions", .max_fallback = 2048, .scalable = false,
+     .layers = {.count_key = "n_layer"}},
+    {.name = "qwen2_vl", .source = "models/qwen2_vl (Qwen2VLConfig, Qwen2VisionTransformer)",
+     .models = "Qwen2-VL", .model_types = {"qwen2_vl", "qwen2_vl_text"}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required, .vision_dims = "embed_dim"},
+    {.name = "qwen2_5_vl", .source = "models/qwen2_5_vl (Qwen2_5_VLConfig)",
+     .models = "Qwen2.5-VL", .model_types = {"qwen2_5_vl", "qwen2_5_vl_text"},
+     .rotary = kFullHead, .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required,
+     .vision_dims = "hidden_size"},
+    {.name = "qwen3_vl", .source = "models/qwen3_vl, qwen3_vl_moe (Qwen3VLTextRotaryEmbedding)",
+     .models = "Qwen3-VL", .model_types = {"qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe",
+                                           "qwen3_vl_moe_text"},
+     .head = {.fallback = 128}, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 128000, .mrope = mrope_rule::interleaved,
+     .vision_dims = "hidden_size"},
+};
+
+constexpr std::span<const family> families() { return kFamilies; }
+
+// The table's own invariants (tests/core/test_config_families.cpp checks them): names and
+// model_types unique, every row with a source and its models, period rules with a period.
+constexpr bool table_is_consistent() {
+  const std::span<const family> all = kFamilies;
+  for (std::size_t a = 0; a < all.size(); ++a) {
+    const family& f = all[a];
+    if (f.name.empty() || f.source.empty() || f.models.empty() || f.model_types[0].empty())
+      return false;
+    if (f.layers.sliding == sliding_rule::period && f.layers.period < 1) return false;
+    if (f.layers.rope_flags.empty() != (f.layers.rope_interval == 0)) return false;
+    for (std::size_t b = a + 1; b < all.size(); ++b)
+      if (f.name == all[b].name) return false;
+    for (std::size_t i = 0; i < f.model_types.size(); ++i) {
+      const std::string_view t = f.model_types[i];
+      if (t.empty()) continue;
+      for (std::size_t b = a; b < all.size(); ++b)
+        for (std::size_t j = (b == a ? i + 1 : 0); j < all[b].model_types.size(); ++j)
+          if (t == all[b].model_types[j]) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace posenc::detail

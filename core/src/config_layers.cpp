@@ -1,0 +1,349 @@
+// config_layers.cpp — the decoder's layer map of a config.json (posenc/config.hpp
+// model_from_config, layer_rope_from_config, rope_from_config): which layers use RoPE, their
+// attention type, and the rotaries they share, from `layer_types` or the family's layer rule
+// (config_families.hpp), as the families' configuration_*.py derive them.
+#include "config_reader.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+namespace posenc {
+namespace detail {
+namespace {
+
+// Decoder layers posenc lists at most (published models have under 200).
+constexpr int kMaxLayers = 1 << 16;
+
+// The attention of a layer_types entry, or nullopt for one posenc does not describe.
+std::optional<attention_kind> attention_of(std::string_view t) {
+  if (t == "full_attention") return attention_kind::full;
+  if (t == "sliding_attention") return attention_kind::sliding;
+  if (t == "chunked_attention") return attention_kind::chunked;
+  if (t == "deepseek_sparse_attention") return attention_kind::sparse;
+  if (t == "linear_attention") return attention_kind::linear;
+  if (t == "conv") return attention_kind::conv;
+  if (t == "cross_attention") return attention_kind::cross;
+  return std::nullopt;
+}
+
+struct layer_plan {
+  std::string type;  // full_attention | sliding_attention | chunked_attention
+  bool rope = true;
+};
+
+int layer_count(const text_context& c) {
+  const std::string key = c.p + std::string(c.f.layers.count_key);
+  const auto n = c.r.integer(key, 1);
+  if (!n) fail_argument(key, " is required to list the decoder layers");
+  if (*n > kMaxLayers) fail_argument(key, " must be at most ", kMaxLayers, ", got ", *n);
+  return *n;
+}
+
+// The 0/1 list of layers that use RoPE (Llama4TextConfig / SmolLM3Config no_rope_layers:
+// despite the name, 1 = RoPE), or its default (i + 1) % no_rope_layer_interval != 0.
+std::vector<bool> rope_flags(const text_context& c, int n) {
+  std::vector<bool> out(static_cast<std::size_t>(n), true);
+  const layer_rule& rule = c.f.layers;
+  if (rule.rope_flags.empty()) return out;
+  const std::string key = c.p + std::string(rule.rope_flags);
+  const auto flags = c.r.numbers(key);
+  if (!flags || (flags->empty() && rule.empty_flags_default)) {
+    const std::string interval_key = c.p + "no_rope_layer_interval";
+    const int interval = c.r.integer(interval_key, 1).value_or(rule.rope_interval);
+    for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = (i + 1) % interval != 0;
+    return out;
+  }
+  if (flags->size() < static_cast<std::size_t>(n))
+    fail_argument(key, " must hold one 0/1 per layer (", n, "), got ", flags->size());
+  for (int i = 0; i < n; ++i) {
+    const double v = (*flags)[static_cast<std::size_t>(i)];
+    if (v != 0.0 && v != 1.0) fail_argument(key, "[", i, "] must be 0 or 1, got ", v);
+    out[static_cast<std::size_t>(i)] = v == 1.0;
+  }
+  return out;
+}
+
+// layer_types as the config class derives it when the config has no list.
+std::vector<std::string> derived_types(const text_context& c, const std::vector<bool>& rope) {
+  const reader& r = c.r;
+  const layer_rule& rule = c.f.layers;
+  const std::size_t n = rope.size();
+  std::vector<std::string> out(n, "full_attention");
+  const std::string window_key = c.p + "sliding_window";
+  switch (rule.sliding) {
+    case sliding_rule::none: break;
+    case sliding_rule::everywhere:  // MistralAttention: sliding_window on every layer
+      if (r.has(window_key) || (!r.is_null(window_key) && rule.window_fallback))
+        out.assign(n, "sliding_attention");
+      break;
+    case sliding_rule::qwen: {  // Qwen2Config: use_sliding_window, layers ≥ max_window_layers
+      if (!r.flag(c.p + "use_sliding_window").value_or(false) || r.is_null(window_key)) break;
+      const std::string key = c.p + "max_window_layers";
+      const auto from = r.integer(key, 0);
+      if (!from) fail_argument(key, " is required with use_sliding_window");
+      for (std::size_t i = static_cast<std::size_t>(*from); i < n; ++i) out[i] = "sliding_attention";
+      break;
+    }
+    case sliding_rule::period: {  // (i + 1) % pattern ? sliding : full
+      int period = rule.period;
+      if (!rule.period_key.empty())
+        period = r.integer(c.p + std::string(rule.period_key), 1).value_or(rule.period);
+      for (std::size_t i = 0; i < n; ++i)
+        if ((i + 1) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
+      break;
+    }
+    case sliding_rule::nope:  // SmolLM3Config: sliding on no-RoPE layers
+      if (!r.flag(c.p + "use_sliding_window").value_or(false) || !r.has(window_key)) break;
+      for (std::size_t i = 0; i < n; ++i)
+        if (!rope[i]) out[i] = "sliding_attention";
+      break;
+  }
+  if (rule.rope_layers_chunked)  // Llama4TextConfig: "chunked_attention" if use_rope
+    for (std::size_t i = 0; i < n; ++i) out[i] = rope[i] ? "chunked_attention" : "full_attention";
+  return out;
+}
+
+std::vector<layer_plan> plan_layers(const text_context& c) {
+  const int n = layer_count(c);
+  std::vector<bool> rope = rope_flags(c, n);
+  const std::string list_key = c.p + "layer_types";
+  std::vector<std::string> types;
+  if (const auto listed = c.r.texts(list_key)) {
+    if (listed->size() != static_cast<std::size_t>(n))
+      fail_argument(list_key, " must hold one entry per layer (", n, "), got ", listed->size());
+    for (std::size_t i = 0; i < listed->size(); ++i)
+      if (!attention_of((*listed)[i]))
+        fail_argument(list_key, "[", i, "] = ", excerpt((*listed)[i]), " is not a layer type "
+                      "posenc describes (full_attention, sliding_attention, chunked_attention, "
+                      "deepseek_sparse_attention, linear_attention, conv)");
+    types = *listed;
+  } else if (c.r.has(list_key)) {
+    fail_argument(list_key, " must be a list of strings");
+  } else if (c.f.layers.needs_layer_types) {
+    fail_argument(list_key, " is required to list ", c.f.name, "'s layers (", c.f.source,
+                  " derives them by a rule posenc does not follow)");
+  } else {
+    types = derived_types(c, rope);
+  }
+  if (c.f.layers.last_full) types.back() = "full_attention";  // Gemma4TextConfig forces it
+  if (!c.f.layers.cross_layers.empty()) {  // MllamaTextConfig: cross_attention_layers
+    const std::string key = c.p + std::string(c.f.layers.cross_layers);
+    for (double v : c.r.numbers(key).value_or(std::vector<double>{})) {
+      if (!(v >= 0 && v < n && v == std::floor(v)))
+        fail_argument(key, " must hold layer indices in [0, ", n - 1, "], got ", v);
+      types[static_cast<std::size_t>(v)] = "cross_attention";
+    }
+  }
+  // Cohere2 / EXAONE 4: RoPE on the sliding-window layers only (EXAONE: if a window is set).
+  const rope_where where = c.f.layers.rope;
+  const bool sliding_only = where == rope_where::sliding ||
+                            (where == rope_where::sliding_if_window && c.r.has(c.p + "sliding_window"));
+  std::vector<layer_plan> out(types.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const attention_kind a = *attention_of(types[i]);
+    out[i].type = types[i];
+    out[i].rope = rope[i] && a <= attention_kind::sparse &&
+                  (!sliding_only || a == attention_kind::sliding);
+  }
+  return out;
+}
+
+int window_of(const text_context& c) {
+  const std::string key = c.p + "sliding_window";
+  if (const auto w = c.r.integer(key, 1)) return *w;
+  if (c.r.is_null(key) || !c.f.layers.window_fallback)
+    fail_argument(key, " is required: the config has sliding-window layers");
+  return c.f.layers.window_fallback;
+}
+
+int chunk_of(const text_context& c) {
+  const std::string key = c.p + "attention_chunk_size";
+  c.r.refuse_null(key, "the chunk of the chunked-attention layers");
+  if (const auto v = c.r.integer(key, 1)) return *v;
+  if (!c.f.layers.chunk_fallback) fail_argument(key, " is required: the config has chunked layers");
+  return c.f.layers.chunk_fallback;
+}
+
+// Ministral 3 (get_llama_4_attn_scale): every layer, β = llama_4_scaling_beta and the
+// floor original_max_position_embeddings of the rope parameters.
+std::optional<query_scale> ministral_scale(const text_context& c) {
+  const std::string dict = c.r.is_object(c.p + "rope_parameters") ? c.p + "rope_parameters"
+                                                                   : c.p + "rope_scaling";
+  const std::string beta_key = dict + ".llama_4_scaling_beta";
+  const std::string floor_key = dict + ".original_max_position_embeddings";
+  c.r.refuse_null(beta_key, "the query scale's beta");
+  const auto beta = c.r.number(beta_key);
+  if (!beta) return std::nullopt;  // rope_parameters.get("llama_4_scaling_beta") is None
+  const auto floor = c.r.integer(floor_key, 1);
+  if (!floor) fail_argument(floor_key, " is required with ", beta_key);
+  return query_scale{static_cast<double>(*floor), *beta, 0.0};
+}
+
+// Llama 4: attn_temperature_tuning (default true) on the no-RoPE layers.
+std::optional<query_scale> query_scale_of(const text_context& c) {
+  if (c.f.layers.query == query_rule::ministral3) return ministral_scale(c);
+  if (c.f.layers.query != query_rule::llama4) return std::nullopt;
+  const std::string key = c.p + "attn_temperature_tuning";
+  bool on = true;
+  if (const config_value* v = c.r.find(key)) {
+    if (v->type == config_value::kind::boolean) on = v->boolean;
+    else if (v->type == config_value::kind::number) on = v->number != 0.0;  // Python truthiness
+    else fail_argument(key, " must be a boolean or a number, got ", kind_name(v->type));
+  }
+  if (!on) return std::nullopt;
+  query_scale q{};
+  for (const char* k : {"floor_scale", "attn_scale"}) c.r.refuse_null(c.p + k, "the query scale");
+  q.floor_scale = c.r.number(c.p + "floor_scale").value_or(q.floor_scale);
+  q.attn_scale = c.r.number(c.p + "attn_scale").value_or(q.attn_scale);
+  if (!(q.floor_scale > 0.0)) fail_argument(c.p + "floor_scale must be > 0, got ", q.floor_scale);
+  return q;
+}
+
+// Two rotaries are the same encoding when every number that defines them is.
+bool same_rope(const rope_config& a, const rope_config& b) {
+  const scaling& s = a.scaling;
+  const scaling& t = b.scaling;
+  auto bits = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
+  return a.head_dim == b.head_dim && a.rotary_dim == b.rotary_dim && bits(a.base, b.base) &&
+         a.layout == b.layout && a.angles == b.angles && a.axes.kind == b.axes.kind &&
+         a.axes.section == b.axes.section && s.type == t.type && s.factor == t.factor &&
+         s.original_max_position_embeddings == t.original_max_position_embeddings &&
+         s.max_position_embeddings == t.max_position_embeddings && s.seq_len == t.seq_len &&
+         s.attention_factor == t.attention_factor && bits(s.beta_fast, t.beta_fast) &&
+         bits(s.beta_slow, t.beta_slow) && s.mscale == t.mscale &&
+         s.mscale_all_dim == t.mscale_all_dim && s.truncate == t.truncate &&
+         bits(s.low_freq_factor, t.low_freq_factor) &&
+         bits(s.high_freq_factor, t.high_freq_factor) && s.short_factor == t.short_factor &&
+         s.long_factor == t.long_factor && s.partial_rotary_factor == t.partial_rotary_factor &&
+         s.alpha == t.alpha;
+}
+
+void check_options(const config_options& options) {
+  const std::string& t = options.layer_type;
+  if (t != "full_attention" && t != "sliding_attention" && t != "chunked_attention")
+    fail_argument("layer_type must be 'full_attention', 'sliding_attention' or "
+                  "'chunked_attention', got ", excerpt(t));
+  if (options.seq_len) check_range("seq_len", *options.seq_len, 1, INT_MAX);
+  if (options.tower != "text" && options.tower != "vision")
+    fail_argument("tower must be 'text' or 'vision', got ", excerpt(options.tower));
+  if (options.part != "attention" && options.part != "indexer")
+    fail_argument("part must be 'attention' or 'indexer', got ", excerpt(options.part));
+  if (options.part == "indexer" && options.tower == "vision")
+    fail_argument("part 'indexer' is a text-model part; tower must be 'text'");
+}
+
+const layer_plan& plan_of(const std::vector<layer_plan>& plan, int layer) {
+  if (layer < 0 || static_cast<std::size_t>(layer) >= plan.size())
+    fail_argument("layer must be in [0, ", plan.size() - 1, "] (the decoder's layers), got ", layer);
+  return plan[static_cast<std::size_t>(layer)];
+}
+
+}  // namespace
+}  // namespace detail
+
+std::string_view to_string(attention_kind kind) noexcept {
+  switch (kind) {
+    case attention_kind::full: return "full";
+    case attention_kind::sliding: return "sliding";
+    case attention_kind::chunked: return "chunked";
+    case attention_kind::sparse: return "sparse";
+    case attention_kind::linear: return "linear";
+    case attention_kind::conv: return "conv";
+    case attention_kind::cross: return "cross";
+  }
+  return "full";
+}
+
+double query_scale_at(const query_scale& q, std::int64_t position) {
+  if (position < 0 || position > max_position)
+    detail::fail_argument("position must be in [0, ", max_position, "], got ", position);
+  if (!(q.floor_scale > 0.0) || !std::isfinite(q.floor_scale))
+    detail::fail_argument("floor_scale must be a finite number > 0, got ", q.floor_scale);
+  if (!std::isfinite(q.attn_scale))
+    detail::fail_argument("attn_scale must be finite, got ", q.attn_scale);
+  if (q.offset != 0.0 && q.offset != 1.0)
+    detail::fail_argument("offset must be 0 or 1, got ", q.offset);
+  const double steps = std::floor((static_cast<double>(position) + q.offset) / q.floor_scale);
+  return std::fma(std::log1p(steps), q.attn_scale, 1.0);
+}
+
+rope_config rope_from_config(const hf_config& config, const config_options& options) {
+  detail::check_options(options);
+  const detail::reader r(config);
+  if (options.tower == "vision") return detail::vision_rope(r, options);
+  const detail::text_context c = detail::text_context_of(r, options);
+  if (!options.layer) return detail::text_rope(c, options.layer_type, options);
+  const auto plan = detail::plan_layers(c);
+  const detail::layer_plan& l = detail::plan_of(plan, *options.layer);
+  if (!l.rope)
+    detail::fail_argument("layer ", *options.layer, " has no RoPE (", l.type, " in ", c.f.name,
+                          "): layer_rope_from_config returns nullopt for it");
+  return detail::text_rope(c, l.type, options);
+}
+
+std::optional<rope_config> layer_rope_from_config(const hf_config& config,
+                                                  const config_options& options) {
+  detail::check_options(options);
+  if (!options.layer) detail::fail_argument("layer is required (a decoder layer index)");
+  const detail::reader r(config);
+  if (options.tower == "vision") {
+    const int n = detail::vision_layer_count(r);
+    if (*options.layer < 0 || *options.layer >= n)
+      detail::fail_argument("layer must be in [0, ", n - 1, "] (the vision tower's layers), got ",
+                            *options.layer);
+    return detail::vision_rope(r, options);
+  }
+  const detail::text_context c = detail::text_context_of(r, options);
+  const auto plan = detail::plan_layers(c);
+  const detail::layer_plan& l = detail::plan_of(plan, *options.layer);
+  if (!l.rope) return std::nullopt;
+  return detail::text_rope(c, l.type, options);
+}
+
+model_info model_from_config(const hf_config& config, const config_options& options) {
+  detail::check_options(options);
+  const detail::reader r(config);
+  model_info out;
+  if (options.tower == "vision") {
+    out.model_type = r.text("vision_config.model_type").value_or(r.text("model_type").value_or(""));
+    out.family = "vision";
+    out.encodings.push_back(detail::vision_rope(r, options));
+    const int n = detail::vision_layer_count(r);
+    for (int i = 0; i < n; ++i) out.layers.push_back({.index = i, .rope = 0});
+    return out;
+  }
+  const detail::text_context c = detail::text_context_of(r, options);
+  out.model_type = c.model_type;
+  out.family = std::string(c.f.name);
+  const auto plan = detail::plan_layers(c);
+  std::vector<std::pair<std::string, std::size_t>> by_type;  // layer type → encoding
+  const std::optional<query_scale> scale = detail::query_scale_of(c);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const detail::layer_plan& l = plan[i];
+    layer_info info{.index = static_cast<int>(i), .attention = *detail::attention_of(l.type)};
+    if (info.attention == attention_kind::sliding) info.window = detail::window_of(c);
+    if (info.attention == attention_kind::chunked) info.chunk = detail::chunk_of(c);
+    if (l.rope) {
+      auto known = by_type.begin();
+      while (known != by_type.end() && known->first != l.type) ++known;
+      if (known == by_type.end()) {
+        rope_config rope = detail::text_rope(c, l.type, options);
+        std::size_t at = 0;
+        while (at < out.encodings.size() && !detail::same_rope(out.encodings[at], rope)) ++at;
+        if (at == out.encodings.size()) out.encodings.push_back(std::move(rope));
+        known = by_type.insert(by_type.end(), {l.type, at});
+      }
+      info.rope = known->second;
+    }
+    // Llama 4 scales the queries of its no-RoPE layers, Ministral 3 of every layer.
+    if (c.f.layers.query == detail::query_rule::ministral3 || (!l.rope && info.attention <= attention_kind::sparse))
+      info.query_scale = scale;
+    out.layers.push_back(info);
+  }
+  return out;
+}
+
+}  // namespace posenc

@@ -1,0 +1,246 @@
+// test_config_families.cpp — the family table (core/src/config_families.hpp): its invariants,
+// the README's conventions table (generated here from the rows and compared with the text
+// between <!-- families:begin --> and <!-- families:end -->), and model_from_config's layer
+// maps and the new ladders against HF transformers' formulas in float64
+// (_compute_llama3_parameters with Llama 4's equal factors, _compute_proportional_rope_parameters,
+// HunYuanDenseV1RotaryEmbedding's NTK-α, Llama4TextAttention's query temperature).
+#include "posenc/config.hpp"
+#include "posenc/errors.hpp"
+#include "posenc/frequencies.hpp"
+
+#include "config_families.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef POSENC_FIXTURES_DIR
+#error "POSENC_FIXTURES_DIR must name the tests/fixtures directory"
+#endif
+
+namespace {
+
+using posenc::detail::family;
+using posenc::detail::kFamilies;
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+std::string head_text(const family& f) {
+  const auto& h = f.head;
+  std::string out;
+  if (!h.full_key.empty())
+    out = "`" + std::string(h.full_key) + "` (full layers, else " + std::to_string(h.full_fallback) + "); ";
+  const std::string derived = "`" + std::string(h.hidden) + "` / `" + std::string(h.heads) + "`";
+  if (h.key.empty()) return out + derived;
+  out += "`" + std::string(h.key) + "`";
+  if (!h.fallback && h.hidden.empty()) return out + " (required)";
+  return out + ", else " + (h.fallback ? std::to_string(h.fallback) : derived);
+}
+
+std::string rotary_text(const family& f) {
+  const auto& r = f.rotary;
+  if (!r.dim_key.empty()) return "`" + std::string(r.dim_key) + "` (else " + std::to_string(r.dim_fallback) + ")";
+  if (r.factor_fixed) return "head · " + number(r.factor_fallback) + " (fixed)";
+  std::string factor = "`partial_rotary_factor`";
+  if (!r.factor_alias.empty()) factor += " or `" + std::string(r.factor_alias) + "`";
+  std::string out = "head · " + factor + " (else " + number(r.factor_fallback) + ")";
+  if (r.default_full_head) out = "whole head (default type); scaled types: " + out;
+  return out;
+}
+
+std::string base_text(const family& f) {
+  const auto& b = f.base;
+  if (b.fixed) return b.ratio_key.empty() ? "10000 (fixed)" : "10000 · `" + std::string(b.ratio_key) + "`";
+  std::string out = number(b.fallback);
+  if (!b.alias.empty()) out += " (`" + std::string(b.alias) + "`)";
+  if (!b.local_key.empty()) out += "; sliding: `" + std::string(b.local_key) + "` (else " + number(b.local_fallback) + ")";
+  return out;
+}
+
+std::string layers_text(const family& f) {
+  using posenc::detail::query_rule;
+  using posenc::detail::rope_where;
+  using posenc::detail::sliding_rule;
+  const auto& l = f.layers;
+  std::vector<std::string> parts;
+  switch (l.sliding) {
+    case sliding_rule::none: break;
+    case sliding_rule::everywhere: parts.push_back("all sliding when `sliding_window` is set"); break;
+    case sliding_rule::qwen: parts.push_back("sliding from `max_window_layers` when `use_sliding_window`"); break;
+    case sliding_rule::period:
+      parts.push_back("sliding except every " +
+                      (l.period_key.empty() ? std::to_string(l.period)
+                                            : "`" + std::string(l.period_key) + "` (" + std::to_string(l.period) + ")") +
+                      "-th" + (l.last_full ? ", last full" : ""));
+      break;
+    case sliding_rule::nope: parts.push_back("no-RoPE layers slide when `use_sliding_window`"); break;
+  }
+  if (!l.rope_flags.empty())
+    parts.push_back("RoPE per `" + std::string(l.rope_flags) + "` (1 = RoPE; default every " +
+                    std::to_string(l.rope_interval) + "-th without)");
+  if (l.rope == rope_where::sliding) parts.push_back("RoPE on sliding layers only");
+  if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
+  if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
+  if (l.rope_layers_chunked) parts.push_back("RoPE layers chunked (`attention_chunk_size`)");
+  if (l.scaling_full_only) parts.push_back("scaling on full layers only");
+  if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
+  if (l.query == query_rule::ministral3) parts.push_back("query scale on every layer");
+  if (f.needs_rope_parameters) parts.push_back("per-layer-type `rope_parameters` required");
+  if (l.needs_layer_types) parts.push_back("`layer_types` required (linear / conv blocks: no RoPE)");
+  if (!f.indexer_dim.empty()) parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, half");
+  if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
+  if (parts.empty()) return "every layer full attention, RoPE";
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
+// The README's conventions table, one row per family.
+std::string families_table() {
+  std::string out =
+      "| family | `model_type` | models that ship it | layout | head dim | rotary dims | default θ | layers |\n"
+      "|---|---|---|---|---|---|---|---|\n";
+  for (const family& f : kFamilies) {
+    std::string types;
+    for (std::string_view t : f.model_types)
+      if (!t.empty()) types += (types.empty() ? "`" : ", `") + std::string(t) + "`";
+    std::string layout = f.layout == posenc::rope_layout::half ? "half" : "interleaved";
+    if (!f.layout_flag.empty()) layout += " (`" + std::string(f.layout_flag) + "`)";
+    out += "| " + std::string(f.name) + " | " + types + " | " + std::string(f.models) + " | " + layout +
+           " | " + head_text(f) + " | " + rotary_text(f) + " | " + base_text(f) + " | " + layers_text(f) + " |\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("config families: the family table's invariants hold", "[config][families]") {
+  CHECK(posenc::detail::table_is_consistent());
+  CHECK(std::size(kFamilies) >= 30);
+}
+
+TEST_CASE("config families: README's conventions table is the family table", "[config][families]") {
+  std::ifstream in(std::string(POSENC_FIXTURES_DIR) + "/../../README.md");
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string readme = text.str();
+  const std::string begin = "<!-- families:begin -->\n", end = "<!-- families:end -->";
+  const std::size_t a = readme.find(begin), b = readme.find(end);
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  const std::string shown = readme.substr(a + begin.size(), b - a - begin.size());
+  const std::string want = families_table();
+  if (shown != want) std::ofstream("families-table.md") << want;  // the text to paste
+  INFO("README.md between the families markers should read families-table.md (written to the "
+       "working directory)");
+  CHECK(shown == want);
+}
+
+namespace {
+
+posenc::hf_config llama4_text(std::optional<std::vector<double>> no_rope = std::nullopt) {
+  using posenc::config_value;
+  posenc::hf_config c;
+  c["model_type"] = config_value::of_text("llama4");
+  c["text_config"] = config_value::object();
+  c["text_config.model_type"] = config_value::of_text("llama4_text");
+  c["text_config.hidden_size"] = config_value::of(5120);
+  c["text_config.num_attention_heads"] = config_value::of(40);
+  c["text_config.head_dim"] = config_value::of(128);
+  c["text_config.num_hidden_layers"] = config_value::of(8);
+  c["text_config.rope_theta"] = config_value::of(500000);
+  c["text_config.rope_scaling"] = config_value::object();
+  c["text_config.rope_scaling.rope_type"] = config_value::of_text("llama3");
+  c["text_config.rope_scaling.factor"] = config_value::of(16);
+  c["text_config.rope_scaling.low_freq_factor"] = config_value::of(1);
+  c["text_config.rope_scaling.high_freq_factor"] = config_value::of(1);
+  c["text_config.rope_scaling.original_max_position_embeddings"] = config_value::of(8192);
+  if (no_rope) c["text_config.no_rope_layers"] = config_value::of_numbers(*no_rope);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("config families: Llama 4: NoPE layers with a query temperature, chunked RoPE layers, equal llama3 factors",
+          "[config][families]") {
+  const posenc::model_info m = posenc::model_from_config(llama4_text());
+  CHECK(m.family == "llama4");
+  CHECK(m.model_type == "llama4_text");
+  REQUIRE(m.layers.size() == 8);
+  REQUIRE(m.encodings.size() == 1);
+  for (const posenc::layer_info& l : m.layers) {
+    const bool nope = (l.index + 1) % 4 == 0;  // Llama4TextConfig's default no_rope_layers
+    CHECK(l.rope.has_value() == !nope);
+    CHECK(l.attention == (nope ? posenc::attention_kind::full : posenc::attention_kind::chunked));
+    CHECK(l.chunk == (nope ? std::optional<int>() : std::optional<int>(8192)));
+    CHECK(l.query_scale.has_value() == nope);
+  }
+  // _compute_llama3_parameters with low = high = 1: θ/16 past wavelength 8192, θ below.
+  const posenc::rope_config& r = m.encodings[0];
+  CHECK(r.layout == posenc::rope_layout::interleaved);
+  const posenc::frequencies f = posenc::inverse_frequencies(128, 500000, r.scaling);
+  for (int i = 0; i < 64; ++i) {
+    const double theta = 1.0 / std::pow(500000.0, 2.0 * i / 128);
+    const double want = 2 * std::numbers::pi / theta > 8192 ? theta / 16 : theta;
+    CHECK(f.inv_freq[static_cast<std::size_t>(i)] == Approx(want).epsilon(1e-14));
+  }
+  // An explicit list (1 = RoPE) wins; the query scale is HF's formula.
+  const posenc::model_info m2 = posenc::model_from_config(llama4_text(std::vector<double>{1, 0, 1, 1, 1, 1, 1, 1}));
+  CHECK_FALSE(m2.layers[1].rope.has_value());
+  CHECK(m2.layers[3].rope.has_value());
+  const posenc::query_scale q = *m2.layers[1].query_scale;
+  for (std::int64_t p : {0LL, 8190LL, 8191LL, 100000LL, 1LL << 40}) {
+    const double want = std::log(std::floor((static_cast<double>(p) + 1) / 8192) + 1) * 0.1 + 1;
+    CHECK(posenc::query_scale_at(q, p) == Approx(want).epsilon(1e-15));
+  }
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::query_scale_at(q, -1); }, "position");
+  const auto none = posenc::layer_rope_from_config(llama4_text(), {.layer = 3});
+  CHECK_FALSE(none.has_value());
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(llama4_text(), {.layer = 3}); }, "layer 3 has no RoPE");
+}
+
+TEST_CASE("config families: proportional and NTK-α ladders are HF's", "[config][families][frequencies]") {
+  posenc::scaling s;
+  s.type = posenc::scaling_type::proportional;
+  s.partial_rotary_factor = 0.25;
+  const posenc::frequencies f = posenc::inverse_frequencies(512, 1e6, s);
+  for (int i = 0; i < 256; ++i) {
+    const double want = i < 64 ? 1.0 / std::pow(1e6, 2.0 * i / 512) : 0.0;
+    CHECK(f.inv_freq[static_cast<std::size_t>(i)] == Approx(want).epsilon(1e-15));
+  }
+  s.partial_rotary_factor = 1.5;
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::inverse_frequencies(512, 1e6, s); }, "scaling.partial_rotary_factor");
+  posenc::scaling a;
+  a.type = posenc::scaling_type::dynamic;
+  a.alpha = 1000;
+  const posenc::frequencies g = posenc::inverse_frequencies(128, 10000, a);
+  const double base = 10000 * std::pow(1000.0, 128.0 / 126.0);
+  for (int i = 0; i < 64; ++i)
+    CHECK(g.inv_freq[static_cast<std::size_t>(i)] == Approx(1.0 / std::pow(base, 2.0 * i / 128)).epsilon(1e-14));
+}
+
+TEST_CASE("config families: an unlisted model_type is refused by name; family takes a listed one's rules",
+          "[config][families]") {
+  posenc::hf_config c = llama4_text();
+  c["text_config.model_type"] = posenc::config_value::of_text("llama9_text");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(c); }, "text_config.model_type = 'llama9_text' is not a family");
+  CHECK(posenc::model_from_config(c, {.family = "llama4"}).family == "llama4");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(c, {.family = "llama9"}); }, "family 'llama9'");
+}

@@ -1,0 +1,186 @@
+// `posenc vectors` (wasm/bin/posenc.mjs, the package's bin): its JSON against HF transformers'
+// formulas in float64 (_compute_llama3_parameters, _compute_longrope_parameters,
+// _compute_proportional_rope_parameters and the rotary embeddings' cat / repeat_interleave
+// cos, sin), its fixed key order, byte-identical output across runs and across the SIMD and
+// scalar binaries, its errors, and that it runs from the files the packed tarball holds.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { repoRoot } from './support.mjs';
+
+const BIN = `${repoRoot}wasm/bin/posenc.mjs`;
+const FIXTURES = `${repoRoot}tests/fixtures/hf-configs/`;
+const fixture = (name) => `${FIXTURES}${name}.json`;
+const load = (name) => JSON.parse(readFileSync(fixture(name), 'utf8'));
+
+function run(args, bin = BIN) {
+  const r = spawnSync('node', [bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function vectors(name, ...extra) {
+  const r = run(['vectors', fixture(name), ...extra]);
+  assert.equal(r.code, 0, r.err);
+  return r.out;
+}
+
+// HF's formulas in float64 (modeling_rope_utils.py).
+const hfDefault = (dim, base) => Array.from({ length: dim / 2 }, (_, i) => 1 / base ** ((2 * i) / dim));
+function hfLlama3(dim, base, { factor, low_freq_factor: low, high_freq_factor: high, original_max_position_embeddings: old }) {
+  return hfDefault(dim, base).map((f) => {
+    const wavelen = (2 * Math.PI) / f;
+    const llama = wavelen > old / low ? f / factor : f;
+    if (wavelen < old / high || wavelen > old / low) return llama;
+    const smooth = (old / wavelen - low) / (high - low);
+    return ((1 - smooth) * llama) / factor + smooth * llama;
+  });
+}
+const hfLongrope = (dim, base, ext) => Array.from({ length: dim / 2 }, (_, i) => 1 / (ext[i] * base ** ((2 * i) / dim)));
+function hfProportional(headDim, base, p) {
+  const angles = Math.floor((p * headDim) / 2);
+  return Array.from({ length: headDim / 2 }, (_, i) => (i < angles ? 1 / base ** ((2 * i) / headDim) : 0));
+}
+
+function assertVectors(enc, theta, attention, positions) {
+  assert.equal(enc.invFreq.length, theta.length);
+  enc.invFreq.forEach((v, i) => assert.ok(Math.abs(v - theta[i]) <= 1e-13 * theta[i], `θ_${i} ${v} vs ${theta[i]}`));
+  assert.ok(Math.abs(enc.attentionFactor - attention) <= 1e-14 * attention);
+  const n = theta.length;
+  positions.forEach((p, t) => {
+    assert.equal(enc.cos[t].length, enc.rotaryDim);
+    for (let i = 0; i < n; i++) {
+      const [a, b] = enc.layout === 'interleaved' ? [2 * i, 2 * i + 1] : [i, i + n];
+      const c = attention * Math.cos(p * theta[i]);
+      const s = attention * Math.sin(p * theta[i]);
+      for (const k of [a, b]) {
+        assert.ok(Math.abs(enc.cos[t][k] - c) <= 4e-7 * attention, `cos[${p}][${k}]`);
+        assert.ok(Math.abs(enc.sin[t][k] - s) <= 4e-7 * attention, `sin[${p}][${k}]`);
+      }
+      // float32 values, widened exactly.
+      assert.equal(Math.fround(enc.cos[t][a]), enc.cos[t][a]);
+    }
+  });
+}
+
+test('vectors: the documented keys, in order, and HF\'s θ and cos/sin (Llama 3.1, llama3)', () => {
+  const doc = JSON.parse(vectors('llama-3.1-8b'));
+  assert.deepEqual(Object.keys(doc), ['posenc', 'modelType', 'family', 'positions', 'layers', 'encodings']);
+  assert.equal(doc.posenc, JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8')).version);
+  assert.deepEqual([doc.modelType, doc.family], ['llama', 'llama']);
+  assert.deepEqual(doc.positions, [0, 1, 4095, 131071]);
+  assert.equal(doc.layers.length, 32);
+  assert.deepEqual(Object.keys(doc.layers[0]), ['index', 'rope', 'attention', 'window', 'chunk', 'queryScale']);
+  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null });
+  const enc = doc.encodings.e0;
+  assert.deepEqual(Object.keys(enc), ['headDim', 'rotaryDim', 'layout', 'base', 'scaling', 'mrope', 'vision2d',
+    'attentionFactor', 'invFreq', 'cos', 'sin']);
+  const p = load('llama-3.1-8b').rope_scaling;
+  assert.deepEqual(enc.scaling, { type: 'llama3', factor: 8, originalMaxPositionEmbeddings: 8192,
+    maxPositionEmbeddings: 131072, betaFast: 32, betaSlow: 1, truncate: true, lowFreqFactor: 1, highFreqFactor: 4 });
+  assertVectors(enc, hfLlama3(128, 500000, p), 1, doc.positions);
+});
+
+test('vectors: byte-identical across runs and across the SIMD and scalar binaries', () => {
+  for (const name of ['llama-3.1-8b', 'gemma-4-e2b-it.reconstructed', 'phi-3.5-mini-instruct', 'qwen3.5-9b']) {
+    const simd = vectors(name, '--simd', '--positions', '0,1,2,4095,4096,65535,131071');
+    const scalar = vectors(name, '--scalar', '--positions', '0,1,2,4095,4096,65535,131071');
+    assert.equal(simd, scalar, `${name}: SIMD and scalar differ`);
+    assert.equal(vectors(name, '--scalar', '--positions', '0,1,2,4095,4096,65535,131071'), scalar, `${name}: runs differ`);
+  }
+});
+
+test('vectors: Gemma 4 — a proportional layer, no-RoPE layers of Llama 4, --out', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-vectors-'));
+  try {
+    const out = join(dir, 'g4.json');
+    const r = run(['vectors', fixture('gemma-4-e2b-it.reconstructed'), '--positions', '0,7,131071', '--out', out]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.out, '');
+    const doc = JSON.parse(readFileSync(out, 'utf8'));
+    assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'full', window: null, chunk: null, queryScale: null });
+    assert.equal(doc.layers[0].window, 512);
+    const global = doc.encodings.e1;
+    assert.deepEqual([global.headDim, global.rotaryDim, global.scaling.type, global.scaling.partialRotaryFactor],
+      [512, 512, 'proportional', 0.25]);
+    assertVectors(global, hfProportional(512, 1e6, 0.25), 1, doc.positions);
+    assert.equal(global.cos[2][100], 1); // a zero-frequency pair: cos 1, sin 0 at every position
+    assert.equal(global.sin[2][100], 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const scout = JSON.parse(vectors('llama-4-scout-17b-16e.reconstructed', '--positions', '0'));
+  assert.deepEqual(scout.layers[3], { index: 3, rope: null, attention: 'full', window: null, chunk: null,
+    queryScale: { floorScale: 8192, attnScale: 0.1, offset: 1 } });
+  assert.equal(scout.layers[0].chunk, 8192);
+});
+
+test('vectors: --seq-len on both sides of Phi-3.5\'s original context picks short or long factors', () => {
+  const phi = load('phi-3.5-mini-instruct');
+  const attention = Math.sqrt(1 + Math.log(131072 / 4096) / Math.log(4096));
+  for (const [seqLen, key] of [[4096, 'short_factor'], [4097, 'long_factor']]) {
+    const doc = JSON.parse(vectors('phi-3.5-mini-instruct', '--seq-len', String(seqLen)));
+    assertVectors(doc.encodings.e0, hfLongrope(96, 10000, phi.rope_scaling[key]), attention, doc.positions);
+  }
+});
+
+test('vectors: --tower vision and --family', () => {
+  const doc = JSON.parse(vectors('qwen2.5-vl-7b-instruct', '--tower', 'vision', '--positions', '0,5'));
+  assert.equal(doc.encodings.e0.vision2d, 'qwen2-vl');
+  assert.equal(doc.encodings.e0.headDim, 80);
+  assert.equal(doc.layers.length, 32);
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-vectors-'));
+  try {
+    const c = load('codellama-7b');
+    c.model_type = 'my_llama';
+    const file = join(dir, 'c.json');
+    execFileSync('node', ['-e', `require('fs').writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(JSON.stringify(c))})`]);
+    const refused = run(['vectors', file]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /model_type = 'my_llama' is not a family posenc knows/);
+    const r = run(['vectors', file, '--family', 'llama', '--positions', '3']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).family, 'llama');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('vectors: bad arguments exit 2 with the usage, a bad config exits 1 naming the key', () => {
+  for (const args of [[], ['vector'], ['vectors'], ['vectors', fixture('llama-3.1-8b'), '--positions', '1,x'],
+    ['vectors', fixture('llama-3.1-8b'), '--positions', '-1'], ['vectors', fixture('llama-3.1-8b'), '--seq-len'],
+    ['vectors', fixture('llama-3.1-8b'), '--frobnicate'], ['vectors', 'a.json', 'b.json']]) {
+    const r = run(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, /usage: posenc vectors/);
+  }
+  const missing = run(['vectors', '/nonexistent/config.json']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /ENOENT/);
+  const tower = run(['vectors', fixture('llama-3.1-8b'), '--tower', 'audio']);
+  assert.equal(tower.code, 1);
+  assert.match(tower.err, /tower/);
+});
+
+test('vectors runs from the files the packed tarball holds', () => {
+  const listing = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'],
+    { cwd: repoRoot, encoding: 'utf8' }));
+  const files = listing[0].files.map((f) => f.path);
+  assert.ok(files.includes('wasm/bin/posenc.mjs'));
+  const pkg = JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8'));
+  assert.equal(pkg.bin.posenc, './wasm/bin/posenc.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-packed-'));
+  try {
+    for (const f of files) {
+      mkdirSync(dirname(join(dir, f)), { recursive: true });
+      cpSync(`${repoRoot}${f}`, join(dir, f));
+    }
+    const packed = run(['vectors', fixture('llama-3.1-8b')], join(dir, 'wasm/bin/posenc.mjs'));
+    assert.equal(packed.code, 0, packed.err);
+    assert.equal(packed.out, vectors('llama-3.1-8b'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

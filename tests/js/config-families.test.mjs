@@ -1,0 +1,549 @@
+// pe.modelFromConfig / pe.ropeFromConfig on the family fixtures of tests/fixtures/hf-configs/
+// (sources in the README there), on both binaries: every layer's rotator against HF
+// transformers' formulas evaluated here in float64 — θ, attention factor, layout, rotary dim
+// and HF-shaped cos/sin at positions up to 131071 — the layer map (RoPE or none, attention,
+// window, chunk, query scale), the refusals, and configs a hostile caller can build.
+//
+// The float64 references are ports of src/transformers/modeling_rope_utils.py's
+// _compute_default_rope_parameters, _compute_llama3_parameters, _compute_yarn_parameters,
+// _compute_longrope_parameters and _compute_proportional_rope_parameters, of
+// HunYuanDenseV1RotaryEmbedding's NTK-α base, and of the cos/sin each family's rotary
+// embedding returns (cat(freqs, freqs) for rotate_half, repeat_interleave for the interleaved
+// families) times attention_scaling. The structure each fixture must map to (family, layout,
+// head and rotary dims, base, rope type, layer pattern) is written out below by hand from the
+// families' configuration_*.py / modeling_*.py, not derived from posenc.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { assertThrows, loadBoth, repoRoot } from './support.mjs';
+
+const both = await loadBoth();
+const FIXTURES = `${repoRoot}tests/fixtures/hf-configs/`;
+const load = (name) => JSON.parse(readFileSync(`${FIXTURES}${name}.json`, 'utf8'));
+const textOf = (c) => c.text_config ?? c;
+
+// ── HF's formulas in float64 ────────────────────────────────────────────────────────────
+
+// _compute_default_rope_parameters: 1 / base^(arange(0, dim, 2) / dim).
+const hfDefault = (dim, base) => Array.from({ length: dim / 2 }, (_, i) => 1 / base ** ((2 * i) / dim));
+
+// _compute_llama3_parameters (equal low / high factors included: torch.where keeps the
+// smoothed value only inside the band, so its 0/0 never reaches the result).
+function hfLlama3(dim, base, { factor, low_freq_factor: low, high_freq_factor: high, original_max_position_embeddings: old }) {
+  return hfDefault(dim, base).map((f) => {
+    const wavelen = (2 * Math.PI) / f;
+    const llama = wavelen > old / low ? f / factor : f;
+    const medium = !(wavelen < old / high) && !(wavelen > old / low);
+    if (!medium) return llama;
+    const smooth = (old / wavelen - low) / (high - low);
+    return ((1 - smooth) * llama) / factor + smooth * llama;
+  });
+}
+
+// _compute_yarn_parameters → [θ, attention factor].
+function hfYarn(dim, base, p) {
+  const factor = p.factor;
+  const original = p.original_max_position_embeddings;
+  const getMscale = (scale, m = 1) => (scale <= 1 ? 1 : 0.1 * m * Math.log(scale) + 1);
+  let attention = p.attention_factor;
+  if (attention === undefined || attention === null) {
+    attention = p.mscale && p.mscale_all_dim ? getMscale(factor, p.mscale) / getMscale(factor, p.mscale_all_dim)
+      : getMscale(factor);
+  }
+  const betaFast = p.beta_fast || 32;
+  const betaSlow = p.beta_slow || 1;
+  const correctionDim = (rot) => (dim * Math.log(original / (rot * 2 * Math.PI))) / (2 * Math.log(base));
+  let low = correctionDim(betaFast);
+  let high = correctionDim(betaSlow);
+  if (p.truncate ?? true) {
+    low = Math.floor(low);
+    high = Math.ceil(high);
+  }
+  low = Math.max(low, 0);
+  high = Math.min(high, dim - 1);
+  if (low === high) high += 0.001;
+  const inv = Array.from({ length: dim / 2 }, (_, i) => {
+    const posFreq = base ** ((2 * i) / dim);
+    const extrapolationFactor = 1 - Math.min(Math.max((i - low) / (high - low), 0), 1);
+    return (1 / (factor * posFreq)) * (1 - extrapolationFactor) + (1 / posFreq) * extrapolationFactor;
+  });
+  return [inv, attention];
+}
+
+// _compute_longrope_parameters → [θ, attention factor] (factor absent: max / original).
+function hfLongrope(dim, base, p, maxPositions, seqLen) {
+  const original = p.original_max_position_embeddings;
+  const factor = p.factor ?? maxPositions / original;
+  const attention = p.attention_factor ?? (factor <= 1 ? 1 : Math.sqrt(1 + Math.log(factor) / Math.log(original)));
+  const ext = seqLen && seqLen > original ? p.long_factor : p.short_factor;
+  return [Array.from({ length: dim / 2 }, (_, i) => 1 / (ext[i] * base ** ((2 * i) / dim))), attention];
+}
+
+// _compute_proportional_rope_parameters: the first int(p · head_dim // 2) rungs of the ladder
+// over the whole head, zeros after, all / factor.
+function hfProportional(headDim, base, p, factor = 1) {
+  const angles = Math.floor((p * headDim) / 2);
+  return Array.from({ length: headDim / 2 }, (_, i) => (i < angles ? 1 / base ** ((2 * i) / headDim) : 0) / factor);
+}
+
+// HunYuanDenseV1RotaryEmbedding: base · α^(d/(d−2)), then the default ladder over head_dim.
+const hfAlpha = (dim, base, alpha) => hfDefault(dim, base * alpha ** (dim / (dim - 2)));
+
+// The rotary embedding's (cos, sin) row at p: half → cat(freqs, freqs); interleaved →
+// repeat_interleave(freqs, 2); times the attention factor.
+function hfCosSin(theta, layout, p, f) {
+  const n = theta.length;
+  const cos = new Array(2 * n);
+  const sin = new Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const [a, b] = layout === 'interleaved' ? [2 * i, 2 * i + 1] : [i, i + n];
+    cos[a] = cos[b] = f * Math.cos(p * theta[i]);
+    sin[a] = sin[b] = f * Math.sin(p * theta[i]);
+  }
+  return [cos, sin];
+}
+
+// ── what each fixture maps to ───────────────────────────────────────────────────────────
+
+// [headDim, rotaryDim, base, layout, (θ, attention factor) from HF's formulas, mrope]
+const rotary = (headDim, rotaryDim, base, layout, [theta, attention], mrope = null) =>
+  ({ headDim, rotaryDim, base, layout, theta, attention, mrope });
+const plain = (dim, base) => [hfDefault(dim, base), 1];
+const ropeOf = (c) => { const t = textOf(c); return t.rope_scaling ?? t.rope_parameters; };
+
+// The layer map: per layer [rope encoding name or null, attention, window, chunk, query scale].
+const every = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+const full = (n, e = 'e0') => every(n, () => [e, 'full', null, null, null]);
+
+const FAMILIES = {
+  'aya-23-8b': { family: 'cohere', encodings: [rotary(128, 128, 10000, 'interleaved', plain(128, 10000))], layers: full(32) },
+  'c4ai-command-r-v01': { family: 'cohere', encodings: [rotary(128, 128, 8e6, 'interleaved', plain(128, 8e6))], layers: full(40) },
+  // modeling_chatglm.py: RotaryEmbedding(kv_channels // 2) over the first 64 of 128 dims.
+  'chatglm3-6b': { family: 'chatglm', encodings: [rotary(128, 64, 10000, 'interleaved', plain(64, 10000))], layers: full(28) },
+  'codellama-7b': { family: 'llama', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(32) },
+  'deepseek-v2-lite': { family: 'deepseek',
+    encodings: [rotary(64, 64, 10000, 'interleaved', hfYarn(64, 10000, load('deepseek-v2-lite').rope_scaling))], layers: full(27) },
+  'deepseek-v3.2-exp.reconstructed': { family: 'deepseek_v32', encodings: [rotary(64, 64, 10000, 'interleaved', plain(64, 10000))],
+    layers: full(61) },
+  'devstral-small-2-24b-instruct': { family: 'ministral3',
+    encodings: [rotary(128, 128, 1e8, 'half', hfYarn(128, 1e8, ropeOf(load('devstral-small-2-24b-instruct'))))],
+    layers: every(40, () => ['e0', 'full', null, null, { floorScale: 8192, attnScale: 0.1, offset: 0 }]) },
+  'ernie-4.5-0.3b-pt.reconstructed': { family: 'ernie4_5', encodings: [rotary(128, 128, 5e5, 'interleaved', plain(128, 5e5))],
+    layers: full(18) },
+  // Exaone4Attention: RoPE on sliding layers only when sliding_window is set.
+  'exaone-4.0-32b': { family: 'exaone4',
+    encodings: [rotary(128, 128, 1e6, 'half', [hfLlama3(128, 1e6, ropeOf(load('exaone-4.0-32b'))), 1])],
+    layers: every(64, (i) => ((i + 1) % 4 ? ['e0', 'sliding', 4096, null, null] : [null, 'full', null, null, null])) },
+  'gemma-2-9b': { family: 'gemma2', encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000))],
+    layers: every(42, (i) => ['e0', (i + 1) % 2 ? 'sliding' : 'full', (i + 1) % 2 ? 4096 : null, null, null]) },
+  'gemma-2b': { family: 'gemma', encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000))], layers: full(18) },
+  // Gemma3TextConfig defaults: local θ 1e4 unscaled, global θ 1e6 with the linear ×8.
+  'gemma-3-27b-it': { family: 'gemma3', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000)),
+    rotary(128, 128, 1e6, 'half', [hfDefault(128, 1e6).map((v) => v / 8), 1])],
+  layers: every(62, (i) => ((i + 1) % 6 ? ['e0', 'sliding', 1024, null, null] : ['e1', 'full', null, null, null])) },
+  // Gemma 4: sliding layers 256 wide at 1e4; full layers global_head_dim 512, proportional.
+  'gemma-4-e2b-it.reconstructed': { family: 'gemma4', encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000)),
+    rotary(512, 512, 1e6, 'half', [hfProportional(512, 1e6, 0.25), 1])],
+  layers: every(30, (i) => ((i + 1) % 6 && i !== 29 ? ['e0', 'sliding', 512, null, null] : ['e1', 'full', null, null, null])) },
+  'glm-4-9b-chat-hf.reconstructed': { family: 'glm', encodings: [rotary(128, 64, 10000, 'interleaved', plain(64, 10000))],
+    layers: full(40) },
+  'glm-4.5': { family: 'glm4_moe', encodings: [rotary(128, 64, 1e6, 'half', plain(64, 1e6))], layers: full(92) },
+  'gpt-oss-120b': { family: 'gpt_oss', encodings: [rotary(64, 64, 150000, 'half', hfYarn(64, 150000, load('gpt-oss-120b').rope_scaling))],
+    layers: every(36, (i) => ['e0', i % 2 ? 'full' : 'sliding', i % 2 ? null : 128, null, null]) },
+  'hunyuan-7b-instruct.reconstructed': { family: 'hunyuan', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: full(32) },
+  'kimi-k2': { family: 'deepseek', encodings: [rotary(64, 64, 50000, 'interleaved', hfYarn(64, 50000, load('kimi-k2').rope_scaling))],
+    layers: full(61) },
+  'lfm2.5-vl-1.6b': { family: 'lfm2', encodings: [rotary(64, 64, 1e6, 'half', plain(64, 1e6))],
+    layers: textOf(load('lfm2.5-vl-1.6b')).layer_types.map((t) => (t === 'conv' ? [null, 'conv', null, null, null]
+      : ['e0', 'full', null, null, null])) },
+  // Mllama: cross_attention_layers have no RoPE.
+  'llama-3.2-90b-vision-instruct': { family: 'mllama',
+    encodings: [rotary(128, 128, 5e5, 'half', [hfLlama3(128, 5e5, ropeOf(load('llama-3.2-90b-vision-instruct'))), 1])],
+    layers: every(100, (i) => (i % 5 === 3 ? [null, 'cross', null, null, null] : ['e0', 'full', null, null, null])) },
+  // Llama 4: NoPE every 4th layer (full attention, query temperature), chunked RoPE layers.
+  'llama-4-scout-17b-16e.reconstructed': { family: 'llama4', encodings: [rotary(128, 128, 5e5, 'interleaved', plain(128, 5e5))],
+    layers: every(48, (i) => ((i + 1) % 4 ? ['e0', 'chunked', null, 8192, null]
+      : [null, 'full', null, null, { floorScale: 8192, attnScale: 0.1, offset: 1 }])) },
+  'minicpm3-4b': { family: 'minicpm3',
+    encodings: [rotary(32, 32, 10000, 'half', hfLongrope(32, 10000, load('minicpm3-4b').rope_scaling, 32768))], layers: full(62) },
+  'ministral-3-3b-2512': { family: 'ministral3',
+    encodings: [rotary(128, 128, 1e6, 'half', hfYarn(128, 1e6, ropeOf(load('ministral-3-3b-2512'))))],
+    layers: every(26, () => ['e0', 'full', null, null, { floorScale: 16384, attnScale: 0.1, offset: 0 }]) },
+  'mistral-nemo-base-2407': { family: 'mistral', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(40) },
+  'mixtral-8x7b-v0.1': { family: 'mixtral', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(32) },
+  'olmo-2-7b': { family: 'olmo2', encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5))], layers: full(32) },
+  // OLMo 3: yarn on the full-attention layers only.
+  'olmo-3.1-32b-instruct': { family: 'olmo3', encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5)),
+    rotary(128, 128, 5e5, 'half', hfYarn(128, 5e5, load('olmo-3.1-32b-instruct').rope_scaling))],
+  layers: every(64, (i) => ((i + 1) % 4 ? ['e0', 'sliding', 4096, null, null] : ['e1', 'full', null, null, null])) },
+  'phi-1': { family: 'phi', encodings: [rotary(64, 32, 10000, 'half', plain(32, 10000))], layers: full(24) },
+  'qwen1.5-moe-a2.7b': { family: 'qwen2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(24) },
+  'qwen3-0.6b': { family: 'qwen3', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(28) },
+  'qwen3-30b-a3b': { family: 'qwen3', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))], layers: full(48) },
+  // Qwen3.5: partial 0.25 of 256, interleaved M-RoPE [11, 11, 10], RoPE on full layers only.
+  'qwen3.5-9b': { family: 'qwen3_next',
+    encodings: [rotary(256, 64, 1e7, 'half', plain(64, 1e7), { section: [11, 11, 10], interleaved: true })],
+    layers: every(32, (i) => ((i + 1) % 4 ? [null, 'linear', null, null, null] : ['e0', 'full', null, null, null])) },
+  'smollm2-135m': { family: 'llama', encodings: [rotary(64, 64, 1e5, 'half', plain(64, 1e5))], layers: full(30) },
+  'smollm3-3b': { family: 'smollm3', encodings: [rotary(128, 128, 5e6, 'half', plain(128, 5e6))],
+    layers: every(36, (i) => [(i + 1) % 4 ? 'e0' : null, 'full', null, null, null]) },
+  'stablelm-2-zephyr-1.6b': { family: 'stablelm', encodings: [rotary(64, 16, 10000, 'half', plain(16, 10000))], layers: full(24) },
+  // Starcoder2Attention: sliding_window on every layer.
+  'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
+    layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
+};
+
+// The fixtures tests/js/config.test.mjs checks rotator by rotator.
+const ROTATOR_FIXTURES = ['deepseek-v3', 'gemma-2-2b', 'gemma-3-1b-it', 'gpt-j-6b', 'llama-3.1-8b', 'llama-3.2-3b',
+  'mistral-7b-instruct-v0.3', 'phi-3.5-mini-instruct', 'phi-4-mini-instruct', 'qwen2.5-7b', 'qwen2.5-vl-7b-instruct',
+  'qwen3-vl-4b-instruct', 'redpajama-incite-3b', 'stablelm-3b-4e1t'];
+
+const POSITIONS = [0, 1, 2, 7, 100, 4095, 4096, 8191, 8192, 32767, 65536, 100000, 131071];
+
+function assertEncoding(rope, want, what) {
+  assert.equal(rope.headDim, want.headDim, `${what}: headDim`);
+  assert.equal(rope.rotaryDim, want.rotaryDim, `${what}: rotaryDim`);
+  assert.equal(rope.base, want.base, `${what}: base`);
+  assert.equal(rope.layout, want.layout, `${what}: layout`);
+  assert.equal(rope.invFreq.length, want.theta.length, `${what}: θ count`);
+  for (let i = 0; i < want.theta.length; i++) {
+    const err = Math.abs(rope.invFreq[i] - want.theta[i]);
+    assert.ok(err <= 1e-13 * want.theta[i] || (want.theta[i] === 0 && rope.invFreq[i] === 0),
+      `${what}: θ_${i} = ${rope.invFreq[i]}, HF ${want.theta[i]}`);
+  }
+  assert.ok(Math.abs(rope.attentionFactor - want.attention) <= 1e-14 * want.attention,
+    `${what}: attentionFactor ${rope.attentionFactor}, HF ${want.attention}`);
+  const mrope = rope.mrope === null ? null : { section: [...rope.mrope.section], interleaved: rope.mrope.interleaved };
+  assert.deepEqual(mrope, want.mrope, `${what}: mrope`);
+  // HF-shaped cos/sin at positions up to 131071 (a text token's M-RoPE position on every axis).
+  const all = [];
+  for (let a = 0; a < rope.axes; a++) all.push(...POSITIONS);
+  const { cos, sin } = rope.cosSin({ positions: all });
+  const r = rope.rotaryDim;
+  let worst = 0;
+  POSITIONS.forEach((p, t) => {
+    const [c, s] = hfCosSin(want.theta, want.layout, p, want.attention);
+    for (let i = 0; i < r; i++) {
+      worst = Math.max(worst, Math.abs(cos[t * r + i] - c[i]), Math.abs(sin[t * r + i] - s[i]));
+    }
+  });
+  assert.ok(worst <= 4e-7 * want.attention, `${what}: cos/sin max |error| ${worst}`);
+}
+
+function assertModel(pe, name, want, opts = {}) {
+  const model = pe.modelFromConfig(load(name), opts);
+  try {
+    assert.equal(model.family, want.family, `${name}: family`);
+    assert.equal(model.layers.length, want.layers.length, `${name}: layer count`);
+    model.layers.forEach((l, i) => {
+      const q = l.queryScale === null ? null : { floorScale: l.queryScale.floorScale, attnScale: l.queryScale.attnScale,
+        offset: l.queryScale.offset };
+      assert.deepEqual([l.rope, l.attention, l.window, l.chunk, q], want.layers[i], `${name}: layer ${i}`);
+      assert.equal(l.index, i);
+    });
+    const keys = Object.keys(model.encodings);
+    assert.deepEqual(keys, want.encodings.map((_, i) => `e${i}`), `${name}: encodings`);
+    keys.forEach((k, i) => assertEncoding(model.encodings[k], want.encodings[i], `${name} ${k}`));
+  } finally {
+    model.dispose();
+  }
+}
+
+test('every fixture is checked by this file or by config.test.mjs', () => {
+  const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  assert.deepEqual(files, [...Object.keys(FAMILIES), ...ROTATOR_FIXTURES].sort());
+  assert.ok(Object.keys(FAMILIES).length >= 30);
+});
+
+// Families read from their configuration class alone (no fixture): a config with only the
+// shape keys takes the class's default θ and rotary width — [model_type, layout, rotary dims of
+// a 128-wide head, default_theta] as each configuration_*.py / modeling_*.py states them.
+const CLASS_DEFAULTS = [
+  ['apertus', 'half', 128, 12e6], ['arcee', 'half', 128, 1e4], ['aria_text', 'half', 128, 1e4],
+  ['bitnet', 'half', 128, 5e5], ['cosmos3_edge_text', 'half', 128, 1e8], ['deepseek_ocr2_text', 'half', 128, 1e4],
+  ['diffllama', 'half', 128, 1e4], ['doge', 'half', 128, 1e4], ['emu3_text_model', 'half', 128, 1e6],
+  ['flex_olmo', 'half', 128, 5e5], ['granite', 'half', 128, 1e4], ['granitemoe', 'half', 128, 1e4],
+  ['granitemoeshared', 'half', 128, 1e4], ['hyperclovax', 'half', 128, 1e4], ['jais2', 'half', 128, 1e4],
+  ['jetmoe', 'half', 128, 1e4], ['olmoe', 'half', 128, 1e4], ['phi4_multimodal', 'half', 128, 1e4],
+  ['phimoe', 'half', 128, 1e6], ['seed_oss', 'half', 128, 1e4], ['solar_open', 'half', 128, 1e6],
+  ['voxtral_realtime_text', 'half', 128, 1e4], ['persimmon', 'half', 64, 1e4], ['nemotron', 'half', 64, 1e4],
+  ['helium', 'interleaved', 128, 1e5], ['vaultgemma', 'half', 128, 1e4], ['cohere', 'interleaved', 128, 5e5],
+  ['ernie4_5', 'interleaved', 128, 5e5], ['glm4', 'interleaved', 64, 1e4], ['smollm3', 'half', 128, 2e6],
+  ['gpt_oss', 'half', 128, 150000], ['olmo3', 'half', 128, 5e5], ['lfm2', 'half', 128, 1e6],
+  ['ministral', 'half', 128, 1e4], ['dots1', 'half', 128, 1e4], ['cwm', 'half', 128, 1e6],
+];
+
+for (const [name, pe] of Object.entries(both)) {
+  test(`${name}: families read from their config class alone take its default θ, layout and rotary width`, () => {
+    for (const [modelType, layout, rotaryDim, base] of CLASS_DEFAULTS) {
+      const c = { model_type: modelType, hidden_size: 4096, num_attention_heads: 32, head_dim: 128, num_hidden_layers: 4 };
+      const rope = pe.ropeFromConfig(c);
+      assertEncoding(rope, rotary(128, rotaryDim, base, layout, plain(rotaryDim, base)), modelType);
+      rope.dispose();
+    }
+    // DeepSeek-V3's MLA in other families: the qk_rope_head_dim slice, rope_interleave (default true).
+    const mla = (c) => { const r = pe.ropeFromConfig(c); const out = [r.headDim, r.rotaryDim, r.layout, r.base]; r.dispose(); return out; };
+    assert.deepEqual(mla({ model_type: 'longcat_flash' }), [64, 64, 'interleaved', 1e7]);
+    assert.deepEqual(mla({ model_type: 'youtu', qk_rope_head_dim: 32 }), [32, 32, 'interleaved', 1e4]);
+    assert.deepEqual(mla({ model_type: 'glm4_moe_lite', qk_rope_head_dim: 64, rope_interleave: false }), [64, 64, 'half', 1e4]);
+    assertThrows(() => pe.ropeFromConfig({ model_type: 'axk1' }), RangeError, /qk_rope_head_dim is required for deepseek_mla/);
+  });
+
+  test(`${name}: modelFromConfig maps every family fixture as transformers does (θ, factor, layout, cos/sin, layers)`, () => {
+    for (const [file, want] of Object.entries(FAMILIES)) assertModel(pe, file, want);
+  });
+
+  test(`${name}: README's modelFromConfig example runs on the Llama 4 and Gemma 4 fixtures and shows their values`, () => {
+    const readme = readFileSync(`${repoRoot}README.md`, 'utf8');
+    const block = /<!-- model-example -->\s*```js\n([\s\S]*?)```/.exec(readme);
+    assert.ok(block, 'README.md has a ```js block after <!-- model-example -->');
+    const run = new Function('pe', 'llama4Config', 'gemma4Config',
+      `${block[1]}\nreturn { scout, gemma4, global, scale: pe.queryScale(scout.layers[3].queryScale, [0, 8191, 131071]) };`);
+    const { scout, gemma4, global, scale } = run(pe, load('llama-4-scout-17b-16e.reconstructed'), load('gemma-4-e2b-it.reconstructed'));
+    assert.deepEqual({ ...scout.layers[2] }, { index: 2, rope: 'e0', attention: 'chunked', window: null, chunk: 8192, queryScale: null });
+    assert.deepEqual([scout.layers[3].rope, { ...scout.layers[3].queryScale }], [null, { floorScale: 8192, attnScale: 0.1, offset: 1 }]);
+    assert.deepEqual(Array.from(scale, (v) => v.toFixed(4)), ['1.0000', '1.0693', '1.2833']);
+    assert.deepEqual([global.headDim, global.rotaryDim, global.invFreq.length, global.invFreq[64]], [512, 512, 256, 0]);
+    assert.equal(gemma4.scaling.e1.type, 'proportional');
+    scout.dispose();
+    gemma4.dispose();
+  });
+
+  test(`${name}: ropeFromConfig({ layer }) is the layer's encoding, null without RoPE`, () => {
+    const scout = load('llama-4-scout-17b-16e.reconstructed');
+    assert.equal(pe.ropeFromConfig(scout, { layer: 3 }), null);
+    const l0 = pe.ropeFromConfig(scout, { layer: 0 });
+    assertEncoding(l0, FAMILIES['llama-4-scout-17b-16e.reconstructed'].encodings[0], 'llama 4 layer 0');
+    l0.dispose();
+    const g4 = load('gemma-4-e2b-it.reconstructed');
+    const global = pe.ropeFromConfig(g4, { layer: 5 });
+    assertEncoding(global, FAMILIES['gemma-4-e2b-it.reconstructed'].encodings[1], 'gemma 4 layer 5');
+    global.dispose();
+    assert.equal(pe.ropeFromConfig(load('exaone-4.0-32b'), { layer: 3 }), null);
+    assert.equal(pe.ropeFromConfig(load('qwen3.5-9b'), { layer: 0 }), null);
+    assertThrows(() => pe.ropeFromConfig(scout, { layer: 48 }), RangeError, /layer must be in \[0, 47\]/);
+    assertThrows(() => pe.ropeFromConfig(scout, { layer: -1 }), RangeError, /layer/);
+  });
+
+  test(`${name}: sliding windows come from the class defaults when the key is absent`, () => {
+    // MistralConfig: sliding_window 4096 on every layer unless the config says null.
+    const m = load('mistral-nemo-base-2407');
+    delete m.sliding_window;
+    const model = pe.modelFromConfig(m);
+    assert.deepEqual(model.layers.map((l) => [l.attention, l.window]), every(40, () => ['sliding', 4096]));
+    model.dispose();
+    // Qwen3.5 and LFM2 derive their hybrid pattern by rules posenc does not follow: the list is required.
+    const q35 = load('qwen3.5-9b');
+    delete q35.text_config.layer_types;
+    assertThrows(() => pe.modelFromConfig(q35), RangeError, /text_config\.layer_types is required/);
+    pe.ropeFromConfig(q35).dispose(); // the rotator itself needs no layer map
+    // MixtralConfig: none.
+    const x = load('mixtral-8x7b-v0.1');
+    delete x.sliding_window;
+    const mx = pe.modelFromConfig(x);
+    assert.ok(mx.layers.every((l) => l.attention === 'full'));
+    mx.dispose();
+    // Qwen2Config: use_sliding_window turns layers ≥ max_window_layers to sliding.
+    const q = load('qwen1.5-moe-a2.7b');
+    q.use_sliding_window = true;
+    const qm = pe.modelFromConfig(q);
+    assert.deepEqual(qm.layers.map((l) => l.attention), every(24, (i) => (i >= 21 ? 'sliding' : 'full')));
+    assert.equal(qm.layers[23].window, 32768);
+    qm.dispose();
+  });
+
+  test(`${name}: DeepSeek-V3.2's indexer rotates half-layout pairs of its 128-wide head`, () => {
+    const c = load('deepseek-v3.2-exp.reconstructed');
+    const ix = pe.ropeFromConfig(c, { part: 'indexer' });
+    assertEncoding(ix, rotary(128, 64, 10000, 'half', plain(64, 10000)), 'indexer');
+    ix.dispose();
+    // transformers v5 saves its layer_types: every layer deepseek_sparse_attention, with RoPE.
+    c.layer_types = Array(61).fill('deepseek_sparse_attention');
+    const m = pe.modelFromConfig(c);
+    assert.ok(m.layers.every((l) => l.attention === 'sparse' && l.rope === 'e0'));
+    m.dispose();
+    assertThrows(() => pe.ropeFromConfig(load('kimi-k2'), { part: 'indexer' }), RangeError, /part 'indexer'.*deepseek has none/);
+  });
+
+  test(`${name}: Llama 4's published equal llama3 factors take transformers' result`, () => {
+    // Llama-4-Scout's rope_scaling as published (factor 16, low = high = 1, original 8192),
+    // added to the reconstructed file (which carries the class defaults only).
+    const c = load('llama-4-scout-17b-16e.reconstructed');
+    const p = { factor: 16, high_freq_factor: 1, low_freq_factor: 1, original_max_position_embeddings: 8192, rope_type: 'llama3' };
+    c.text_config.rope_scaling = p;
+    const rope = pe.ropeFromConfig(c);
+    assertEncoding(rope, rotary(128, 128, 5e5, 'interleaved', [hfLlama3(128, 5e5, p), 1]), 'llama 4 llama3');
+    rope.dispose();
+    // The query temperature of its no-RoPE layers, log(floor((p + 1) / 8192) + 1) · 0.1 + 1.
+    const positions = [0, 8190, 8191, 8192, 16383, 131071, 2 ** 40];
+    const got = pe.queryScale({ floorScale: 8192, attnScale: 0.1, offset: 1 }, positions);
+    positions.forEach((q, i) => {
+      const want = Math.log(Math.floor((q + 1) / 8192) + 1) * 0.1 + 1;
+      assert.ok(Math.abs(got[i] - want) <= 4e-16 * want, `scale(${q}) = ${got[i]}, HF ${want}`);
+    });
+    assertThrows(() => pe.queryScale({ floorScale: 8192, attnScale: 0.1 }, [-1]), RangeError, /positions\[0\]/);
+    assertThrows(() => pe.queryScale({ floorScale: 0, attnScale: 0.1 }, [1]), RangeError, /floor_scale/);
+  });
+
+  test(`${name}: dynamic NTK-α (Hunyuan) and proportional RoPE as pe.rope scaling types`, () => {
+    // Hunyuan-7B-Instruct's published rope_scaling form (dynamic with alpha and unread yarn keys).
+    const c = load('hunyuan-7b-instruct.reconstructed');
+    c.head_dim = 128;
+    c.rope_scaling = { alpha: 1000, beta_fast: 32, beta_slow: 1, factor: 1, mscale: 1, mscale_all_dim: 1, type: 'dynamic' };
+    const h = pe.ropeFromConfig(c, { seqLen: 2048 });
+    assertEncoding(h, rotary(128, 128, 10000, 'half', [hfAlpha(128, 10000, 1000), 1]), 'hunyuan α');
+    h.dispose();
+    // Past max_position_embeddings transformers' dynamic_rope_update drops alpha: refused.
+    assertThrows(() => pe.ropeFromConfig(c, { seqLen: 2049 }), RangeError, /seqLen = 2049 exceeds max_position_embeddings/);
+    const direct = pe.rope({ headDim: 128, base: 10000, scaling: { type: 'dynamic', alpha: 1000 } });
+    assertEncoding(direct, rotary(128, 128, 10000, 'half', [hfAlpha(128, 10000, 1000), 1]), 'pe.rope α');
+    direct.dispose();
+    const prop = pe.rope({ headDim: 512, base: 1e6, scaling: { type: 'proportional', partialRotaryFactor: 0.25 } });
+    assertEncoding(prop, rotary(512, 512, 1e6, 'half', [hfProportional(512, 1e6, 0.25), 1]), 'pe.rope proportional');
+    // Its zero-frequency pairs pass unchanged: dims 64…255 and 320…511 of every row.
+    const x = Float32Array.from({ length: 512 }, (_, i) => Math.sin(i + 1));
+    const y = prop.apply(Float32Array.from(x), { tokens: 1, heads: 1, positions: [131071] });
+    for (let i = 64; i < 256; i++) {
+      assert.equal(y[i], x[i]);
+      assert.equal(y[i + 256], x[i + 256]);
+    }
+    assert.notEqual(y[1], x[1]);
+    prop.dispose();
+    // alpha is Hunyuan's: another family's dynamic rope refuses the key.
+    const l = load('codellama-7b');
+    l.rope_scaling = { type: 'dynamic', factor: 2, alpha: 10 };
+    assertThrows(() => pe.ropeFromConfig(l), RangeError, /rope_scaling\.alpha is not a parameter/);
+  });
+
+  test(`${name}: an unlisted model_type is refused by name, { family } reads it on purpose`, () => {
+    const c = load('codellama-7b');
+    c.model_type = 'my_llama';
+    assertThrows(() => pe.ropeFromConfig(c), RangeError,
+      /model_type = 'my_llama' is not a family posenc knows.*\{ family: 'llama' \}/);
+    assertThrows(() => pe.modelFromConfig(c), RangeError, /model_type = 'my_llama'/);
+    const rope = pe.ropeFromConfig(c, { family: 'llama' });
+    assertEncoding(rope, FAMILIES['codellama-7b'].encodings[0], 'family llama');
+    rope.dispose();
+    assertThrows(() => pe.ropeFromConfig(c, { family: 'lama' }), RangeError, /family 'lama' is not a listed family/);
+    assertThrows(() => pe.ropeFromConfig(c, { family: 'x'.repeat(65) }), RangeError, /family must name/);
+    // Huge option strings are described by their length, never echoed.
+    for (const opts of [{ layout: 'x'.repeat(1e5) }, { part: 'y'.repeat(1e5) }, { layerType: '\n'.repeat(1e5) },
+      { family: 'f'.repeat(1e5) }]) {
+      try {
+        pe.ropeFromConfig(c, opts);
+        assert.fail('accepted');
+      } catch (e) {
+        assert.ok(e instanceof RangeError && e.message.length < 200, e.message.slice(0, 300));
+      }
+    }
+    // A huge model_type is quoted as a short escaped excerpt.
+    c.model_type = `${'\u0000\'\n'.repeat(3)}${'a'.repeat(1e6)}`;
+    assertThrows(() => pe.ropeFromConfig(c), RangeError, /model_type = '\\x00\\'\\x0a/, /1000009 bytes\)/);
+    try {
+      pe.ropeFromConfig(c);
+    } catch (e) {
+      // The caller's megabyte shows as 40 bytes; the rest is posenc's list of families.
+      assert.ok(e.message.length < 2000 && !e.message.includes('a'.repeat(41)), `message of ${e.message.length} characters`);
+    }
+  });
+
+  test(`${name}: nulls where transformers needs a number are refused naming the key`, () => {
+    const cases = [
+      ['codellama-7b', (c) => { c.rope_theta = null; }, /rope_theta is null/],
+      ['llama-3.2-90b-vision-instruct', (c) => { c.text_config.rope_scaling.original_max_position_embeddings = null; },
+        /text_config\.rope_scaling\.original_max_position_embeddings is null/],
+      ['llama-3.2-90b-vision-instruct', (c) => { c.text_config.original_max_position_embeddings = null; },
+        /text_config\.original_max_position_embeddings is null/],
+      ['llama-3.2-90b-vision-instruct', (c) => { c.text_config.rope_scaling.factor = null; },
+        /rope_scaling\.factor is null/],
+      ['glm-4.5', (c) => { c.partial_rotary_factor = null; }, /partial_rotary_factor is null/],
+      ['gemma-4-e2b-it.reconstructed', (c) => { c.text_config.rope_parameters.full_attention.rope_theta = null; },
+        /rope_parameters\.full_attention\.rope_theta is null/],
+      ['llama-4-scout-17b-16e.reconstructed', (c) => { c.text_config.attention_chunk_size = null; },
+        /attention_chunk_size is null/, 'model'],
+      ['llama-4-scout-17b-16e.reconstructed', (c) => { c.text_config.no_rope_layers = [1, 2]; },
+        /no_rope_layers must hold one 0\/1 per layer/, 'model'],
+      ['gemma-2-9b', (c) => { c.layer_types = Array(42).fill('global'); }, /layer_types\[0\] = 'global'/, 'model'],
+      ['gemma-2-9b', (c) => { c.layer_types = ['full_attention']; }, /layer_types must hold one entry per layer/, 'model'],
+      ['chatglm3-6b', (c) => { c.partial_rotary_factor = 0.5; }, /partial_rotary_factor is not read by chatglm/],
+      ['codellama-7b', (c) => { c.partial_rotary_factor = 0.5; }, /partial_rotary_factor = 0.5 is not read by llama's default/],
+      ['gpt-oss-120b', (c) => { c.rope_scaling.rope_type = 'x'.repeat(5000); }, /rope_type must be one of .* got 'x{40}… \(5000 bytes\)'/],
+    ];
+    for (const [file, edit, pattern, api] of cases) {
+      const c = load(file);
+      edit(c);
+      assertThrows(() => (api === 'model' ? pe.modelFromConfig(c) : pe.ropeFromConfig(c)), RangeError, pattern);
+    }
+    // A huge or control-character key is quoted as a short escaped excerpt.
+    const k2 = load('kimi-k2');
+    k2.rope_scaling[`\u0007${'k'.repeat(100000)}`] = 1;
+    assertThrows(() => pe.ropeFromConfig(k2), RangeError, /rope_scaling\.\\x07k{39}… \(100001 bytes\) is not a parameter/);
+    const deep = load('kimi-k2');
+    deep[`${'q'.repeat(200)}\n`] = { self: null };
+    deep[`${'q'.repeat(200)}\n`].self = deep[`${'q'.repeat(200)}\n`];
+    assertThrows(() => pe.ropeFromConfig(deep), TypeError, /config key 'q{80}…' \(206 characters\) contains itself/);
+    // A null the class reads as absent is fine (yarn's mscale: `.get(...)` then `if mscale`).
+    const k = load('kimi-k2');
+    k.rope_scaling.mscale = null;
+    pe.ropeFromConfig(k).dispose();
+  });
+
+  test(`${name}: a polluted Object.prototype cannot see or change the records the reader builds`, () => {
+    const seen = [];
+    const names = ['scaling', 'mrope', 'vision2d', 'headDim', 'rotaryDim', 'base', 'layout', 'type', 'factor',
+      'shortFactor', 'longFactor', 'section', 'interleaved', 'cacheLength', 'rope', 'queryScale'];
+    const saved = names.map((k) => [k, Object.getOwnPropertyDescriptor(Object.prototype, k)]);
+    for (const k of names) {
+      Object.defineProperty(Object.prototype, k, { // eslint-disable-line no-extend-native
+        configurable: true,
+        set(v) { seen.push(k); },
+        get() { seen.push(`get ${k}`); return undefined; },
+      });
+    }
+    let l31;
+    let q3;
+    let phi;
+    let scout;
+    try {
+      l31 = pe.ropeFromConfig(load('llama-3.1-8b'));
+      q3 = pe.ropeFromConfig(load('qwen3-vl-4b-instruct'));
+      phi = pe.ropeFromConfig(load('phi-3.5-mini-instruct'), { seqLen: 131072 });
+      scout = pe.modelFromConfig(load('llama-4-scout-17b-16e.reconstructed'));
+    } finally {
+      for (const [k, d] of saved) {
+        if (d === undefined) delete Object.prototype[k];
+        else Object.defineProperty(Object.prototype, k, d);
+      }
+    }
+    assert.deepEqual(seen, []);
+    const l31cfg = load('llama-3.1-8b').rope_scaling;
+    assertEncoding(l31, rotary(128, 128, 500000, 'half', [hfLlama3(128, 500000, l31cfg), 1]), 'llama 3.1, polluted');
+    assert.deepEqual([...q3.mrope.section], [24, 20, 20]);
+    const phiCfg = load('phi-3.5-mini-instruct');
+    assertEncoding(phi, rotary(96, 96, 10000, 'half', hfLongrope(96, 10000, { ...phiCfg.rope_scaling,
+      original_max_position_embeddings: 4096 }, 131072, 131072)), 'phi-3.5 long, polluted');
+    assert.equal(scout.layers[3].rope, null);
+    assert.equal(scout.layers[3].queryScale.floorScale, 8192);
+    scout.dispose();
+    for (const r of [l31, q3, phi]) r.dispose();
+  });
+
+  test(`${name}: a Proxy that lists a key twice or lies is read once per key, as published`, () => {
+    const target = load('gpt-oss-120b');
+    let traps = 0;
+    const dup = new Proxy(target, {
+      ownKeys(t) { traps++; const k = Reflect.ownKeys(t); return [...k, 'rope_theta']; },
+    });
+    assertThrows(() => pe.modelFromConfig(dup), TypeError, /config: its own keys cannot be listed/);
+    const lying = new Proxy(target, {
+      ownKeys(t) { return [...Reflect.ownKeys(t), 'absent_key']; },
+      getOwnPropertyDescriptor(t, k) { return k === 'absent_key' ? undefined : Reflect.getOwnPropertyDescriptor(t, k); },
+    });
+    assertModel(pe, 'gpt-oss-120b', FAMILIES['gpt-oss-120b']);
+    const m = pe.modelFromConfig(lying);
+    assert.equal(m.family, 'gpt_oss');
+    m.dispose();
+    assert.ok(traps <= 1);
+  });
+}
