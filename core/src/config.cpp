@@ -226,8 +226,8 @@ const rope_type_keys& rope_type_of(const reader& r, const std::string& dict, fam
   if (!dict.empty()) {
     const auto rope_type = r.text(dict + ".rope_type"), legacy = r.text(dict + ".type");
     if (rope_type && legacy && *rope_type != *legacy)
-      fail_argument(dict, ".rope_type = '", *rope_type, "' contradicts ", dict, ".type = '",
-                    *legacy, "'");
+      fail_argument(dict, ".rope_type = ", detail::quoted(*rope_type), " contradicts ", dict, ".type = ",
+                    detail::quoted(*legacy));
     if (!rope_type && legacy) type_key = dict + ".type";
     if (rope_type || legacy) name = rope_type ? *rope_type : *legacy;
   }
@@ -239,7 +239,7 @@ const rope_type_keys& rope_type_of(const reader& r, const std::string& dict, fam
   for (const rope_type_keys& t : kRopeTypes)
     if (t.name == mapped) return t;
   fail_argument(type_key, " must be one of default, linear, dynamic, yarn, llama3, longrope "
-                "(or su, mrope), got '", name, "'");
+                "(or su, mrope), got ", detail::quoted(name));
 }
 
 void check_keys(const reader& r, const std::string& dict, const rope_type_keys& t) {
@@ -251,7 +251,7 @@ void check_keys(const reader& r, const std::string& dict, const rope_type_keys& 
     bool known = false;
     for (std::string_view k : t.keys) known = known || (!k.empty() && k == key);
     if (!known)
-      fail_argument(dict, ".", key, " is not a parameter of rope type '", std::string(t.name),
+      fail_argument(dict, ".", detail::quoted(key), " is not a parameter of rope type '", std::string(t.name),
                     "' (posenc reads exactly the keys HF transformers reads)");
   }
 }
@@ -417,8 +417,8 @@ rope_config vision_from_config(const reader& r, const config_options& options) {
     base_key = "theta";
     out.axes.kind = rope_axes_kind::vision_qwen2vl;
   } else {
-    fail_argument(own.empty() ? std::string("model_type") : v + ".model_type", " = '",
-                  own.empty() ? top : own, "' has no vision rotary posenc knows (Qwen2-VL, "
+    fail_argument(own.empty() ? std::string("model_type") : v + ".model_type", " = ",
+                  detail::quoted(own.empty() ? top : own), " has no vision rotary posenc knows (Qwen2-VL, "
                   "Qwen2.5-VL, Qwen3-VL, Pixtral)");
   }
   if (out.head_dim < 4 || out.head_dim > max_dim || out.head_dim % 4 != 0)
@@ -434,11 +434,11 @@ rope_config vision_from_config(const reader& r, const config_options& options) {
 
 rope_config rope_from_config(const hf_config& config, const config_options& options) {
   if (options.layer_type != "full_attention" && options.layer_type != "sliding_attention")
-    fail_argument("layer_type must be 'full_attention' or 'sliding_attention', got '",
-                  options.layer_type, "'");
+    fail_argument("layer_type must be 'full_attention' or 'sliding_attention', got ",
+                  detail::quoted(options.layer_type));
   if (options.seq_len) detail::check_range("seq_len", *options.seq_len, 1, INT_MAX);
   if (options.tower != "text" && options.tower != "vision")
-    fail_argument("tower must be 'text' or 'vision', got '", options.tower, "'");
+    fail_argument("tower must be 'text' or 'vision', got ", detail::quoted(options.tower));
   const reader r(config);
   if (options.tower == "vision") return vision_from_config(r, options);
   if (r.has("text_config") && !r.is_object("text_config"))

@@ -270,7 +270,7 @@ scaling_type parse_scaling_type(std::string_view name) {
   if (name == "llama3") return scaling_type::llama3;
   if (name == "longrope") return scaling_type::longrope;
   fail_argument("scaling.type must be one of default, linear, dynamic, yarn, llama3, "
-                "longrope, got '", std::string(name), "'");
+                "longrope, got ", detail::quoted(name));
 }
 
 std::string_view to_string(scaling_type type) noexcept {

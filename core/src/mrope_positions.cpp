@@ -14,8 +14,7 @@ mrope_model parse_mrope_model(std::string_view name) {
   if (name == "qwen2-vl") return mrope_model::qwen2_vl;
   if (name == "qwen2.5-vl") return mrope_model::qwen2_5_vl;
   if (name == "qwen3-vl") return mrope_model::qwen3_vl;
-  detail::fail_argument("model must be \"qwen2-vl\", \"qwen2.5-vl\" or \"qwen3-vl\", got \"",
-                        std::string(name), "\"");
+  detail::fail_argument("model must be \"qwen2-vl\", \"qwen2.5-vl\" or \"qwen3-vl\", got ", detail::quoted(name));
 }
 
 std::string_view to_string(mrope_model model) noexcept {

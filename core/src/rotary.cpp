@@ -509,14 +509,13 @@ void apply_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view
 rope_layout parse_rope_layout(std::string_view name) {
   if (name == "half") return rope_layout::half;
   if (name == "interleaved") return rope_layout::interleaved;
-  detail::fail_argument("layout must be \"half\" or \"interleaved\", got \"",
-                        std::string(name), "\"");
+  detail::fail_argument("layout must be \"half\" or \"interleaved\", got ", detail::quoted(name));
 }
 
 angle_precision parse_angle_precision(std::string_view name) {
   if (name == "exact") return angle_precision::exact;
   if (name == "float32") return angle_precision::float32;
-  detail::fail_argument("angles must be \"exact\" or \"float32\", got \"", std::string(name), "\"");
+  detail::fail_argument("angles must be \"exact\" or \"float32\", got ", detail::quoted(name));
 }
 
 std::string_view to_string(angle_precision angles) noexcept {

@@ -140,8 +140,7 @@ score_mode parse_score_mode(std::string_view name) {
   if (name == "none") return score_mode::none;
   if (name == "additive") return score_mode::additive;
   if (name == "rotary") return score_mode::rotary;
-  detail::fail_argument("mode must be 'none', 'additive' or 'rotary', got '", std::string(name),
-                        "'");
+  detail::fail_argument("mode must be 'none', 'additive' or 'rotary', got ", detail::quoted(name));
 }
 
 std::string_view to_string(score_mode mode) noexcept {

@@ -92,8 +92,7 @@ void for_each_row(const std::vector<double>& inv, std::int64_t first, std::int64
 pe_layout parse_pe_layout(std::string_view name) {
   if (name == "interleaved") return pe_layout::interleaved;
   if (name == "concat") return pe_layout::concat;
-  detail::fail_argument("layout must be 'interleaved' or 'concat', got '", std::string(name),
-                        "'");
+  detail::fail_argument("layout must be 'interleaved' or 'concat', got ", detail::quoted(name));
 }
 
 std::string_view to_string(pe_layout layout) noexcept {
