@@ -167,6 +167,14 @@ std::string quoted(std::string_view text) {
   return out += concat("…' (", text.size(), " bytes)");
 }
 
+std::string key_text(std::string_view key) {
+  std::string q = quoted(key);
+  // Plain: short, nothing escaped, no space (so the path reads as one word).
+  const bool plain = !key.empty() && key.size() <= 64 && q.size() == key.size() + 2 &&
+                     key.find(' ') == std::string_view::npos;
+  return plain ? std::string(key) : q;
+}
+
 std::string join(std::initializer_list<message_part> parts) {
   std::string out;
   for (const message_part& part : parts) out += part.view();

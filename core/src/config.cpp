@@ -251,7 +251,7 @@ void check_keys(const reader& r, const std::string& dict, const rope_type_keys& 
     bool known = false;
     for (std::string_view k : t.keys) known = known || (!k.empty() && k == key);
     if (!known)
-      fail_argument(dict, ".", detail::quoted(key), " is not a parameter of rope type '", std::string(t.name),
+      fail_argument(detail::key_text(dict + "." + key), " is not a parameter of rope type '", std::string(t.name),
                     "' (posenc reads exactly the keys HF transformers reads)");
   }
 }

@@ -87,3 +87,12 @@ TEST_CASE("check: a caller's string is quoted as a short escaped excerpt", "[che
   for (int i = 0; i < 50; ++i) hangul += "가";
   CHECK(quoted(hangul) == "'" + hangul.substr(0, 120) + "…' (150 bytes)");
 }
+
+TEST_CASE("check: a config key path shows as it is, or quoted when it is not a plain path", "[check]") {
+  using posenc::detail::key_text;
+  CHECK(key_text("rope_scaling.beta_fast") == "rope_scaling.beta_fast");
+  CHECK(key_text("rope_parameters.full-attention.factor") == "rope_parameters.full-attention.factor");
+  CHECK(key_text("rope_scaling.a b") == "'rope_scaling.a b'");
+  CHECK(key_text("rope_scaling.\n") == "'rope_scaling.\\n'");
+  CHECK(key_text(std::string(65, 'k')) == "'" + std::string(40, 'k') + "…' (65 bytes)");
+}

@@ -41,7 +41,7 @@ const stringIncludes = Function.prototype.call.bind(String.prototype.includes);
 const stringReplaceAll = Function.prototype.call.bind(String.prototype.replaceAll);
 const charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt);
 
-const where = (path) => (path === '' ? 'config' : `config key '${path}'`);
+const where = (path) => (path === '' ? 'config' : `config key ${check.quote(path)}`);
 
 // isArray, or a TypeError for a revoked Proxy (the one intrinsic that tells, by throwing).
 function arrayOrThrow(v, path) {
