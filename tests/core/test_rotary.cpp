@@ -654,7 +654,8 @@ TEST_CASE("bad rotary configurations throw, naming the argument", "[rotary]") {
   using posenc::length_error;
   CHECK_THROWS_WITH(rotary_cache({.head_dim = 0}), Catch::Contains("head_dim"));
   CHECK_THROWS_AS(rotary_cache({.head_dim = posenc::max_dim + 2}), invalid_argument);
-  CHECK_THROWS_WITH(rotary_cache({.head_dim = 7}), Catch::Contains("rotary_dim"));
+  // No rotary_dim given: an odd head_dim is named as head_dim, the argument the caller set.
+  CHECK_THROWS_WITH(rotary_cache({.head_dim = 7}), Catch::StartsWith("posenc: head_dim must be an even integer in [2, 65536], got 7"));
   CHECK_THROWS_WITH(rotary_cache({.head_dim = 8, .rotary_dim = 5}), Catch::Contains("rotary_dim"));
   CHECK_THROWS_WITH(rotary_cache({.head_dim = 8, .rotary_dim = 10}), Catch::Contains("rotary_dim"));
   CHECK_THROWS_AS(rotary_cache({.head_dim = 8, .rotary_dim = -2}), invalid_argument);
