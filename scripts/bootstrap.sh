@@ -52,6 +52,12 @@ fi
 if [[ -f package-lock.json && ${npm_lifecycle_event:-} != prepare ]]; then
   if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
     echo "bootstrap: npm ci"
-    npm ci --no-audit --no-fund
+    # Under `npm pack --dry-run` / `npm publish --dry-run` npm exports npm_config_dry_run to
+    # its lifecycle scripts; an `npm ci` inheriting it would install nothing.
+    npm_config_dry_run=false npm ci --no-audit --no-fund --dry-run=false
   fi
+fi
+if [[ ${npm_lifecycle_event:-} != prepare && -f package-lock.json && ! -x node_modules/.bin/esbuild ]]; then
+  echo "bootstrap: node_modules/.bin/esbuild is missing after npm ci: run 'npm ci' in $(pwd), then retry" >&2
+  exit 1
 fi

@@ -8,6 +8,8 @@
 #      no standard-library instantiations); the README example links against it and runs.
 #   3. add_subdirectory and FetchContent from a parent project change none of its cache
 #      entries (CMAKE_BUILD_TYPE stays empty), and the README example builds there.
+#   4. the scalar build (POSENC_SCALAR: the library from its scalar references, as the WASM
+#      scalar binary): the angle, rotary, cos/sin and sinusoidal tests, 2^24 … 2^53 included.
 # Env: JOBS (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,4 +104,13 @@ for how in subdirectory fetchcontent; do
   cmake --build "$dir/build" -j "$jobs" >/dev/null
   "$dir/build/readme_example"
 done
+# --- 4. scalar references --------------------------------------------------------------------
+step "scalar build (POSENC_SCALAR): angles, rotary, cos/sin and sinusoidal tests"
+dir=build/native-scalar
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DPOSENC_SCALAR=ON -DPOSENC_INSTALL=OFF >"$dir.configure.log" ||
+  { cat "$dir.configure.log"; fail "configure of the scalar build failed"; }
+cmake --build "$dir" -j "$jobs" --target posenc_tests >"$dir.build.log" 2>&1 ||
+  { tail -n 40 "$dir.build.log"; fail "scalar build failed (log: $dir.build.log)"; }
+"$dir/tests/core/posenc_tests" --use-colour no "[angles],[rotary],[sinusoidal],*rope_cos_sin*" | tail -n 2
+
 step "cmake checks passed"

@@ -30,7 +30,15 @@
 //   memory, so both give their own correct results.
 // - Arguments that share memory are refused alike for tensors and plain arrays: `out`
 //   partly overlapping `x` (the very same floats means in place), `q` overlapping `k`.
-//   Lists that view WebAssembly memory are copied before anything can grow it.
+//   Lists that view WebAssembly memory are copied before anything can grow it. An array
+//   detached by a getter after it was checked is a TypeError naming it.
+// - SharedArrayBuffer and resizable ArrayBuffer views: measured once, and only the measured
+//   elements are ever read or written (a buffer another thread grows meanwhile changes
+//   nothing). Two SharedArrayBuffer objects may share memory (structuredClone, postMessage)
+//   and JavaScript cannot tell: every input is read whole before anything is written, and
+//   results are written back in argument order (`out` or `x`; `q`, then `k`).
+// - A caller's strings appear in messages as a short excerpt (40 characters) with control,
+//   separator and bidirectional characters escaped.
 
 /**
  * Context-extension scaling of the ladder: HF transformers' `rope_scaling`, camelCase keys.

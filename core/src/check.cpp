@@ -107,6 +107,74 @@ std::size_t message_part::format_real(double value, char* buf) noexcept {
   return n;
 }
 
+namespace {
+
+// Code points quoted() shows escaped (see check.hpp).
+bool unsafe_code_point(char32_t c) noexcept {
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 ||
+         (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+         (c >= 0x2060 && c <= 0x2069) || c == 0xfeff;
+}
+
+// The code point of the UTF-8 sequence at s[i] and its length, or length 0 when invalid
+// (overlong, surrogate, past U+10FFFF, truncated).
+std::size_t decode_utf8(std::string_view s, std::size_t i, char32_t& c) noexcept {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const unsigned char b0 = b(0);
+  std::size_t n = b0 < 0x80 ? 1 : (b0 >> 5) == 6 ? 2 : (b0 >> 4) == 14 ? 3 : (b0 >> 3) == 30 ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  c = n == 1 ? b0 : b0 & (0x7f >> n);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(k) >> 6) != 2) return 0;
+    c = (c << 6) | (b(k) & 0x3f);
+  }
+  constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return 0;
+  return n;
+}
+
+void append_hex(std::string& out, const char* prefix, unsigned long v, int digits, const char* suffix) {
+  constexpr char hex[] = "0123456789abcdef";
+  out += prefix;
+  for (int d = digits - 1; d >= 0; --d) out += hex[(v >> (4 * d)) & 0xf];
+  out += suffix;
+}
+
+}  // namespace
+
+std::string quoted(std::string_view text) {
+  constexpr std::size_t max_code_points = 40;
+  std::string out = "'";
+  std::size_t i = 0, shown = 0;
+  while (i < text.size() && shown < max_code_points) {
+    char32_t c = 0;
+    const std::size_t n = decode_utf8(text, i, c);
+    ++shown;
+    if (n == 0) {
+      append_hex(out, "\\x", static_cast<unsigned char>(text[i]), 2, "");
+      ++i;
+      continue;
+    }
+    if (c == '\n') out += "\\n";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\'' || c == '\\') (out += '\\') += static_cast<char>(c);
+    else if (unsafe_code_point(c)) append_hex(out, "\\u{", c, c > 0xff ? 4 : 2, "}");
+    else out.append(text.substr(i, n));
+    i += n;
+  }
+  if (i == text.size()) return out += '\'';
+  return out += concat("…' (", text.size(), " bytes)");
+}
+
+std::string key_text(std::string_view key) {
+  std::string q = quoted(key);
+  // Plain: short, nothing escaped, no space (so the path reads as one word).
+  const bool plain = !key.empty() && key.size() <= 64 && q.size() == key.size() + 2 &&
+                     key.find(' ') == std::string_view::npos;
+  return plain ? std::string(key) : q;
+}
+
 std::string join(std::initializer_list<message_part> parts) {
   std::string out;
   for (const message_part& part : parts) out += part.view();

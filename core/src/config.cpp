@@ -24,35 +24,6 @@
 namespace posenc {
 namespace detail {
 
-std::string excerpt(std::string_view s) { return "'" + key_excerpt(s) + "'"; }
-
-std::string key_excerpt(std::string_view s) {
-  constexpr std::size_t kMax = 40;
-  std::size_t n = std::min(s.size(), kMax);
-  while (n < s.size() && n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c == '\'' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c == 0x7F) {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (n < s.size()) {
-    out += "… (";
-    out += message_part(s.size()).view();
-    out += " bytes)";
-  }
-  return out;
-}
-
 std::string_view kind_name(config_value::kind k) {
   using kind = config_value::kind;
   switch (k) {
@@ -156,7 +127,7 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
   if (r.is_object(parameters) && nested(r, parameters)) {  // v5 per-layer-type parameters
     for (const std::string& child : r.children(parameters))
       if (!is_layer_type(child))
-        fail_argument(parameters, ".", key_excerpt(child), " is not a layer type (full_attention, "
+        fail_argument(parameters, ".", key_text(child), " is not a layer type (full_attention, "
                       "sliding_attention, chunked_attention)");
     // Gemma 3: a v4 rope_scaling still updates the global one (Gemma3TextConfig).
     if (local && !sliding && has_keys(r, scaling)) return {scaling};
@@ -226,8 +197,8 @@ const rope_type_keys& rope_type_of(const text_context& c, const std::string& dic
   if (!dict.empty()) {
     const auto rope_type = r.text(dict + ".rope_type"), legacy = r.text(dict + ".type");
     if (rope_type && legacy && *rope_type != *legacy)
-      fail_argument(dict, ".rope_type = ", excerpt(*rope_type), " contradicts ", dict,
-                    ".type = ", excerpt(*legacy));
+      fail_argument(dict, ".rope_type = ", quoted(*rope_type), " contradicts ", dict,
+                    ".type = ", quoted(*legacy));
     if (!rope_type && legacy) type_key = dict + ".type";
     if (rope_type || legacy) name = rope_type ? *rope_type : *legacy;
   }
@@ -239,12 +210,12 @@ const rope_type_keys& rope_type_of(const text_context& c, const std::string& dic
   for (const rope_type_keys& t : kRopeTypes)
     if (t.name == mapped) {
       if (t.type != scaling_type::none && !c.f.scalable)
-        fail_argument(type_key, " = ", excerpt(name), ": ", c.f.name,
+        fail_argument(type_key, " = ", quoted(name), ": ", c.f.name,
                       "'s rotary has no scaling (", c.f.source, ")");
       return t;
     }
   fail_argument(type_key, " must be one of default, linear, dynamic, yarn, llama3, longrope, "
-                "proportional (or su, mrope), got ", excerpt(name));
+                "proportional (or su, mrope), got ", quoted(name));
 }
 
 void check_keys(const text_context& c, const std::string& dict, const rope_type_keys& t) {
@@ -263,7 +234,7 @@ void check_keys(const text_context& c, const std::string& dict, const rope_type_
     if (key == "llama_4_scaling_beta" && c.f.layers.query == query_rule::ministral3) continue;
     const bool alpha = key == c.f.alpha_key && t.type == scaling_type::dynamic;
     if (!alpha && !listed(t.required, key) && !listed(t.optional, key))
-      fail_argument(dict, ".", key_excerpt(key), " is not a parameter of rope type '", t.name, "' for ", c.f.name,
+      fail_argument(dict, ".", key_text(key), " is not a parameter of rope type '", t.name, "' for ", c.f.name,
                     " (posenc reads exactly the keys HF transformers reads)");
     if (!listed(t.nullable, key))
       r.refuse_null(path, std::string("rope type '") + std::string(t.name) + "'");
@@ -510,7 +481,7 @@ text_context text_context_of(const reader& r, const config_options& options) {
   if (!options.family.empty()) {
     const family* f = family_named(options.family);
     if (!f)
-      fail_argument("family ", excerpt(options.family), " is not a listed family (", family_names(),
+      fail_argument("family ", quoted(options.family), " is not a listed family (", family_names(),
                     ")");
     return {r, p, *f, model_type.value_or("")};
   }
@@ -520,7 +491,7 @@ text_context text_context_of(const reader& r, const config_options& options) {
                   "(config_options.family) or another of: ", family_names());
   const family* f = family_named(*model_type);
   if (!f)
-    fail_argument(type_key, " = ", excerpt(*model_type), " is not a family posenc knows. To read "
+    fail_argument(type_key, " = ", quoted(*model_type), " is not a family posenc knows. To read "
                   "it with a listed family's rules on purpose, pass { family: 'llama' } "
                   "(config_options.family) or another of: ", family_names());
   return {r, p, *f, *model_type};
@@ -647,7 +618,7 @@ rope_config vision_rope(const reader& r, const config_options& options) {
     out.axes.kind = rope_axes_kind::vision_qwen2vl;
   } else {
     fail_argument(own.empty() ? std::string("model_type") : v + ".model_type", " = ",
-                  excerpt(own.empty() ? top : own), " has no vision rotary posenc knows "
+                  quoted(own.empty() ? top : own), " has no vision rotary posenc knows "
                   "(Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Pixtral)");
   }
   if (out.head_dim < 4 || out.head_dim > max_dim || out.head_dim % 4 != 0)

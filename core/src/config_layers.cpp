@@ -116,7 +116,7 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
       fail_argument(list_key, " must hold one entry per layer (", n, "), got ", listed->size());
     for (std::size_t i = 0; i < listed->size(); ++i)
       if (!attention_of((*listed)[i]))
-        fail_argument(list_key, "[", i, "] = ", excerpt((*listed)[i]), " is not a layer type "
+        fail_argument(list_key, "[", i, "] = ", quoted((*listed)[i]), " is not a layer type "
                       "posenc describes (full_attention, sliding_attention, chunked_attention, "
                       "deepseek_sparse_attention, linear_attention, conv)");
     types = *listed;
@@ -225,12 +225,12 @@ void check_options(const config_options& options) {
   const std::string& t = options.layer_type;
   if (t != "full_attention" && t != "sliding_attention" && t != "chunked_attention")
     fail_argument("layer_type must be 'full_attention', 'sliding_attention' or "
-                  "'chunked_attention', got ", excerpt(t));
+                  "'chunked_attention', got ", quoted(t));
   if (options.seq_len) check_range("seq_len", *options.seq_len, 1, INT_MAX);
   if (options.tower != "text" && options.tower != "vision")
-    fail_argument("tower must be 'text' or 'vision', got ", excerpt(options.tower));
+    fail_argument("tower must be 'text' or 'vision', got ", quoted(options.tower));
   if (options.part != "attention" && options.part != "indexer")
-    fail_argument("part must be 'attention' or 'indexer', got ", excerpt(options.part));
+    fail_argument("part must be 'attention' or 'indexer', got ", quoted(options.part));
   if (options.part == "indexer" && options.tower == "vision")
     fail_argument("part 'indexer' is a text-model part; tower must be 'text'");
 }

@@ -15,12 +15,6 @@
 
 namespace posenc::detail {
 
-// A caller's string as an error message may quote it: at most 40 bytes (cut on a UTF-8
-// boundary), quotes, backslashes and control characters escaped, its length when cut.
-std::string excerpt(std::string_view s);
-// The same without the quotes, for a caller's key inside a key path.
-std::string key_excerpt(std::string_view s);
-
 std::string_view kind_name(config_value::kind k);
 
 // Typed lookups of key paths; every error names the path. A JSON null reads as absent, as

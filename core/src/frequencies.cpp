@@ -306,7 +306,7 @@ scaling_type parse_scaling_type(std::string_view name) {
   if (name == "longrope") return scaling_type::longrope;
   if (name == "proportional") return scaling_type::proportional;
   fail_argument("scaling.type must be one of default, linear, dynamic, yarn, llama3, "
-                "longrope, proportional, got '", std::string(name), "'");
+                "longrope, proportional, got ", detail::quoted(name));
 }
 
 std::string_view to_string(scaling_type type) noexcept {

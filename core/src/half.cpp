@@ -105,7 +105,7 @@ void apply_qk(const rotary_cache& cache, const half_tensor_view& q, const half_t
 half_format parse_half_format(std::string_view name) {
   if (name == "float16") return half_format::float16;
   if (name == "bfloat16") return half_format::bfloat16;
-  detail::fail_argument("dtype must be \"float16\" or \"bfloat16\", got \"", std::string(name), "\"");
+  detail::fail_argument("dtype must be \"float16\" or \"bfloat16\", got ", detail::quoted(name));
 }
 
 std::string_view to_string(half_format format) noexcept {

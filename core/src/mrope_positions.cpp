@@ -14,8 +14,7 @@ mrope_model parse_mrope_model(std::string_view name) {
   if (name == "qwen2-vl") return mrope_model::qwen2_vl;
   if (name == "qwen2.5-vl") return mrope_model::qwen2_5_vl;
   if (name == "qwen3-vl") return mrope_model::qwen3_vl;
-  detail::fail_argument("model must be \"qwen2-vl\", \"qwen2.5-vl\" or \"qwen3-vl\", got \"",
-                        std::string(name), "\"");
+  detail::fail_argument("model must be \"qwen2-vl\", \"qwen2.5-vl\" or \"qwen3-vl\", got ", detail::quoted(name));
 }
 
 std::string_view to_string(mrope_model model) noexcept {
@@ -102,6 +101,10 @@ plan plan_items(std::span<const mrope_item> items, int m, mrope_model model, dou
   const auto tps32 = static_cast<float>(tps);
   for (std::size_t i = 0; i < items.size(); ++i) {
     const mrope_item& item = items[i];
+    // An enum cast from an integer outside its values would read as a video.
+    const auto kind = static_cast<int>(item.kind);
+    if (kind < 0 || kind > 2)
+      detail::fail_argument("items[", i, "].kind must be mrope_item_kind text, image or video (0, 1, 2), got ", kind);
     std::int64_t n = 0;
     if (item.kind == mrope_item_kind::text) {
       n = item.text;
@@ -134,6 +137,10 @@ plan plan_items(std::span<const mrope_item> items, int m, mrope_model model, dou
 
 mrope_position_ids mrope_positions(std::span<const mrope_item> items, int spatial_merge,
                                    mrope_model model, double tokens_per_second) {
+  const auto model_index = static_cast<int>(model);  // out of range would compute as Qwen2-VL
+  if (model_index < 0 || model_index > 2)
+    detail::fail_argument("model must be mrope_model qwen2_vl, qwen2_5_vl or qwen3_vl (0, 1, 2), got ",
+                          model_index);
   detail::check_range("spatial_merge", spatial_merge, 1, max_merge);
   if (!std::isfinite(tokens_per_second) || tokens_per_second < 0 || tokens_per_second > max_time_factor)
     detail::fail_argument("tokens_per_second must be a finite number in [0, 2^24], got ",

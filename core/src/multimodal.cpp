@@ -20,7 +20,7 @@ rope_axes_kind parse_rope_axes(std::string_view name) {
   if (name == "qwen2-vl") return rope_axes_kind::vision_qwen2vl;
   if (name == "pixtral") return rope_axes_kind::vision_pixtral;
   detail::fail_argument("axes must be \"none\", \"mrope\", \"mrope-interleaved\", \"qwen2-vl\" "
-                        "or \"pixtral\", got \"", std::string(name), "\"");
+                        "or \"pixtral\", got ", detail::quoted(name));
 }
 
 std::string_view to_string(rope_axes_kind kind) noexcept {

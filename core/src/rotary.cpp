@@ -514,14 +514,13 @@ void apply_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view
 rope_layout parse_rope_layout(std::string_view name) {
   if (name == "half") return rope_layout::half;
   if (name == "interleaved") return rope_layout::interleaved;
-  detail::fail_argument("layout must be \"half\" or \"interleaved\", got \"",
-                        std::string(name), "\"");
+  detail::fail_argument("layout must be \"half\" or \"interleaved\", got ", detail::quoted(name));
 }
 
 angle_precision parse_angle_precision(std::string_view name) {
   if (name == "exact") return angle_precision::exact;
   if (name == "float32") return angle_precision::float32;
-  detail::fail_argument("angles must be \"exact\" or \"float32\", got \"", std::string(name), "\"");
+  detail::fail_argument("angles must be \"exact\" or \"float32\", got ", detail::quoted(name));
 }
 
 std::string_view to_string(angle_precision angles) noexcept {
@@ -540,7 +539,9 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   detail::check_range("layout", static_cast<int>(config.layout), 0, 1);
   detail::check_range("angles", static_cast<int>(config.angles), 0, 1);
   rotary_dim_ = config.rotary_dim == 0 ? config.head_dim : config.rotary_dim;
-  detail::check_even("rotary_dim (0 means head_dim)", rotary_dim_, 2, config.head_dim);
+  // Without a rotary_dim the caller gave head_dim only: an odd one is named as head_dim.
+  if (config.rotary_dim == 0) detail::check_even("head_dim", rotary_dim_, 2, max_dim);
+  else detail::check_even("rotary_dim (0 means head_dim)", rotary_dim_, 2, config.head_dim);
   check_position("first", first);
   detail::check_range("count", count, 0, max_position);
   if (count > 0 && first > max_position - (count - 1))

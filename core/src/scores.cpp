@@ -140,8 +140,7 @@ score_mode parse_score_mode(std::string_view name) {
   if (name == "none") return score_mode::none;
   if (name == "additive") return score_mode::additive;
   if (name == "rotary") return score_mode::rotary;
-  detail::fail_argument("mode must be 'none', 'additive' or 'rotary', got '", std::string(name),
-                        "'");
+  detail::fail_argument("mode must be 'none', 'additive' or 'rotary', got ", detail::quoted(name));
 }
 
 std::string_view to_string(score_mode mode) noexcept {
@@ -194,7 +193,7 @@ kernel_value relative_kernel(std::span<const float> q, std::span<const float> k,
     const std::size_t a = layout == rope_layout::half ? i : 2 * i;
     const std::size_t b = layout == rope_layout::half ? i + half : 2 * i + 1;
     const double q1 = q[a], q2 = q[b], k1 = k[a], k2 = k[b];
-    const double angle = detail::reduce_angle(static_cast<double>(delta) * inv[i]);
+    const double angle = detail::reduce_product(static_cast<double>(delta), inv[i]);
     v.dot += (q1 * k1 + q2 * k2) * std::cos(angle);   // the contract, RoFormer eq. (16)
     v.area += (q2 * k1 - q1 * k2) * std::sin(angle);
   }
@@ -244,7 +243,7 @@ std::vector<double> decay_bound(int dim, double base, std::int64_t max_distance)
     std::complex<double> partial = 0;
     double total = 0;
     for (double theta : inv) {
-      const double angle = detail::reduce_angle(static_cast<double>(delta) * theta);
+      const double angle = detail::reduce_product(static_cast<double>(delta), theta);
       partial += std::complex<double>(std::cos(angle), std::sin(angle));
       total += std::abs(partial);
     }

@@ -58,7 +58,7 @@ struct rotation {
   double c, s;
 };
 rotation shift_rotation(double k, double inv_freq) {
-  const double a = detail::reduce_angle(k * inv_freq);
+  const double a = detail::reduce_product(k, inv_freq);
   return {std::cos(a), std::sin(a)};
 }
 
@@ -92,8 +92,7 @@ void for_each_row(const std::vector<double>& inv, std::int64_t first, std::int64
 pe_layout parse_pe_layout(std::string_view name) {
   if (name == "interleaved") return pe_layout::interleaved;
   if (name == "concat") return pe_layout::concat;
-  detail::fail_argument("layout must be 'interleaved' or 'concat', got '", std::string(name),
-                        "'");
+  detail::fail_argument("layout must be 'interleaved' or 'concat', got ", detail::quoted(name));
 }
 
 std::string_view to_string(pe_layout layout) noexcept {
@@ -199,7 +198,7 @@ std::vector<double> pe_dot_closed_form(int dim, double base, std::int64_t k_firs
   for (std::size_t j = 0; j < out.size(); ++j) {
     const double k = static_cast<double>(k_first + static_cast<std::int64_t>(j));
     double sum = 0;
-    for (double theta : inv) sum += std::cos(detail::reduce_angle(k * theta));
+    for (double theta : inv) sum += std::cos(detail::reduce_product(k, theta));
     out[j] = sum;
   }
   return out;
@@ -224,7 +223,7 @@ min_distance pe_min_distance(int dim, double base, std::int64_t first, std::int6
     // ‖PE(p) − PE(p+δ)‖² = Σ_i (2 − 2cos δθ_i) = Σ_i 4·sin²(δθ_i/2): no cancellation.
     double sq = 0;
     for (double theta : inv) {
-      const double h = std::sin(detail::reduce_angle(static_cast<double>(delta) * theta) / 2);
+      const double h = std::sin(detail::reduce_product(static_cast<double>(delta), theta) / 2);
       sq += 4 * h * h;
     }
     const double dist = std::sqrt(sq);

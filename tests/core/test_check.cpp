@@ -70,3 +70,29 @@ TEST_CASE("check: messages join text, integers, reals and flags", "[check]") {
     CHECK(std::string(e.what()) == "posenc: base must be > 1, got 0.5");
   }
 }
+
+TEST_CASE("check: a caller's string is quoted as a short escaped excerpt", "[check]") {
+  using posenc::detail::quoted;
+  CHECK(quoted("linear") == "'linear'");
+  CHECK(quoted("") == "''");
+  CHECK(quoted("위치") == "'위치'");  // printable UTF-8 stays as it is
+  CHECK(quoted(std::string("a\nb\x1b[31m\0z", 10)) == "'a\\nb\\u{1b}[31m\\u{00}z'");
+  CHECK(quoted("it's \\") == "'it\\'s \\\\'");
+  CHECK(quoted("\xff\xc0\x80") == "'\\xff\\xc0\\x80'");               // invalid, overlong
+  CHECK(quoted("\xe2\x80\xae\xe2\x80\xa8\xc2\x85") == "'\\u{202e}\\u{2028}\\u{85}'");  // bidi, LS, NEL
+  const std::string big(1 << 20, 'x');
+  CHECK(quoted(big) == "'" + std::string(40, 'x') + "…' (1048576 bytes)");
+  // The cut counts code points: 40 Hangul syllables (3 bytes each), then the ellipsis.
+  std::string hangul;
+  for (int i = 0; i < 50; ++i) hangul += "가";
+  CHECK(quoted(hangul) == "'" + hangul.substr(0, 120) + "…' (150 bytes)");
+}
+
+TEST_CASE("check: a config key path shows as it is, or quoted when it is not a plain path", "[check]") {
+  using posenc::detail::key_text;
+  CHECK(key_text("rope_scaling.beta_fast") == "rope_scaling.beta_fast");
+  CHECK(key_text("rope_parameters.full-attention.factor") == "rope_parameters.full-attention.factor");
+  CHECK(key_text("rope_scaling.a b") == "'rope_scaling.a b'");
+  CHECK(key_text("rope_scaling.\n") == "'rope_scaling.\\n'");
+  CHECK(key_text(std::string(65, 'k')) == "'" + std::string(40, 'k') + "…' (65 bytes)");
+}

@@ -14,6 +14,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 using posenc::mrope_item;
@@ -233,7 +234,20 @@ TEST_CASE("mrope_positions: refused input names the argument") {
                                   mrope_model::qwen2_5_vl, 255);
   CHECK(rows(ok)[0] == std::vector<std::int64_t>{0, 1, 1 + 2139095040});
   CHECK(ok.delta == 2139095042 - 3);
+  // Enums cast from integers outside their values: refused, never computed as another kind.
+  require_throws<posenc::invalid_argument>(call({I::image(1, 2, 2)}, 2, static_cast<mrope_model>(3)), "model must be");
+  require_throws<posenc::invalid_argument>(call({I::image(1, 2, 2)}, 2, static_cast<mrope_model>(-1)), "got -1");
+  I bad = I::image(1, 2, 2);
+  bad.kind = static_cast<posenc::mrope_item_kind>(3);
+  require_throws<posenc::invalid_argument>(call({I::text_run(1), bad}), "items[1].kind");
+  bad.kind = static_cast<posenc::mrope_item_kind>(-7);
+  require_throws<posenc::invalid_argument>(call({bad}), "items[0].kind");
   require_throws<posenc::invalid_argument>([] { (void)posenc::parse_mrope_model("qwen2_vl"); }, "model must be");
+  // A caller's string is quoted short and escaped, never echoed verbatim.
+  require_throws<posenc::invalid_argument>([] { (void)posenc::parse_mrope_model("a\nb\x1b[31m"); },
+                                           "got 'a\\nb\\u{1b}[31m'");
+  require_throws<posenc::invalid_argument>([] { (void)posenc::parse_mrope_model(std::string(1 << 20, 'x')); },
+                                           "…' (1048576 bytes)");
   CHECK(posenc::parse_mrope_model("qwen2.5-vl") == mrope_model::qwen2_5_vl);
   CHECK(posenc::to_string(mrope_model::qwen3_vl) == "qwen3-vl");
 }

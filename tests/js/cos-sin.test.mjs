@@ -247,3 +247,64 @@ for (const [name, pe] of Object.entries(both)) {
     assert.equal(vis.cosSin({ positions: [1, 2] }).cos.length, 80, 'still works');
   });
 }
+
+// cos/sin(p·θ) of the exact product (θ the double the rotator uses), by BigInt: p·θ =
+// p·m·2^e exactly, reduced by 2π to 220 bits (Machin's formula), the remainder rounded once
+// to a double (|r| < 2π, error ~1e−16) and evaluated by Math.cos / Math.sin.
+const SCALE = 220n;
+const TWO_PI = (() => {
+  const one = 1n << (SCALE + 16n);
+  const arctanInv = (x) => {
+    let sum = 0n, term = one / x, k = 1n, sign = 1n;
+    while (term !== 0n) { sum += sign * (term / k); term /= x * x; k += 2n; sign = -sign; }
+    return sum;
+  };
+  return (8n * (4n * arctanInv(5n) - arctanInv(239n))) >> 16n; // 2π·2^SCALE
+})();
+function exactAngle(p, theta) {
+  const bits = new DataView(new Float64Array([theta]).buffer).getBigUint64(0, true);
+  const exp = Number((bits >> 52n) & 0x7ffn) - 1075;
+  const mantissa = (bits & ((1n << 52n) - 1n)) | (1n << 52n);
+  const x = BigInt(p) * mantissa << (SCALE + BigInt(exp)); // p·θ·2^SCALE (exp + SCALE > 0 here)
+  const r = x % TWO_PI; // |r| < 2π: the same cos/sin
+  return Number(r) / 2 ** Number(SCALE);
+}
+
+// Positions 2^24 … 2^53 − 1 (JS's largest start): 2^k ± 1 and a random one in
+// [2^k, 2^(k+1)), either sign.
+function farPositions(random) {
+  const out = [];
+  for (let k = 24; k <= 53; k++) {
+    const lo = 2 ** k;
+    for (const p of [lo + 1, lo - 1, lo + Math.floor(random.uniform(0, 1) * lo)]) {
+      if (p <= Number.MAX_SAFE_INTEGER) out.push(p, -p);
+    }
+  }
+  return out;
+}
+
+for (const [name, pe] of Object.entries(both)) {
+  test(`${name}: cosSin past 2^24 is the exact angle's cos/sin correctly rounded, up to 2^53 (bases 1e4, 5e5)`, () => {
+    const random = new Random(53);
+    for (const base of [10000, 500000]) {
+      const rope = pe.rope({ headDim: 128, base });
+      const theta = rope.invFreq;
+      let worst = 0;
+      let at = '';
+      for (const p of farPositions(random)) {
+        const { cos, sin } = rope.cosSin({ start: p, tokens: 1 });
+        for (let i = 0; i < theta.length; i++) {
+          const a = exactAngle(p, theta[i]);
+          // Half a float ulp of the value plus 2e−9 (the contract, core/README.md).
+          for (const [got, want] of [[cos[i], Math.cos(a)], [sin[i], Math.sin(a)]]) {
+            const ulp = Math.max(2 ** -149, 2 ** (Math.floor(Math.log2(Math.abs(want) || 1)) - 23));
+            const excess = Math.abs(got - want) - (0.5 * ulp + 2e-9);
+            if (excess > worst) { worst = excess; at = `p = ${p}, rung ${i}: ${got} vs ${want}`; }
+          }
+        }
+      }
+      assert.ok(worst <= 0, `base ${base}: ${at}`);
+      rope.dispose();
+    }
+  });
+}

@@ -123,6 +123,7 @@ test('past each maximum, scores/permutation/decayBound/attentionWeights/shiftMat
 });
 
 test('with WebAssembly memory full, every allocating entry point gives a RangeError; freeing restores it', () => {
+  const fullRope = pe.rope({ headDim: 64, cacheLength: 0 }); // made before memory is full
   // Fill memory with tensors (64 MiB, then 1 MiB, then 64 KiB pieces) until none fits.
   const fill = [];
   for (const piece of [1 << 24, 1 << 18, 1 << 14]) {
@@ -160,7 +161,11 @@ test('with WebAssembly memory full, every allocating entry point gives a RangeEr
   let inUse = stats.heapInUse;
   for (const [what, call] of calls) {
     for (const attempt of [1, 2]) {
-      assert.throws(() => call(pe), (e) => e instanceof RangeError || assert.fail(`${what} when full: ${e?.constructor?.name}: ${e?.message}`));
+      assert.throws(() => call(pe), (e) => {
+        assert.ok(e instanceof RangeError, `${what} when full: ${e?.constructor?.name}: ${e?.message}`);
+        assert.match(e.message, /\d+ (more )?bytes/, `${what} when full says how many bytes: ${e.message}`);
+        return true;
+      });
       const now = pe.memoryStats().heapInUse;
       if (attempt === 2) assert.equal(now, inUse, `${what}: a refused call kept memory`);
       else assert.ok(now - inUse >= 0 && now - inUse < 16, `${what}: a refused call kept ${now - inUse} bytes`);
@@ -168,7 +173,23 @@ test('with WebAssembly memory full, every allocating entry point gives a RangeEr
     }
   }
   assert.ok(inUse - stats.heapInUse < 64, `refused calls kept ${inUse - stats.heapInUse} bytes in all`);
+  // The result-sized refusals name the arguments that sized them and the bytes.
+  const named = [
+    [() => pe.sinusoidal({ dim: 64, positions: 1 << 14 }), /sinusoidal\(\) returns positions × dim = 16384 × 64 floats \(4194304 bytes\)/],
+    [() => pe.sinusoidal({ dim: 64, positions: new Int32Array(1 << 14) }), /positions\.length × dim = 16384 × 64 floats/],
+    [() => fullRope.cosSin({ start: 0, tokens: 1 << 14 }), /rope\.cosSin\(\) returns cos and sin of tokens × rotaryDim = 16384 × 64 floats each \(8388608 bytes\)/],
+    [() => pe.mropePositions({ model: 'qwen2-vl', items: [{ text: 1 << 20 }] }), /mropePositions\(\) .*items.*|\d+ more bytes/],
+  ];
+  for (const [call, pattern] of named) {
+    assert.throws(call, (e) => {
+      assert.ok(e instanceof RangeError, `${e?.constructor?.name}: ${e?.message}`);
+      assert.match(e.message, pattern);
+      assert.match(e.message, /\d+ (more )?bytes/);
+      return true;
+    });
+  }
   for (const t of fill) t.dispose();
+  fullRope.dispose();
   assertAlive('after memory was full');
   // Freed: the same calls now succeed and agree with the instance that never failed.
   for (const [what, call] of calls) assert.deepEqual(Array.from(call(pe)), Array.from(call(ref)), `${what} after freeing`);

@@ -37,6 +37,23 @@ function consumer(name) {
 const npm = (args, cwd, env = {}) =>
   spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 64 << 20 });
 
+test('npm pack --dry-run in a clean clone (no node_modules) builds and lists the package, writes no tarball', () => {
+  // npm exports npm_config_dry_run to prepack; the bootstrap's nested npm ci must still install.
+  assert.ok(!existsSync(join(clone, 'node_modules')), 'a clean clone');
+  const r = npm(['pack', '--dry-run', '--json'], clone);
+  assert.equal(r.status, 0, r.stderr);
+  const [info] = JSON.parse(r.stdout);
+  const files = info.files.map((f) => f.path);
+  for (const f of ['wasm/dist/posenc-simd.wasm', 'wasm/dist/posenc-scalar.wasm', 'wasm/dist/posenc.js']) {
+    assert.ok(files.includes(f), `the dry run lists ${f}`);
+  }
+  assert.deepEqual(readdirSync(clone).filter((f) => f.endsWith('.tgz')), [], 'no tarball written');
+  assert.doesNotMatch(r.stderr, /EBADENGINE|Unsupported engine/, 'no dependency needs a newer Node');
+  // The tests below start from a clone with nothing built.
+  rmSync(join(clone, 'build'), { recursive: true, force: true });
+  rmSync(join(clone, 'wasm/dist'), { recursive: true, force: true });
+});
+
 test('npm pack with a toolchain that fails: non-zero exit, the reason shown, no tarball', () => {
   // Stand-ins for Emscripten's tools that fail the way a broken install does.
   const stubs = join(root, 'broken-emscripten');

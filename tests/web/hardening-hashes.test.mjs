@@ -6,10 +6,8 @@
 // console messages), and the page must still show the worked facts (core/README.md) afterwards.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT, num, startSuite, tableCells } from './helpers.mjs';
-import { HashState, spec } from '../../web/src/state/hash.js';
+import { num, pageSchema, renderHashes, startSuite, tableCells } from './helpers.mjs';
+import { HashState } from '../../web/src/state/hash.js';
 
 // All HASHES go through the page's own parser (HashState.read, in Node); RENDERED of them
 // are also loaded into the page in Chromium. A render of all 16 sections takes ~0.5 s on
@@ -18,20 +16,6 @@ const HASHES = 1000;
 const RENDERED = Number(process.env.POSENC_HASHES_RENDERED ?? 60);
 // Keys that name Object.prototype members: once (F8, fixed) they crashed the hash parser.
 const PROTO_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
-
-/** The page's hash schema: { key: spec } from `'sN.x': spec.kind(args)` lines of web/src. */
-function pageSchema() {
-  const dir = join(ROOT, 'web', 'src', 'sections');
-  const schema = { lang: spec.enumOf('en', ['en', 'ko']) };
-  const sections = readdirSync(dir).filter((f) => /^\d+-.*\.js$/.test(f));
-  schema.sec = spec.int(0, 0, sections.length);
-  for (const f of sections) {
-    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/^\s*'([\w.]+)':\s*spec\.(\w+)\((.*)\),\s*(\/\/.*)?$/gm)) {
-      schema[m[1]] = new Function('spec', `return spec.${m[2]}(${m[3]});`)(spec);
-    }
-  }
-  return { schema, sections: sections.length };
-}
 
 // Deterministic generator (xorshift32), so a failing hash can be replayed.
 function rng(seed) {
@@ -112,34 +96,9 @@ test(`${RENDERED} random URL hashes: every one renders every section, no error, 
     const page = await suite.open();
     page.setDefaultTimeout(20000);
     page.context().setDefaultTimeout(20000);
-    await page.evaluate(() => {
-      window.__errors = [];
-      window.addEventListener('error', (e) => window.__errors.push(String(e.message)));
-      window.addEventListener('unhandledrejection', (e) => window.__errors.push(`rejection: ${e.reason}`));
-    });
     const r = rng(6);
     const hashes = Array.from({ length: RENDERED }, () => randomHash(r, schema));
-    // In batches inside the page: set the hash, let the page's hashchange handler render,
-    // then check what it drew before the next one.
-    const bad = [];
-    for (let i = 0; i < RENDERED; i += 50) {
-      const found = await page.evaluate(async ({ batch, sections }) => {
-        const out = [];
-        for (const hash of batch) {
-          const changed = new Promise((resolve) => window.addEventListener('hashchange', resolve, { once: true }));
-          location.hash = hash;
-          if (location.hash !== '' || hash !== '#') await Promise.race([changed, new Promise((res) => setTimeout(res, 200))]);
-          await new Promise((res) => setTimeout(res, 0));
-          const drawn = document.querySelectorAll('#main > section[data-section]').length;
-          const failed = [...document.querySelectorAll('#main > section > p.note.warn')].map((p) => p.textContent);
-          if (drawn !== sections || failed.length || window.__errors.length) {
-            out.push({ hash: hash.slice(0, 300), drawn, failed, errors: window.__errors.splice(0) });
-          }
-        }
-        return out;
-      }, { batch: hashes.slice(i, i + 50), sections });
-      bad.push(...found);
-    }
+    const bad = await renderHashes(page, hashes, sections);
     const problems = await page.problems();
     assert.deepEqual(bad, [], `${bad.length} of ${RENDERED} hashes did not render cleanly`);
     assert.deepEqual(problems.pageErrors, []);

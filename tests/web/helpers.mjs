@@ -2,10 +2,11 @@
 // random port, drive Debian's Chromium through playwright-core, and record every console
 // error, CSP violation and request to a host other than the local server.
 import { chromium } from 'playwright-core';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
+import { spec } from '../../web/src/state/hash.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'web', 'dist');
@@ -83,4 +84,57 @@ export async function setNumber(page, param, value) {
   const box = page.locator(`input[type="number"][name="${param}"]`);
   await box.fill(String(value));
   await box.press('Enter');
+}
+
+/**
+ * The page's hash schema, { schema: { key: spec }, sections }: every `'sN.x': spec.kind(args)`
+ * line of web/src/sections, built with the page's own spec helpers (web/src/state/hash.js).
+ */
+export function pageSchema() {
+  const dir = join(ROOT, 'web', 'src', 'sections');
+  const schema = { lang: spec.enumOf('en', ['en', 'ko']) };
+  const sections = readdirSync(dir).filter((f) => /^\d+-.*\.js$/.test(f));
+  schema.sec = spec.int(0, 0, sections.length);
+  for (const f of sections) {
+    for (const m of readFileSync(join(dir, f), 'utf8').matchAll(/^\s*'([\w.]+)':\s*spec\.(\w+)\((.*)\),\s*(\/\/.*)?$/gm)) {
+      schema[m[1]] = new Function('spec', `return spec.${m[2]}(${m[3]});`)(spec);
+    }
+  }
+  return { schema, sections: sections.length };
+}
+
+/**
+ * Sets each hash on the open page in turn (its hashchange handler renders) and returns
+ * { hash, drawn, failed, errors } for every one that did not draw all `sections` sections
+ * cleanly: a section showing its "could not be computed" note, an uncaught error or rejection.
+ */
+export async function renderHashes(page, hashes, sections) {
+  await page.evaluate(() => {
+    window.__errors ??= [];
+    if (!window.__errorsHooked) {
+      window.__errorsHooked = true;
+      window.addEventListener('error', (e) => window.__errors.push(String(e.message)));
+      window.addEventListener('unhandledrejection', (e) => window.__errors.push(`rejection: ${e.reason}`));
+    }
+  });
+  const bad = [];
+  for (let i = 0; i < hashes.length; i += 50) {
+    const found = await page.evaluate(async ({ batch, sections }) => {
+      const out = [];
+      for (const hash of batch) {
+        const changed = new Promise((resolve) => window.addEventListener('hashchange', resolve, { once: true }));
+        location.hash = hash;
+        if (location.hash !== '' || hash !== '#') await Promise.race([changed, new Promise((res) => setTimeout(res, 200))]);
+        await new Promise((res) => setTimeout(res, 0));
+        const drawn = document.querySelectorAll('#main > section[data-section]').length;
+        const failed = [...document.querySelectorAll('#main > section > p.note.warn')].map((p) => p.textContent);
+        if (drawn !== sections || failed.length || window.__errors.length) {
+          out.push({ hash: hash.slice(0, 300), drawn, failed, errors: window.__errors.splice(0) });
+        }
+      }
+      return out;
+    }, { batch: hashes.slice(i, i + 50), sections });
+    bad.push(...found);
+  }
+  return bad;
 }

@@ -25,11 +25,17 @@ function attentionArgs(o, heapBuffer) {
   if (weights === null || typeof weights !== 'object') {
     throw new TypeError(`posenc: weights must be an object { wq, wk, wv, wo } of Float32Arrays, got ${check.describe(weights)}`);
   }
-  const w = MATRICES.map((m) => check.floatInput(`weights.${m}`, check.field(weights, m), heapBuffer));
-  const n = check.lengthOf(w[0]);
+  // Each measured when it is checked: a getter of a later matrix may detach an earlier one
+  // (the copy then names it, heap.js put).
+  const w = [null, null, null, null];
+  const lengths = [0, 0, 0, 0];
+  for (let i = 0; i < 4; i++) {
+    w[i] = check.floatInput(`weights.${MATRICES[i]}`, check.field(weights, MATRICES[i]), heapBuffer);
+    lengths[i] = check.lengthOf(w[i]);
+  }
   for (let i = 1; i < 4; i++) {
-    if (check.lengthOf(w[i]) !== n) {
-      throw new RangeError(`posenc: weights.${MATRICES[i]} has ${check.lengthOf(w[i])} elements but weights.wq has ${n}`);
+    if (lengths[i] !== lengths[0]) {
+      throw new RangeError(`posenc: weights.${MATRICES[i]} has ${lengths[i]} elements but weights.wq has ${lengths[0]}`);
     }
   }
   const modelDim = check.integer('modelDim', o.modelDim);
@@ -59,9 +65,9 @@ export function attentionApi({ module, heap }) {
     const offP = offW + 16 * nw;
     const base = heap.acquire(offP + 4 * np, what);
     try {
-      heap.put(base, a.x, 'Float32Array');
-      for (let i = 0; i < 4; i++) heap.put(base + offW + 4 * nw * i, a.w[i], 'Float32Array');
-      if (np !== 0) heap.put(base + offP, positions, 'Int32Array');
+      heap.put(base, a.x, 'Float32Array', 'x');
+      for (let i = 0; i < 4; i++) heap.put(base + offW + 4 * nw * i, a.w[i], 'Float32Array', `weights.${MATRICES[i]}`);
+      if (np !== 0) heap.put(base + offP, positions, 'Int32Array', 'positions');
       return call(base, nx, base + offW, nw, base + offP, np);
     } finally {
       heap.release(base);

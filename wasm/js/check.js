@@ -51,6 +51,10 @@ const typedArraySet = uncurry(TypedArrayPrototype.set);
 const arrayBufferByteLength = getterOf(ArrayBuffer.prototype, 'byteLength');
 const arrayBufferDetached = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'detached')
   ? getterOf(ArrayBuffer.prototype, 'detached') : null;
+// Whether an ArrayBuffer is resizable (throws for a SharedArrayBuffer); null on engines
+// without resizable buffers, where every ArrayBuffer has a fixed size.
+const arrayBufferResizable = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'resizable')
+  ? getterOf(ArrayBuffer.prototype, 'resizable') : null;
 const isArray = Array.isArray;
 const hasOwn = Object.hasOwn;
 const NumberIsInteger = Number.isInteger;
@@ -71,11 +75,44 @@ export const bufferOf = (a) => typedArrayBuffer(a);
 /** target.set(source, offset) for typed arrays, by the intrinsic (no species, no getters). */
 export const copyInto = (target, source, offset) => typedArraySet(target, source, offset);
 
+const VIEWS = freeze({ __proto__: null, Float32Array: Float32, Float64Array: Float64, Int32Array: Int32,
+  Uint16Array: Uint16, BigInt64Array });
+
+/**
+ * `a` (a checked, attached typed array of internal type `tag`) pinned to the elements it
+ * has now (a Float16Array of shared or resizable memory becomes a Uint16Array of its
+ * bits). A view of a fixed-size ArrayBuffer is returned as is (its length changes only
+ * by detaching, which every copy checks: heap.js put). A view of a SharedArrayBuffer
+ * becomes a fixed-length view of the measured range: another thread may grow a growable
+ * one at any moment, and a length-tracking view would then be longer when copied than
+ * when measured. A view of a resizable ArrayBuffer is copied when `snapshot` (inputs:
+ * user code that runs later, a getter of a later option, may shrink it), else a
+ * fixed-length view too (targets, resolved after every option was read). Whatever was
+ * measured is all that is ever read or written.
+ */
+export function pinned(a, tag, snapshot = true) {
+  const kind = bufferKind(typedArrayBuffer(a));
+  if (kind === 0) return a;
+  // A Float16Array's bits (every caller stages 16-bit data as a Uint16Array).
+  const View = tag === 'Float16Array' ? Uint16 : VIEWS[tag];
+  const fixed = new View(typedArrayBuffer(a), typedArrayByteOffset(a), typedArrayLength(a));
+  return kind === 1 && snapshot ? copyOf(fixed) : fixed;
+}
+
+/** 0: a fixed-size ArrayBuffer, 1: a resizable one, 2: a SharedArrayBuffer. */
+export function bufferKind(buffer) {
+  try {
+    if (arrayBufferResizable !== null) return arrayBufferResizable(buffer) ? 1 : 0;
+    arrayBufferByteLength(buffer);
+    return 0;
+  } catch {
+    return 2; // the ArrayBuffer getters throw for a SharedArrayBuffer
+  }
+}
+
 /** A new typed array of the same internal type and contents (intrinsic constructor). */
 export function copyOf(a, tag = typedArrayTag(a)) {
-  const n = typedArrayLength(a);
-  const out = tag === 'Int32Array' ? new Int32(n) : tag === 'Float64Array' ? new Float64(n)
-    : tag === 'Uint16Array' ? new Uint16(n) : new Float32(n);
+  const out = new VIEWS[tag](typedArrayLength(a));
   typedArraySet(out, a, 0);
   return out;
 }
@@ -88,6 +125,25 @@ export function setTensorBrand(isTensor) {
   tensorBrand = isTensor;
 }
 
+// Code points a message shows escaped: C0 / C1 controls and DEL, the line and paragraph
+// separators, bidirectional and zero-width format characters, BOM, lone surrogates.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff'\\]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t', "'": "\\'", '\\': '\\\\' };
+const QUOTE_MAX = 40;
+
+/**
+ * A caller's string as a message shows it: quoted, its first 40 characters with every
+ * control, separator, bidirectional or invisible character (and quote, backslash) escaped,
+ * and for a longer string "…" and its length. A message never carries a caller's newline,
+ * ANSI escape or NUL, nor more than 40 of its characters.
+ */
+export function quote(text) {
+  const head = text.length > QUOTE_MAX ? text.slice(0, QUOTE_MAX) : text;
+  const shown = head.replace(UNSAFE, (c) => ESCAPES[c] ??
+    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.length > QUOTE_MAX ? `'${shown}…' (${text.length} characters)` : `'${shown}'`;
+}
+
 /** What v is, for a message: runs no user code (no toString, no constructor lookup). */
 export function describe(v) {
   switch (typeof v) {
@@ -97,10 +153,11 @@ export function describe(v) {
     case 'boolean': return `${v}`;
     case 'symbol': return 'a Symbol';
     case 'function': return 'a function';
-    case 'string': return v.length > 40 ? `a string of length ${v.length}` : `the string '${v}'`;
+    case 'string': return `the string ${quote(v)}`;
     default: break;
   }
   if (v === null) return 'null';
+  if (isRevoked(v)) return 'a revoked Proxy';
   const tag = typedArrayTag(v);
   if (tag !== undefined) return `a ${tag} of length ${typedArrayLength(v)}`;
   if (tensorBrand(v)) return 'a posenc tensor';
@@ -109,7 +166,7 @@ export function describe(v) {
     arrayBufferByteLength(v);
     return 'an ArrayBuffer (pass a typed array viewing it)';
   } catch {
-    return 'an object'; // a revoked Proxy lands here too
+    return 'an object';
   }
 }
 
@@ -145,11 +202,18 @@ export function options(value, fn, allowed, record = objectCreate(NO_KEYS)) {
   if (value === null || typeof value !== 'object' || isArray(value)) {
     throw new TypeError(`posenc: the options of ${fn} must be an object, got ${describe(value)}`);
   }
-  const keys = ownNames(value);
+  let keys;
+  try {
+    keys = ownNames(value);
+  } catch {
+    // A Proxy whose ownKeys trap throws or breaks its invariants (a key listed twice).
+    throw new TypeError(`posenc: the options of ${fn} are a Proxy whose ownKeys trap fails (it throws, or ` +
+      'lists a key twice or a key the target does not allow)');
+  }
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     if (!includes(allowed, key)) {
-      throw new TypeError(`posenc: unknown option '${key}' of ${fn}; allowed: ${allowed.join(', ')}`);
+      throw new TypeError(`posenc: unknown option ${quote(key)} of ${fn}; allowed: ${allowed.join(', ')}`);
     }
     const d = getOwnPropertyDescriptor(value, key);
     if (d === undefined) continue; // a Proxy listed a key it does not have
@@ -191,6 +255,24 @@ export function integer(name, v, lo = INT32_MIN, hi = INT32_MAX) {
   if (typeof v !== 'number') throw new TypeError(`posenc: ${name} must be an integer, got ${describe(v)}`);
   if (!NumberIsInteger(v) || v < lo || v > hi) {
     throw new RangeError(`posenc: ${name} must be an integer in [${lo}, ${hi}], got ${v}`);
+  }
+  return v;
+}
+
+/** The largest dim (posenc::max_dim, posenc/frequencies.hpp). */
+export const MAX_DIM = 65536;
+
+/**
+ * A dim (dim, headDim, rotaryDim): an integer, passed on for the core to check evenness and
+ * range against the others; a non-integer, or an integer no int parameter holds, is refused
+ * here with the dim's own range (never the int32 range of the C++ type).
+ */
+export function dim(name, v) {
+  if (typeof v !== 'number') {
+    throw new TypeError(`posenc: ${name} must be an even integer in [2, ${MAX_DIM}], got ${describe(v)}`);
+  }
+  if (!NumberIsInteger(v) || v < INT32_MIN || v > INT32_MAX) {
+    throw new RangeError(`posenc: ${name} must be an even integer in [2, ${MAX_DIM}], got ${v}`);
   }
   return v;
 }
@@ -286,15 +368,27 @@ function detachedError(name, tag) {
     'it is an old view of WebAssembly memory that has since grown: re-read tensor.array)');
 }
 
-/** A typed array whose internal type is `tag` and whose buffer is still attached. */
-export function typedArray(name, v, tag) {
+/**
+ * A typed array whose internal type is `tag` and whose buffer is still attached, pinned
+ * (see pinned; `snapshot` false for a target written in place).
+ */
+export function typedArray(name, v, tag, snapshot = true) {
   if (typedArrayTag(v) !== tag) throw new TypeError(`posenc: ${name} must be a ${tag}, got ${describe(v)}`);
   if (isDetached(v)) throw detachedError(name, tag);
-  return v;
+  return pinned(v, tag, snapshot);
 }
 
-export function float32Array(name, v) {
-  return typedArray(name, v, 'Float32Array');
+/**
+ * Throws the TypeError naming `name` when `a`, checked earlier, has been detached since
+ * (by a getter of a later option): the copying boundary (heap.js) calls this before it
+ * reads or writes an argument.
+ */
+export function stillAttached(name, a) {
+  if (typedArrayLength(a) === 0 && isDetached(a)) throw detachedError(name, typedArrayTag(a));
+}
+
+export function float32Array(name, v, snapshot = true) {
+  return typedArray(name, v, 'Float32Array', snapshot);
 }
 
 /**
@@ -302,8 +396,8 @@ export function float32Array(name, v) {
  * it views WebAssembly memory (`heapBuffer`), whose growth would detach it.
  */
 export function floatInput(name, v, heapBuffer) {
-  float32Array(name, v);
-  return typedArrayBuffer(v) === heapBuffer ? copyOf(v, 'Float32Array') : v;
+  const a = float32Array(name, v);
+  return typedArrayBuffer(a) === heapBuffer ? copyOf(a, 'Float32Array') : a;
 }
 
 /** A Float32Array of an even number ≥ 2 of floats (dim = its length). */
@@ -366,7 +460,8 @@ export function positions(name, v, heapBuffer) {
   const tag = typedArrayTag(v);
   if (tag === 'Int32Array') {
     if (isDetached(v)) throw detachedError(name, tag);
-    return typedArrayBuffer(v) === heapBuffer ? copyOf(v, tag) : v;
+    const a = pinned(v, tag);
+    return typedArrayBuffer(a) === heapBuffer ? copyOf(a, tag) : a;
   }
   if (tag === 'BigInt64Array') {
     if (isDetached(v)) throw detachedError(name, tag);

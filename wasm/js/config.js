@@ -52,12 +52,8 @@ const fromCharCode = String.fromCharCode;
 const objectCreate = Object.create;
 const freeze = Object.freeze;
 
-// A key path in a message: the caller's keys, control characters escaped, cut at 80 characters.
-function where(path) {
-  if (path === '') return 'config';
-  const shown = JSON.stringify(path.length > 80 ? path.slice(0, 80) : path).slice(1, -1);
-  return `config key '${shown}${path.length > 80 ? `…' (${path.length} characters)` : "'"}`;
-}
+// A key path in a message: the caller's keys as a short escaped excerpt (check.quote).
+const where = (path) => (path === '' ? 'config' : `config key ${check.quote(path)}`);
 
 // isArray, or a TypeError for a revoked Proxy (the one intrinsic that tells, by throwing).
 function arrayOrThrow(v, path) {

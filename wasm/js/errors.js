@@ -20,19 +20,35 @@ export function withKind(e, kind) {
   return Object.defineProperty(e, 'kind', { value: kind, writable: true, configurable: true, enumerable: true });
 }
 
-/** Throws the module's recorded error; `rename` maps core words to the JS argument names. */
-export function throwLast(module, rename) {
+// Characters a message from the core never passes on as they are: the core quotes a
+// caller's strings short and escaped (detail::quoted); this is the net under it, at the one
+// place its messages enter JS (controls, separators, bidirectional format characters).
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const MAX_MESSAGE = 2000;
+
+function safeMessage(m) {
+  const text = m.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}… (${text.length} characters)` : text;
+}
+
+/**
+ * Throws the module's recorded error; `rename` maps core words to the JS argument names;
+ * `need` (a function, called only for an allocation the module could not make) says what
+ * the memory was for, naming the arguments that sized it.
+ */
+export function throwLast(module, rename, need) {
   const text = module.lastError();
   const colon = text.indexOf(':');
   const kind = text.slice(0, colon);
-  let message = jsNames(text.slice(colon + 1));
+  let message = jsNames(safeMessage(text.slice(colon + 1)));
   if (rename !== undefined) message = rename(message);
+  if (kind === 'bad_alloc' && need !== undefined) message = `${message}: ${need()}`;
   throw withKind(kind === 'internal' ? new Error(message) : new RangeError(message), kind);
 }
 
-/** An embind result: null → the recorded error is thrown. */
-export function unwrap(module, r, rename) {
-  if (r === null) throwLast(module, rename);
+/** An embind result: null → the recorded error is thrown (see throwLast). */
+export function unwrap(module, r, rename, need) {
+  if (r === null) throwLast(module, rename, need);
   return r;
 }
 

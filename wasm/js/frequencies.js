@@ -15,7 +15,7 @@ export function frequencyApi({ module, heap }) {
   // [dim, base, scaling] of a ladder function's options.
   const ladderArgs = (opts, fn) => {
     const o = check.options(opts, fn, KEYS);
-    return [check.integer('dim', o.dim), baseArg(o), scalingArg(o.scaling)];
+    return [check.dim('dim', o.dim), baseArg(o), scalingArg(o.scaling)];
   };
 
   return {

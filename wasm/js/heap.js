@@ -11,7 +11,7 @@
 // is freed when the call returns (so one huge call does not pin its size forever). The
 // block is taken only after every argument was read (check.js), so no user code can run
 // while it is in use; `busy` still refuses a nested taker, should one ever appear.
-import { Float32, Float64, Int32, Uint16, bufferOf, copyInto, lengthOf, setTensorBrand } from './check.js';
+import { Float32, Float64, Int32, Uint16, bufferOf, copyInto, lengthOf, setTensorBrand, stillAttached } from './check.js';
 import { withKind } from './errors.js';
 
 const SCRATCH_KEEP = 1 << 20;
@@ -113,8 +113,14 @@ export class Heap {
     return new Uint16(this.buffer, ptr, length);
   }
 
-  /** Copies a Float32Array / Int32Array / Uint16Array / Float64Array (by `tag`) to `ptr`. */
-  put(ptr, a, tag) {
+  /**
+   * Copies a Float32Array / Int32Array / Uint16Array / Float64Array (by `tag`) to `ptr`:
+   * the elements `a` holds, which check.js pinned when it measured them (a view of shared
+   * memory cannot grow under the copy). `name`, for a caller's array: the argument, named
+   * by the TypeError if a getter detached the array after it was checked.
+   */
+  put(ptr, a, tag, name) {
+    if (name !== undefined) stillAttached(name, a);
     const m = this.module;
     if (tag === 'Float32Array') copyInto(m.HEAPF32, a, ptr >>> 2);
     else if (tag === 'Int32Array') copyInto(m.HEAP32, a, ptr >>> 2);

@@ -24,9 +24,9 @@ function int64(name, v) {
 function grid(name, v, out, at) {
   const tag = check.tagOf(v);
   if (tag === 'Int32Array' || tag === 'BigInt64Array') {
-    check.typedArray(name, v, tag);
-    if (check.lengthOf(v) !== 3) throw new RangeError(`posenc: ${name} must hold 3 values (t, h, w), got ${check.lengthOf(v)}`);
-    for (let a = 0; a < 3; a++) out[at + a] = int64(`${name}[${a}]`, v[a]);
+    const g = check.typedArray(name, v, tag);
+    if (check.lengthOf(g) !== 3) throw new RangeError(`posenc: ${name} must hold 3 values (t, h, w), got ${check.lengthOf(g)}`);
+    for (let a = 0; a < 3; a++) out[at + a] = int64(`${name}[${a}]`, g[a]);
     return;
   }
   if (tag !== undefined) throw new TypeError(`posenc: ${name} must be an array of 3 integers (t, h, w), got ${check.describe(v)}`);
@@ -82,7 +82,8 @@ export function mropePositionsApi({ module, heap }) {
       } finally {
         heap.release(p);
       }
-      const positions = heap.take(unwrap(module, r), 'Int32Array');
+      const positions = heap.take(unwrap(module, r, undefined, () => `mropePositions() returns 3 × tokens int32 ` +
+        `position ids for the ${n} items`), 'Int32Array');
       return { positions, tokens: check.lengthOf(positions) / 3, delta };
     },
   };

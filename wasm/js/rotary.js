@@ -197,8 +197,9 @@ class Rope {
   constructor(api, opts) {
     const { module, heap, registry } = api;
     const o = check.options(opts, 'rope()', ROPE_KEYS);
-    const headDim = check.integer('headDim', o.headDim);
-    const rotaryDim = o.rotaryDim === undefined ? headDim : check.integer('rotaryDim', o.rotaryDim);
+    const headDim = check.dim('headDim', o.headDim);
+    // 0: the core's "rotaryDim is headDim", so an odd headDim is reported as headDim.
+    const rotaryDim = o.rotaryDim === undefined ? 0 : check.dim('rotaryDim', o.rotaryDim);
     const base = baseArg(o);
     const layout = o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS);
     const angles = o.angles === undefined ? 'exact' : check.oneOf('angles', o.angles, ANGLE_PRECISIONS);
@@ -362,7 +363,7 @@ class Rope {
       stage(heap, X, base);
       if (hasOut) stage(heap, OUT, base + xBytes);
       const pp = base + xBytes + outBytes;
-      if (n !== 0) heap.put(pp, positions, 'Int32Array');
+      if (n !== 0) heap.put(pp, positions, 'Int32Array', 'positions');
       const target = hasOut ? OUT : X;
       const use = positions === null ? 0 : 1, inv = inverse ? 1 : 0;
       // x → target (target = x in place): float32, or 16-bit values of one dtype.
@@ -436,7 +437,7 @@ class Rope {
       stage(heap, X, base);
       stage(heap, OUT, base + qBytes);
       const pp = base + qBytes + kBytes;
-      if (n !== 0) heap.put(pp, positions, 'Int32Array');
+      if (n !== 0) heap.put(pp, positions, 'Int32Array', 'positions');
       const use = positions === null ? 0 : 1;
       status = half
         ? module._posenc_rope_apply_qk16(handle, X.ptr, X.length, call.heads, call.tokenStride, call.headStride,
@@ -525,12 +526,13 @@ class Rope {
     const base = n === 0 ? 0 : heap.acquire(4 * n, 'rope.cosSin()');
     let r;
     try {
-      if (n !== 0) heap.put(base, positions, 'Int32Array');
+      if (n !== 0) heap.put(base, positions, 'Int32Array', 'positions');
       r = module.ropeCosSin(handle, base, n, start, tokens, positions !== null);
     } finally {
       if (base !== 0) heap.release(base);
     }
-    const both = heap.take(unwrap(module, r), 'Float32Array');
+    const both = heap.take(unwrap(module, r, undefined, () => `rope.cosSin() returns cos and sin of tokens × ` +
+      `rotaryDim = ${tokens} × ${this.#rotaryDim} floats each (${8 * tokens * this.#rotaryDim} bytes)`), 'Float32Array');
     const size = check.lengthOf(both) / 2;
     const buffer = check.bufferOf(both);
     return { cos: new check.Float32(buffer, 0, size), sin: new check.Float32(buffer, 4 * size, size) };

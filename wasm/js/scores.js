@@ -23,7 +23,7 @@ function arange(n) {
 function scoreArgs(o, heapBuffer) {
   const q = check.floatInput('q', o.q, heapBuffer);
   const k = check.floatInput('k', o.k, heapBuffer);
-  const dim = check.integer('dim', o.dim);
+  const dim = check.dim('dim', o.dim);
   // Rows are length/dim; a length that is not a multiple of dim is reported by the core.
   const tq = dim > 0 ? Math.floor(check.lengthOf(q) / dim) : 0;
   const tk = dim > 0 ? Math.floor(check.lengthOf(k) / dim) : 0;
@@ -35,7 +35,7 @@ function scoreArgs(o, heapBuffer) {
     layout: o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS),
     peLayout: o.peLayout === undefined ? 'interleaved' : check.oneOf('peLayout', o.peLayout, PE_LAYOUTS),
     base: baseArg(o),
-    rotaryDim: o.rotaryDim === undefined ? 0 : check.integer('rotaryDim', o.rotaryDim),
+    rotaryDim: o.rotaryDim === undefined ? 0 : check.dim('rotaryDim', o.rotaryDim),
     scaling: scalingArg(o.scaling),
     scale: o.scale === undefined ? false : check.boolean('scale', o.scale),
     angles: o.angles === undefined ? 'exact' : check.oneOf('angles', o.angles, ANGLE_PRECISIONS),
@@ -56,10 +56,10 @@ export function scoresApi({ module, heap }) {
     const offS = offKp + align(4 * npk);
     const base = heap.acquire(offS + scalingBytes(a.scaling), what);
     try {
-      heap.put(base, a.q, 'Float32Array');
-      heap.put(base + offK, a.k, 'Float32Array');
-      heap.put(base + offQp, a.qPositions, 'Int32Array');
-      heap.put(base + offKp, a.kPositions, 'Int32Array');
+      heap.put(base, a.q, 'Float32Array', 'q');
+      heap.put(base + offK, a.k, 'Float32Array', 'k');
+      heap.put(base + offQp, a.qPositions, 'Int32Array', 'qPositions');
+      heap.put(base + offKp, a.kPositions, 'Int32Array', 'kPositions');
       const s = putScaling(heap, base + offS, a.scaling);
       const q = base;
       const k = base + offK;
@@ -117,8 +117,8 @@ export function scoresApi({ module, heap }) {
       const p = heap.acquire(8 * n, 'relativeKernel()');
       let r;
       try {
-        heap.put(p, q, 'Float32Array');
-        heap.put(p + 4 * n, k, 'Float32Array');
+        heap.put(p, q, 'Float32Array', 'q');
+        heap.put(p + 4 * n, k, 'Float32Array', 'k');
         r = module.relativeKernel(p, n, p + 4 * n, n, n, base, delta, layout);
       } finally {
         heap.release(p);
@@ -130,7 +130,7 @@ export function scoresApi({ module, heap }) {
     /** RoFormer's long-term-decay bound for δ = 0 … maxDistance: Float64Array. */
     decayBound(opts) {
       const o = check.options(opts, 'decayBound()', ['dim', 'base', 'maxDistance']);
-      const r = module.decayBound(check.integer('dim', o.dim), baseArg(o), check.int64('maxDistance', o.maxDistance));
+      const r = module.decayBound(check.dim('dim', o.dim), baseArg(o), check.int64('maxDistance', o.maxDistance));
       return heap.take(unwrap(module, r), 'Float64Array');
     },
   };

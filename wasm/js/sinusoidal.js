@@ -42,7 +42,7 @@ export function sinusoidalApi({ module, heap }) {
     const base = total === 0 ? 0 : heap.acquire(total, 'sinusoidal()');
     try {
       if (OUT.copy !== null) OUT.ptr = base;
-      if (positions !== null) heap.put(base + outBytes, positions, 'Int32Array');
+      if (positions !== null) heap.put(base + outBytes, positions, 'Int32Array', 'positions');
       unwrap(module, fill(OUT.ptr, OUT.length, base + outBytes), tableNames);
       unstage(heap, OUT);
     } finally {
@@ -50,6 +50,10 @@ export function sinusoidalApi({ module, heap }) {
     }
     return out;
   };
+
+  // What a table needs, for a message when memory is out (errors.js throwLast).
+  const tableNeed = (rows, dim, what) => () => `sinusoidal() returns ${what} × dim = ${rows} × ${dim} floats ` +
+    `(${4 * rows * dim} bytes)`;
 
   // A Float64Array result view of the binding, copied out (rename: see errors.js).
   const f64 = (r, rename) => heap.take(unwrap(module, r, rename), 'Float64Array');
@@ -64,7 +68,7 @@ export function sinusoidalApi({ module, heap }) {
      */
     sinusoidal(opts) {
       const o = check.options(opts, 'sinusoidal()', ['dim', 'base', 'positions', 'start', 'layout', 'out']);
-      const dim = check.integer('dim', o.dim);
+      const dim = check.dim('dim', o.dim);
       const base = baseArg(o);
       const layout = layoutArg(o);
       if (typeof o.positions === 'number' || o.positions === undefined) {
@@ -73,8 +77,8 @@ export function sinusoidalApi({ module, heap }) {
         if (o.out !== undefined) {
           return intoOut(o.out, null, (ptr, length) => module.sinusoidalTable(dim, base, start, count, layout, ptr, length));
         }
-        return takeTable(unwrap(module, module.sinusoidalTable(dim, base, start, count, layout, 0, 0), tableNames),
-          count * dim);
+        return takeTable(unwrap(module, module.sinusoidalTable(dim, base, start, count, layout, 0, 0), tableNames,
+          tableNeed(count, dim, 'positions')), count * dim);
       }
       if (o.start !== undefined) {
         throw new TypeError('posenc: sinusoidal() takes start only with a count of positions, not with a list');
@@ -87,8 +91,9 @@ export function sinusoidalApi({ module, heap }) {
       const p = heap.acquire(4 * n, 'sinusoidal()');
       let table;
       try {
-        heap.put(p, positions, 'Int32Array');
-        table = unwrap(module, module.sinusoidalTableAt(dim, base, p, n, layout, 0, 0));
+        heap.put(p, positions, 'Int32Array', 'positions');
+        table = unwrap(module, module.sinusoidalTableAt(dim, base, p, n, layout, 0, 0), undefined,
+          tableNeed(n, dim, 'positions.length'));
       } finally {
         heap.release(p);
       }
@@ -98,7 +103,7 @@ export function sinusoidalApi({ module, heap }) {
     /** One row PE(position): Float32Array(dim). */
     sinusoidalRow(opts) {
       const o = check.options(opts, 'sinusoidalRow()', ['dim', 'base', 'position', 'layout']);
-      const r = module.sinusoidalRow(check.integer('dim', o.dim), baseArg(o), check.safeInteger('position', o.position),
+      const r = module.sinusoidalRow(check.dim('dim', o.dim), baseArg(o), check.safeInteger('position', o.position),
         layoutArg(o));
       return heap.take(unwrap(module, r), 'Float32Array');
     },
@@ -106,7 +111,7 @@ export function sinusoidalApi({ module, heap }) {
     /** The shift matrix M(k), dim×dim row-major Float64Array: PE(p+k) = M(k)·PE(p). */
     shiftMatrix(opts) {
       const o = check.options(opts, 'shiftMatrix()', ['dim', 'base', 'k', 'layout']);
-      return f64(module.shiftMatrix(check.integer('dim', o.dim), baseArg(o), check.safeInteger('k', o.k), layoutArg(o)));
+      return f64(module.shiftMatrix(check.dim('dim', o.dim), baseArg(o), check.safeInteger('k', o.k), layoutArg(o)));
     },
 
     /** M(k)·row in double (row: Float32Array of dim values in `layout`) → Float64Array. */
@@ -120,7 +125,7 @@ export function sinusoidalApi({ module, heap }) {
       const p = heap.acquire(4 * n, 'applyShift()');
       let result;
       try {
-        heap.put(p, r, 'Float32Array');
+        heap.put(p, r, 'Float32Array', 'row');
         result = module.applyShift(n, base, k, p, n, layout);
       } finally {
         heap.release(p);
@@ -131,7 +136,7 @@ export function sinusoidalApi({ module, heap }) {
     /** out[j] = PE(position)·PE(position + kFirst + j), j < kCount (float32 rows, double sums). */
     peDotByDistance(opts) {
       const o = check.options(opts, 'peDotByDistance()', ['dim', 'base', 'position', 'kFirst', 'kCount']);
-      return f64(module.peDotByDistance(check.integer('dim', o.dim), baseArg(o),
+      return f64(module.peDotByDistance(check.dim('dim', o.dim), baseArg(o),
         o.position === undefined ? 0 : check.safeInteger('position', o.position),
         o.kFirst === undefined ? 0 : check.safeInteger('kFirst', o.kFirst),
         check.int64('kCount', o.kCount)), positionNames);
@@ -140,7 +145,7 @@ export function sinusoidalApi({ module, heap }) {
     /** out[j] = Σ_i cos((kFirst + j)·θ_i), the closed form of peDotByDistance, in double. */
     peDotClosedForm(opts) {
       const o = check.options(opts, 'peDotClosedForm()', ['dim', 'base', 'kFirst', 'kCount']);
-      return f64(module.peDotClosedForm(check.integer('dim', o.dim), baseArg(o),
+      return f64(module.peDotClosedForm(check.dim('dim', o.dim), baseArg(o),
         o.kFirst === undefined ? 0 : check.safeInteger('kFirst', o.kFirst),
         check.int64('kCount', o.kCount)));
     },
@@ -148,14 +153,14 @@ export function sinusoidalApi({ module, heap }) {
     /** out[r] = ‖PE(start + r)‖, r < count (every value √(dim/2) up to float rounding). */
     peNorms(opts) {
       const o = check.options(opts, 'peNorms()', ['dim', 'base', 'start', 'count']);
-      return f64(module.peNorms(check.integer('dim', o.dim), baseArg(o),
+      return f64(module.peNorms(check.dim('dim', o.dim), baseArg(o),
         o.start === undefined ? 0 : check.safeInteger('start', o.start), check.int64('count', o.count)), startNames);
     },
 
     /** { distance, p, q }: the closest pair of encodings among positions start … start+count−1. */
     peMinDistance(opts) {
       const o = check.options(opts, 'peMinDistance()', ['dim', 'base', 'start', 'count']);
-      const r = f64(module.peMinDistance(check.integer('dim', o.dim), baseArg(o),
+      const r = f64(module.peMinDistance(check.dim('dim', o.dim), baseArg(o),
         o.start === undefined ? 0 : check.safeInteger('start', o.start), check.int64('count', o.count)), startNames);
       return { distance: r[0], p: r[1], q: r[2] };
     },

@@ -22,6 +22,8 @@ export class Target {
   bytes = 4;
   /** The Float32Array to stage and copy back (copying path), or null (zero-copy). */
   copy = null;
+  /** The argument's name (for a copy target detached since it was resolved). */
+  name = '';
 }
 
 /**
@@ -51,16 +53,17 @@ export function resolveTarget(heap, name, x, t) {
   if (check.tagOf(x) !== 'Float32Array') {
     throw new TypeError(`posenc: ${name} must be a Float32Array or a posenc tensor, got ${check.describe(x)}`);
   }
-  check.float32Array(name, x); // detached?
-  const n = check.lengthOf(x);
+  const a = check.float32Array(name, x, false); // attached, pinned to its measured length
+  const n = check.lengthOf(a);
   t.length = n;
   t.bytes = 4;
-  if (check.bufferOf(x) !== heap.buffer) {
+  t.name = name;
+  if (check.bufferOf(a) !== heap.buffer) {
     t.ptr = 0;
-    t.copy = x;
+    t.copy = a;
     return t;
   }
-  const offset = check.byteOffsetOf(x);
+  const offset = check.byteOffsetOf(a);
   const held = heap.tensorHolding(offset, 4 * n);
   if (held === null) {
     throw new TypeError(`posenc: ${name} views WebAssembly memory that no live posenc tensor owns`);
@@ -86,6 +89,7 @@ export const HALF_TAGS = ['Uint16Array', 'Float16Array'];
  */
 export function resolveHalfTarget(heap, name, x, dtype, t) {
   t.bytes = 2;
+  t.name = name;
   const owner = tensorHeap(x);
   if (owner !== null) {
     const ptr = tensorPtr(x);
@@ -97,11 +101,11 @@ export function resolveHalfTarget(heap, name, x, dtype, t) {
     return t;
   }
   const tag = check.tagOf(x);
-  check.typedArray(name, x, tag); // detached?
-  const n = check.lengthOf(x);
+  const a = check.typedArray(name, x, tag, false); // attached, pinned (a Uint16Array for shared memory)
+  const n = check.lengthOf(a);
   t.length = n;
-  if (check.bufferOf(x) === heap.buffer) {
-    const offset = check.byteOffsetOf(x);
+  if (check.bufferOf(a) === heap.buffer) {
+    const offset = check.byteOffsetOf(a);
     const held = heap.tensorHolding(offset, 2 * n);
     if (held === null) {
       throw new TypeError(`posenc: ${name} is a ${tag} viewing WebAssembly memory that no live posenc tensor owns`);
@@ -112,7 +116,7 @@ export function resolveHalfTarget(heap, name, x, dtype, t) {
     return t;
   }
   t.ptr = 0;
-  t.copy = tag === 'Uint16Array' ? x : new check.Uint16(check.bufferOf(x), check.byteOffsetOf(x), n);
+  t.copy = check.tagOf(a) === 'Uint16Array' ? a : new check.Uint16(check.bufferOf(a), check.byteOffsetOf(a), n);
   return t;
 }
 
@@ -136,7 +140,7 @@ export const stagedBytes = (t) => (t.copy === null ? 0 : t.bytes * t.length);
 export function stage(heap, t, ptr) {
   if (t.copy === null) return;
   t.ptr = ptr;
-  heap.put(ptr, t.copy, t.bytes === 2 ? 'Uint16Array' : 'Float32Array');
+  heap.put(ptr, t.copy, t.bytes === 2 ? 'Uint16Array' : 'Float32Array', t.name);
 }
 
 /** Copies a staged target's elements back to its array. */

@@ -39,10 +39,10 @@ export function tensorApi({ module, heap }) {
       const tag = check.tagOf(lengthOrData);
       if (tag !== undefined) {
         const dtype = dataDtype(tag, lengthOrData, given);
-        check.typedArray('data', lengthOrData, tag); // detached?
-        const n = check.lengthOf(lengthOrData);
-        const bits = dtype === 'float32' ? lengthOrData
-          : new check.Uint16(check.bufferOf(lengthOrData), check.byteOffsetOf(lengthOrData), n);
+        const a = check.typedArray('data', lengthOrData, tag); // attached, pinned
+        const n = check.lengthOf(a);
+        const bits = dtype === 'float32' || check.tagOf(a) === 'Uint16Array' ? a
+          : new check.Uint16(check.bufferOf(a), check.byteOffsetOf(a), n);
         // Copied first when it views WebAssembly memory: allocating the tensor may grow it.
         const data = check.bufferOf(bits) === heap.buffer ? check.copyOf(bits, dtype === 'float32' ? 'Float32Array' : 'Uint16Array') : bits;
         const t = new Tensor(heap, n, dtype);

@@ -22,6 +22,7 @@
 
 #include <emscripten/val.h>
 
+#include <cstddef>
 #include <string>
 #include <type_traits>
 
@@ -37,6 +38,10 @@ val run_guarded(val (*body)(void*), void* context);
 
 // Runs body(context): 0 on success; 1 after recording what it threw for last_error().
 int run_status(void (*body)(void*), void* context);
+
+// Records the size of an allocation that failed (the module's operator new), so the
+// bad_alloc message says how many bytes were needed.
+void note_refused(std::size_t bytes) noexcept;
 
 // "kind:message" of the latest failed call (JS: module.lastError()); clears it.
 std::string last_error();

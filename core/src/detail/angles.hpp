@@ -1,9 +1,11 @@
 // core/src/detail/angles.hpp — sin/cos of position·θ_i, the one place posenc forms angles.
 //
-// The angle p·θ is formed in double, reduced mod 2π in double, evaluated in double and
-// rounded once to float32. Common float32 implementations lose the angle at large positions
-// (at p = 10⁶ the float32 spacing is 0.06 rad); this keeps every value within
-// 0.5 ulp(float) + |p·θ|·2⁻⁵³ + 1e−15 of sin/cos of the exact product p·θ (θ the double).
+// The angle p·θ is formed in double (exactly split, hi + lo, once |p·θ| > 2^24), reduced
+// mod 2π in double, evaluated in double and rounded once to float32. Common float32
+// implementations lose the angle at large positions (at p = 10⁶ the float32 spacing is
+// 0.06 rad); this keeps every value within 0.5 ulp(float) + min(|p·θ|, 2^24)·2⁻⁵³ + 1e−15
+// (≤ 0.5 ulp + 2e−9) of sin/cos of the exact product p·θ (θ the double), for |p| ≤ 2^53, in
+// every build (SIMD batches, the scalar references).
 // Both the RoPE cos/sin cache (rotary) and the sinusoidal table (sinusoidal) call this.
 //
 // Rows of consecutive positions (the tables) go by angle addition from exact anchors: for
@@ -40,13 +42,21 @@ inline double reduce_angle(double x) noexcept {
   return std::fma(-k, kTwoPi, x) - k * kTwoPiLo;
 }
 
+// The exact product p·θ reduced: p·θ = hi + lo exactly (fma), hi reduced as above, lo added
+// back. Past |p·θ| = 2^24 the rounded product alone would be off by up to |p·θ|·2⁻⁵³ (3e−2
+// rad at 2^48); this keeps the angle within 2e−16 + 2⁻¹⁰⁶·|p·θ| of p·θ for |p| ≤ 2^53.
+inline double reduce_product(double position, double theta) noexcept {
+  const double hi = position * theta;
+  return reduce_angle(hi) + std::fma(position, theta, -hi);
+}
+
 // Scalar reference: sin_out[i] = sin(position·inv_freq[i]), cos_out[i] likewise, in
 // double (rope_shift rotates in double and rounds only its result) or rounded once to float.
 template <class Real>
 void sincos_row_scalar(double position, const double* inv_freq, std::size_t n,
                        Real* sin_out, Real* cos_out) noexcept {
   for (std::size_t i = 0; i < n; ++i) {
-    const double a = reduce_angle(position * inv_freq[i]);
+    const double a = reduce_product(position, inv_freq[i]);
     sin_out[i] = static_cast<Real>(std::sin(a));
     cos_out[i] = static_cast<Real>(std::cos(a));
   }
@@ -119,8 +129,11 @@ inline constexpr double kTwoOverPi = 0.6366197723675814;
 inline constexpr double kHalfPiA = 1.5707963109016418;
 inline constexpr double kHalfPiB = 1.5893254712295857e-08;
 inline constexpr double kHalfPiC = 6.123233995736766e-17;
-// Lanes with |k| above this take the scalar reduction (|x| > 2^28·π/2 ≈ 4.2e8 rad).
-inline constexpr double kBatchReduceMaxQuadrants = 268435456.0;  // 2^28
+// Batches with a lane beyond 2^24 rad take the scalar path (reduce_product): up to there
+// the product p·θ rounded to double is within 2⁻³⁰ (1e−9) of the exact one, past it the
+// rounding grows with |p·θ| and only the exact split (fma, which WebAssembly lacks as an
+// instruction) keeps the angle. The reduction itself is exact to 2^28 quadrants.
+inline constexpr double kBatchMaxAngle = 16777216.0;  // 2^24
 
 // fdlibm's kernel coefficients: sin r ≈ r + r³·P(r²), cos r ≈ 1 − r²/2 + r⁴·Q(r²).
 inline constexpr double kSin[6] = {-1.66666666666666324348e-01, 8.33333333332248946124e-03,
@@ -131,13 +144,13 @@ inline constexpr double kCos[6] = {4.16666666666666019037e-02,  -1.3888888888874
                                    2.08757232129817482790e-09,  -1.13596475577881948265e-11};
 
 // s = sin x, c = cos x for every lane, each within 1 ulp(double) + 1e−24 of the exact value
-// for |x| ≤ 2^28·π/2; returns false (s, c untouched) when a lane is beyond that range.
+// for |x| ≤ 2^24; returns false (s, c untouched) when a lane is beyond that range.
 template <class Arch>
 bool sincos_batch(xsimd::batch<double, Arch> x, xsimd::batch<double, Arch>& s,
                   xsimd::batch<double, Arch>& c) noexcept {
   using batch = xsimd::batch<double, Arch>;
+  if (xsimd::any(xsimd::abs(x) > batch(kBatchMaxAngle))) return false;
   const batch k = xsimd::nearbyint(x * batch(kTwoOverPi));
-  if (xsimd::any(xsimd::abs(k) > batch(kBatchReduceMaxQuadrants))) return false;
   // x − k·A is exact (Sterbenz), k·B exact; one rounding in each of the last two steps.
   const batch r = ((x - k * batch(kHalfPiA)) - k * batch(kHalfPiB)) - k * batch(kHalfPiC);
   const batch z = r * r;
@@ -401,7 +414,7 @@ void angle_rows(const angle_offsets& o, std::int64_t first, std::int64_t count,
 
 // Rows of `count` consecutive positions from `first` (the RoPE cache): row k at
 // sin_out/cos_out + k·o.n, each value the angle-addition value rounded once to float, so
-// within 0.5 ulp(float) + |p·θ|·2⁻⁵³ + 5e−16 of truth and ≤ 1 ulp(float) from the scalar
+// within 0.5 ulp(float) + min(|p·θ|, 2^24)·2⁻⁵³ + 5e−16 of truth and ≤ 1 ulp(float) from the scalar
 // reference. A row depends only on its position: count = 1 gives the same bits.
 template <class Arch>
 void sincos_rows(const angle_offsets& o, std::int64_t first, std::int64_t count,

@@ -58,6 +58,17 @@ private:
   char buf_[32];
 };
 
+// A caller's string as a message shows it: in single quotes, its first 40 code points with
+// every control character (C0, C1, DEL), line or paragraph separator, bidirectional or
+// zero-width format character, invalid UTF-8 byte, quote and backslash escaped (\n, \xNN,
+// \u{XXXX}), and for a longer string "…" and its size in bytes. So a message never carries
+// a caller's newline, ANSI escape or NUL, nor more than a short excerpt of it.
+[[nodiscard]] std::string quoted(std::string_view text);
+
+// A config key path from a caller's JSON as a message shows it: as it is when it reads as
+// one word (at most 64 bytes, no space, nothing quoted() would escape), else quoted().
+[[nodiscard]] std::string key_text(std::string_view key);
+
 // The parts joined (out of line: core/src/check.cpp).
 [[nodiscard]] std::string join(std::initializer_list<message_part> parts);
 [[noreturn]] void throw_invalid_argument(std::initializer_list<message_part> parts);
