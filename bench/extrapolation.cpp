@@ -6,7 +6,7 @@
 //                        [--encodings none,sinusoidal,...] [--seeds 1,2,3] [--steps N]
 //                        [--batch N] [--length L] [--lengths 64,128,256,512] [--dim N]
 //                        [--heads N] [--layers N] [--mlp N] [--lr X] [--symbols N]
-//                        [--distance N] [--eval-sequences N]
+//                        [--distance N] [--eval-tokens N]
 // The text task reads the files given by --text (concatenated); without them it is skipped.
 #include "posenc/errors.hpp"
 #include "posenc/train_protocol.hpp"
@@ -114,8 +114,8 @@ std::string report(const protocol_config& c, const std::vector<protocol_run>& ru
      << " parameters without position parameters); train length L = " << c.train_length << ", "
      << c.steps << " steps × batch " << c.batch << ", Adam lr " << c.adam.learning_rate
      << " (β " << c.adam.beta1 << ", " << c.adam.beta2 << ", warm-up " << c.adam.warmup_steps
-     << ", cosine to 10%, clip " << c.adam.clip_norm << "); evaluation: " << c.eval_sequences
-     << " sequences per length (seed " << c.eval_seed << " + length), the same for every model. Seeds:";
+     << ", cosine to 10%, clip " << c.adam.clip_norm << "); evaluation: " << c.eval_tokens
+     << " tokens per length (⌈tokens/T⌉ sequences seed " << c.eval_seed << " + T), the same for every model. Seeds:";
   for (auto s : c.seeds) md << " " << s;
   md << ". Workspace per sequence at the longest length: " << transformer<float>(mc, 1).workspace(mc.max_positions) * 4 / 1024
      << " KiB (float).\n\n";
@@ -204,7 +204,7 @@ int run(int argc, char** argv) {
     else if (a == "--lr") base.adam.learning_rate = std::stod(value());
     else if (a == "--symbols") base.task.symbols = number();
     else if (a == "--distance") base.task.distance = number();
-    else if (a == "--eval-sequences") base.eval_sequences = number();
+    else if (a == "--eval-tokens") base.eval_tokens = number();
     else throw invalid_argument("posenc_extrapolation: unknown option " + a);
   }
   if (!encodings.empty()) {

@@ -115,18 +115,6 @@ offsets layout(const model_config& c, std::vector<parameter_block>* blocks) {
   return o;
 }
 
-template <class S>
-S gelu(S u) {
-  constexpr S c = S(0.7978845608028654);  // √(2/π)
-  return S(0.5) * u * (S(1) + std::tanh(c * (u + S(0.044715) * u * u * u)));
-}
-template <class S>
-S gelu_derivative(S u) {
-  constexpr S c = S(0.7978845608028654);
-  const S t = std::tanh(c * (u + S(0.044715) * u * u * u));
-  return S(0.5) * (S(1) + t) + S(0.5) * u * (S(1) - t * t) * c * (S(1) + S(3 * 0.044715) * u * u);
-}
-
 // y = gain·(x − μ)·rstd + bias per row of n; keeps x̂ and rstd for the backward.
 template <class S>
 void norm_forward(const S* x, const S* gain, const S* bias, S* xhat, S* rstd, S* y,
@@ -278,6 +266,11 @@ struct transformer<S>::impl {
     return 0;
   }
 
+  // Vaswani et al. scale the token embedding by √dim before adding the sinusoids.
+  static S embedding_scale(const model_config& c) {
+    return c.encoding == train_encoding::sinusoidal ? std::sqrt(S(c.dim)) : S(1);
+  }
+
   model_config c;
   offsets o;
   positional pos;
@@ -310,9 +303,10 @@ struct transformer<S>::impl {
   void forward(const S* params, const std::int32_t* tokens, int length) {
     size_for(length);
     const std::size_t t = length, d = c.dim, f = c.mlp, hd = d / c.heads;
+    const S embed_scale = embedding_scale(c);
     for (std::size_t i = 0; i < t; ++i) {
       const S* e = params + o.embedding + std::size_t(tokens[i]) * d;
-      for (std::size_t j = 0; j < d; ++j) x0[i * d + j] = e[j];
+      for (std::size_t j = 0; j < d; ++j) x0[i * d + j] = embed_scale * e[j];
       if (c.encoding == train_encoding::sinusoidal)
         for (std::size_t j = 0; j < d; ++j) x0[i * d + j] += S(pos.sinusoid[i * d + j]);
       if (c.encoding == train_encoding::learned)
@@ -358,7 +352,7 @@ struct transformer<S>::impl {
       for (std::size_t i = 0; i < t; ++i)
         for (std::size_t j = 0; j < f; ++j) {
           L.up[i * f + j] += params[P.up_bias + j];
-          L.act[i * f + j] = gelu(L.up[i * f + j]);
+          L.act[i * f + j] = std::max(L.up[i * f + j], S(0));
         }
       S* next = l + 1 < c.layers ? layers[l + 1].x_in.data() : x_out.data();
       train_matmul(L.act.data(), params + P.down, next, t, f, d);
@@ -413,7 +407,7 @@ struct transformer<S>::impl {
       train_matmul_tn(L.act.data(), dx.data(), grads + P.down, t, f, d);
       dact.resize(t * f);
       train_matmul_nt(dx.data(), params + P.down, dact.data(), t, f, d, false);
-      for (std::size_t i = 0; i < t * f; ++i) dact[i] *= gelu_derivative(L.up[i]);
+      for (std::size_t i = 0; i < t * f; ++i) dact[i] = L.up[i] > 0 ? dact[i] : S(0);  // ReLU
       for (std::size_t i = 0; i < t; ++i)
         for (std::size_t j = 0; j < f; ++j) grads[P.up_bias + j] += dact[i * f + j];
       train_matmul_tn(L.a2.data(), dact.data(), grads + P.up, t, d, f);
@@ -457,7 +451,7 @@ struct transformer<S>::impl {
                     grads + P.norm1_gain, grads + P.norm1_bias, dx.data(), t, d);
     }
     for (std::size_t i = 0; i < t; ++i) {
-      train_axpy(d, S(1), dx.data() + i * d, grads + o.embedding + std::size_t(tokens[i]) * d);
+      train_axpy(d, embedding_scale(c), dx.data() + i * d, grads + o.embedding + std::size_t(tokens[i]) * d);
       if (c.encoding == train_encoding::learned) train_axpy(d, S(1), dx.data() + i * d, grads + o.positions + i * d);
     }
   }

@@ -29,7 +29,7 @@ model_config model_for(const protocol_config& c, const task_source& task, train_
 void check_protocol(const protocol_config& c, const task_source& task) {
   check_count("protocol.steps", c.steps, 1, 1000000);
   check_count("protocol.batch", c.batch, 1, 4096);
-  check_count("protocol.eval_sequences", c.eval_sequences, 1, 4096);
+  check_count("protocol.eval_tokens", c.eval_tokens, 1, 1 << 20);
   if (c.seeds.empty()) bad("protocol.seeds must hold at least one seed");
   if (c.eval_lengths.empty()) bad("protocol.eval_lengths must hold at least one length");
   const int hi = std::min(task.max_length(), max_train_positions);
@@ -65,7 +65,8 @@ protocol_run run_protocol_one(const protocol_config& config, train_encoding enco
     ev.extension = e;
     for (int t : config.eval_lengths) {
       random r(config.eval_seed + std::uint64_t(t));
-      ev.by_length.push_back(model.evaluate(task.sample(r, config.eval_sequences, t),
+      const int sequences = (config.eval_tokens + t - 1) / t;
+      ev.by_length.push_back(model.evaluate(task.sample(r, sequences, t),
                                             {e, config.train_length}));
     }
     run.evaluations.push_back(std::move(ev));

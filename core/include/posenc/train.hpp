@@ -3,12 +3,13 @@
 //
 // Model (pre-norm, GPT-2 shape, no dropout):
 //   x_t = E[token_t] (+ PE(t) sinusoidal, or + P[t] learned)
-//   per layer:  x += W_o · attn(LN1(x)),   x += W_2 · gelu(W_1 · LN2(x) + b_1) + b_2
+//   per layer:  x += W_o · attn(LN1(x)),   x += W_2 · relu(W_1 · LN2(x) + b_1) + b_2
 //   logits_t = LN_f(x_t) · Eᵀ                                   (tied output)
 // attn is causal multi-head attention, score(i, j) = q_i·k_j/√head_dim + bias_h(i, j), with
 // the encoding acting where it acts in the model it comes from:
 //   none              nothing (order only through the causal mask)
-//   sinusoidal        sinusoidal_table (interleaved layout, base 10000) added to E
+//   sinusoidal        sinusoidal_table (interleaved layout, base 10000) added to √dim·E
+//                     (the paper scales the embedding so the sinusoids do not drown it)
 //   learned           P [max_positions][dim] added to E, initialised from learned_table
 //   t5                bias_h = b[h][t5_bucket(j − i)], causal buckets (t5_buckets), one
 //                     learned table shared by all layers as in T5
@@ -18,13 +19,14 @@
 // At evaluation a RoPE model may meet a length T past its training length L with PI (linear
 // scaling, factor T/L) or YaRN (factor T/L, original length L), through inverse_frequencies'
 // scaling as rotary_cache applies it (the attention factor included).
-// GELU is the tanh form (GPT-2); layer norm ε = 1e−5.
+// ReLU (the original Transformer's; no libm call, and cheap where time is short); layer
+// norm ε = 1e−5.
 //
 // Deterministic: the same config and seed give the same parameters, and the same batches the
 // same gradients, bit for bit on one build (one thread, fixed summation order, no FMA
 // contraction in the kernels). Native and WebAssembly builds draw the same initial weights
 // (posenc::random, integer and correctly rounded arithmetic); their losses then differ only
-// by libm's exp/tanh rounding (≤ 1 ulp per call), amplified by training.
+// by libm's exp rounding (≤ 1 ulp per call), amplified by training.
 // Float is the training type; double exists for gradient checks against finite differences.
 #pragma once
 
