@@ -2,12 +2,14 @@
 // on one or more tasks and writes a markdown report: task, settings, seeds, per-length
 // accuracy and loss with their spread across seeds, CPU, time.
 //
-//   posenc_extrapolation [--out FILE] [--tasks recall,copy,induction,text] [--text FILE]...
-//                        [--encodings none,sinusoidal,...] [--seeds 1,2,3] [--steps N]
-//                        [--batch N] [--length L] [--lengths 64,128,256,512] [--dim N]
-//                        [--heads N] [--layers N] [--mlp N] [--lr X] [--symbols N]
-//                        [--distance N] [--eval-tokens N]
-// The text task reads the files given by --text (concatenated); without them it is skipped.
+//   posenc_extrapolation [--out FILE] [--text FILE]... [OPTIONS] [--task NAME [OPTIONS]]...
+// NAME: recall | copy | induction | text. OPTIONS before the first --task set every task's
+// defaults; OPTIONS after a --task apply to that task only:
+//   --encodings none,sinusoidal,...  --seeds 1,2,3  --steps N  --batch N  --length L
+//   --lengths 64,128,256,512  --dim N  --heads N  --layers N  --mlp N  --lr X  --symbols N
+//   --distance N  --eval-tokens N
+// Without --task, runs recall with the protocol's defaults. The text task reads the files
+// given by --text, concatenated (none are shipped: pass your own text).
 #include "posenc/errors.hpp"
 #include "posenc/train_protocol.hpp"
 
@@ -170,47 +172,50 @@ std::string report(const protocol_config& c, const std::vector<protocol_run>& ru
   return md.str();
 }
 
+// Applies option argv[i] (and its value) to c; false if it is not a per-task option.
+bool apply(const std::string& a, const std::string& v, protocol_config& c) {
+  if (a == "--encodings") {
+    c.encodings.clear();
+    for (auto& e : split(v)) c.encodings.push_back(parse_train_encoding(e));
+  } else if (a == "--seeds") {
+    c.seeds.clear();
+    for (auto& s : split(v)) c.seeds.push_back(std::stoull(s));
+  } else if (a == "--lengths") {
+    c.eval_lengths.clear();
+    for (auto& s : split(v)) c.eval_lengths.push_back(std::stoi(s));
+  } else if (a == "--steps") c.steps = std::stoi(v);
+  else if (a == "--batch") c.batch = std::stoi(v);
+  else if (a == "--length") c.train_length = std::stoi(v);
+  else if (a == "--dim") c.model.dim = std::stoi(v);
+  else if (a == "--heads") c.model.heads = std::stoi(v);
+  else if (a == "--layers") c.model.layers = std::stoi(v);
+  else if (a == "--mlp") c.model.mlp = std::stoi(v);
+  else if (a == "--lr") c.adam.learning_rate = std::stod(v);
+  else if (a == "--symbols") c.task.symbols = std::stoi(v);
+  else if (a == "--distance") c.task.distance = std::stoi(v);
+  else if (a == "--eval-tokens") c.eval_tokens = std::stoi(v);
+  else return false;
+  return true;
+}
+
 int run(int argc, char** argv) {
   std::string out;
-  std::vector<std::string> tasks = {"recall", "copy", "induction", "text"}, texts;
-  protocol_config base;
-  base.model.dim = 32;
-  base.model.heads = 4;
-  base.model.layers = 2;
-  base.model.mlp = 64;
-  base.task.symbols = 16;
-  base.task.distance = 8;
-  std::string encodings;
+  std::vector<std::string> texts;
+  protocol_config base;  // the protocol's defaults (posenc/train_protocol.hpp)
+  std::vector<protocol_config> tasks;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw invalid_argument("posenc_extrapolation: " + a + " needs a value");
-      return argv[++i];
-    };
-    auto number = [&]() { return std::stoi(value()); };
-    if (a == "--out") out = value();
-    else if (a == "--tasks") tasks = split(value());
-    else if (a == "--text") texts.push_back(value());
-    else if (a == "--encodings") encodings = value();
-    else if (a == "--seeds") { base.seeds.clear(); for (auto& s : split(value())) base.seeds.push_back(std::stoull(s)); }
-    else if (a == "--steps") base.steps = number();
-    else if (a == "--batch") base.batch = number();
-    else if (a == "--length") base.train_length = number();
-    else if (a == "--lengths") { base.eval_lengths.clear(); for (auto& s : split(value())) base.eval_lengths.push_back(std::stoi(s)); }
-    else if (a == "--dim") base.model.dim = number();
-    else if (a == "--heads") base.model.heads = number();
-    else if (a == "--layers") base.model.layers = number();
-    else if (a == "--mlp") base.model.mlp = number();
-    else if (a == "--lr") base.adam.learning_rate = std::stod(value());
-    else if (a == "--symbols") base.task.symbols = number();
-    else if (a == "--distance") base.task.distance = number();
-    else if (a == "--eval-tokens") base.eval_tokens = number();
-    else throw invalid_argument("posenc_extrapolation: unknown option " + a);
+    if (i + 1 >= argc) throw invalid_argument("posenc_extrapolation: " + a + " needs a value");
+    const std::string v = argv[++i];
+    if (a == "--out") out = v;
+    else if (a == "--text") texts.push_back(v);
+    else if (a == "--task") {
+      tasks.push_back(base);
+      tasks.back().task.kind = parse_train_task(v);
+    } else if (!apply(a, v, tasks.empty() ? base : tasks.back()))
+      throw invalid_argument("posenc_extrapolation: unknown option " + a);
   }
-  if (!encodings.empty()) {
-    base.encodings.clear();
-    for (auto& e : split(encodings)) base.encodings.push_back(parse_train_encoding(e));
-  }
+  if (tasks.empty()) tasks.push_back(base);  // recall with every default
   std::string text;
   for (const auto& path : texts) {
     std::ifstream f(path, std::ios::binary);
@@ -229,11 +234,10 @@ int run(int argc, char** argv) {
         "Learned tables have 8L rows; rows past L are never trained and keep their initial values. "
         "rope-half+pi / +yarn are the rope-half models scored with PI (linear, factor T/L) or YaRN "
         "(factor T/L, original length L) past L.\n\n";
-  for (const auto& name : tasks) {
-    protocol_config c = base;
-    c.task.kind = parse_train_task(name);
+  for (protocol_config c : tasks) {
+    const std::string name(to_string(c.task.kind));
     if (c.task.kind == train_task::text) {
-      if (text.empty()) { std::cerr << "text task skipped: no --text\n"; continue; }
+      if (text.empty()) throw invalid_argument("posenc_extrapolation: --task text needs --text FILE");
       c.task.text = text;
     }
     const auto t0 = std::chrono::steady_clock::now();

@@ -169,3 +169,24 @@ TEST_CASE("train: the trainer's RoPE rotation is posenc's rope_apply (both layou
       CHECK(worst < 2e-5);  // q, k rounded to float for rope_apply
     }
 }
+
+TEST_CASE("train: attention maps are causal distributions, one per layer and head", "[train]") {
+  for (const auto e : all_encodings) {
+    transformer<float> m(tiny(e), 3);
+    const std::vector<std::int32_t> tokens = {1, 2, 3, 4, 5, 6, 0};
+    const auto probs = m.attention(tokens);
+    REQUIRE(probs.size() == 2u * 2u * 7u * 7u);
+    for (std::size_t row = 0; row < 2 * 2 * 7; ++row) {
+      const std::size_t i = row % 7;
+      double sum = 0;
+      for (std::size_t j = 0; j < 7; ++j) {
+        const float p = probs[row * 7 + j];
+        if (j > i) CHECK(p == 0.0f);
+        else CHECK(p >= 0.0f);
+        sum += p;
+      }
+      CHECK(sum == Approx(1.0).epsilon(1e-5));
+    }
+    CHECK(m.workspace(7) == 2u * (2u * 49u + 7u * (11u * 8u + 2u * 12u + 2u)) + 7u * (4u * 8u + 7u + 1u));
+  }
+}

@@ -24,9 +24,9 @@
 //
 // Deterministic: the same config and seed give the same parameters, and the same batches the
 // same gradients, bit for bit on one build (one thread, fixed summation order, no FMA
-// contraction in the kernels). Native and WebAssembly builds draw the same initial weights
-// (posenc::random, integer and correctly rounded arithmetic); their losses then differ only
-// by libm's exp rounding (≤ 1 ulp per call), amplified by training.
+// contraction in the kernels). Other builds (WebAssembly, another libm) draw the same initial
+// weights and batches (posenc::random: integer and correctly rounded arithmetic) but may
+// round exp and the SIMD lane sums differently, so their curves agree only approximately.
 // Float is the training type; double exists for gradient checks against finite differences.
 #pragma once
 
