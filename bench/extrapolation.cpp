@@ -37,6 +37,9 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 std::string cpu_name() {
+#ifdef __EMSCRIPTEN__
+  return "not visible from WebAssembly (this report was written by the WebAssembly build)";
+#endif
   std::string name = "unknown";
   if (FILE* p = popen("lscpu 2>/dev/null", "r")) {
     char line[512];
