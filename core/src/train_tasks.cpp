@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace posenc {
 namespace {
@@ -12,6 +13,7 @@ namespace {
 constexpr std::array<std::string_view, 4> task_names = {"copy", "recall", "induction", "text"};
 constexpr int max_symbols = 4096;
 constexpr int max_sequences = 1 << 20;
+constexpr std::size_t max_text = std::size_t{1} << 30;  // window offsets fit below()'s uint32
 
 [[noreturn]] void bad(const std::string& what) { throw invalid_argument("posenc: " + what); }
 
@@ -63,9 +65,10 @@ task_source::task_source(task_config config) : config_(std::move(config)) {
     std::array<bool, 256> seen{};
     for (unsigned char c : config_.text) seen[c] = true;
     for (int c = 0; c < 256; ++c) if (seen[c]) alphabet_.push_back(static_cast<char>(c));
-    if (config_.text.size() < 2 || alphabet_.size() < 2)
-      bad("task.text must be at least 2 bytes long with at least 2 distinct bytes, got " +
-          std::to_string(config_.text.size()) + " bytes");
+    if (config_.text.size() < 2 || config_.text.size() > max_text || alphabet_.size() < 2)
+      bad("task.text must hold 2 to 2^30 bytes with at least 2 distinct bytes, got " +
+          std::to_string(config_.text.size()) + " bytes, " + std::to_string(alphabet_.size()) +
+          " distinct");
     std::array<std::int32_t, 256> index{};
     for (std::size_t i = 0; i < alphabet_.size(); ++i) index[static_cast<unsigned char>(alphabet_[i])] = std::int32_t(i);
     text_tokens_.reserve(config_.text.size());

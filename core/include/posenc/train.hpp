@@ -177,7 +177,9 @@ struct adam_config {
   int warmup_steps = 20;        // linear warm-up, then cosine decay to 10% at the last step
 };
 
-// The rate of step `step` (0-based) of `steps` under config's schedule.
+// The rate of step `step` (0-based, in [0, steps)) of `steps` (≥ 1) under config's schedule:
+// learning_rate·(step + 1)/warmup_steps during warm-up, then cosine from learning_rate to
+// 0.1·learning_rate at the last step (steps past it stay at 0.1·learning_rate).
 double adam_rate(const adam_config& config, int step, int steps) noexcept;
 
 template <class S>

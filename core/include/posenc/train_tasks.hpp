@@ -36,7 +36,7 @@ struct task_config {
   train_task kind = train_task::recall;
   int symbols = 16;    // copy, recall, induction: in [2, 4096]
   int distance = 8;    // recall: in [1, max_train_positions − 1]
-  std::string text;    // text: at least 2 distinct bytes and 2 bytes long
+  std::string text;    // text: 2 … 2³⁰ bytes with at least 2 distinct bytes
 };
 
 class task_source {
