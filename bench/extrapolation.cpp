@@ -93,6 +93,32 @@ std::string join(const std::vector<int>& v) {
   return s;
 }
 
+// The training curves: mean loss over each tenth of the steps, then across seeds.
+std::string curves(const std::vector<std::string>& order,
+                   std::map<std::string, std::vector<const protocol_run*>>& by_encoding) {
+  std::ostringstream md;
+  md << "Training loss by tenth of the steps (mean over the tenth, then across seeds):\n\n| encoding |";
+  for (int k = 1; k <= 10; ++k) md << " " << k * 10 << "% |";
+  md << "\n|---|";
+  for (int k = 0; k < 10; ++k) md << "---|";
+  md << "\n";
+  for (const auto& e : order) {
+    md << "| " << e << " |";
+    for (int k = 0; k < 10; ++k) {
+      double sum = 0;
+      for (const auto* r : by_encoding[e]) {
+        const std::size_t n = r->train_loss.size(), from = n * k / 10, to = std::max(from + 1, n * (k + 1) / 10);
+        double part = 0;
+        for (std::size_t i = from; i < to && i < n; ++i) part += r->train_loss[i];
+        sum += part / double(to - from);
+      }
+      md << " " << fixed(sum / double(by_encoding[e].size()), 3) << " |";
+    }
+    md << "\n";
+  }
+  return md.str();
+}
+
 // The report section of one task.
 std::string report(const protocol_config& c, const std::vector<protocol_run>& runs, double seconds) {
   std::ostringstream md;
@@ -170,7 +196,7 @@ std::string report(const protocol_config& c, const std::vector<protocol_run>& ru
       loss_md << "\n";
     }
   }
-  md << "\n" << loss_md.str() << "\nTime: " << fixed(seconds, 1) << " s for " << runs.size()
+  md << "\n" << loss_md.str() << "\n" << curves(order, by_encoding) << "\nTime: " << fixed(seconds, 1) << " s for " << runs.size()
      << " runs (" << fixed(seconds / double(runs.size()), 2) << " s per run: training and evaluation).\n\n";
   return md.str();
 }
