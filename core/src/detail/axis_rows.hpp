@@ -43,15 +43,17 @@ public:
   axis_rows(const axis_rows&) = delete;  // pointers into the buffers
   axis_rows& operator=(const axis_rows&) = delete;
 
-  // The row of a token at positions p[0 … axes): pointers valid until the next load.
-  // Tokens whose positions are all equal get that position's plain row itself.
-  void load(const rotary_cache& cache, const std::int64_t* p);
+  // The row of a token at positions p[0 … axes) (integers, or real numbers where a model
+  // uses them): pointers valid until the next load. Tokens whose positions are all equal get
+  // that position's plain row itself; an integral position takes the integer path (the
+  // cache's row, bit-identical to an int64 position), any other its row computed directly.
+  void load(const rotary_cache& cache, const double* p);
   const float* cos() const noexcept { return cos_; }
   const float* sin() const noexcept { return sin_; }
 
 private:
   static constexpr std::size_t kInlineHalf = 128;
-  static constexpr std::size_t kAxes = 3;
+  static constexpr auto kAxes = static_cast<std::size_t>(max_axes);
 
   // Rungs of axis a taken from the row (cos, sin).
   void merge(std::size_t a, const float* cos, const float* sin) noexcept;
@@ -60,7 +62,7 @@ private:
   int axes_;
   std::size_t stride_;  // floats from one row to the next in rows_
   bool merged_valid_ = false;  // every axis of merged_position_ is in the merged row
-  std::array<std::int64_t, kAxes> merged_position_{};
+  std::array<double, kAxes> merged_position_{};
   std::array<std::size_t, kAxes> first_{}, end_{};  // axis a's rungs lie in [first, end)
   row_storage<float, 4 * (kInlineHalf + 16)> rows_;  // computed row cos, sin; merged row cos, sin
   // mask_[a·half + i]: all ones when rung i takes axis a, else 0.
