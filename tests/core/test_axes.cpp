@@ -86,13 +86,7 @@ std::vector<double> rotate_half(const float* x, const std::vector<double>& angle
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────
 
-std::vector<float> random_tensor(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
+using posenc::test::random_tensor;
 
 // Rotates x [tokens][heads][head_dim] with the cache at `ids` ([axes][tokens], real) and
 // checks every element within 4e−7·(|a| + |b|) of the reference rotation by `angles`;
