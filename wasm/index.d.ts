@@ -232,6 +232,8 @@ export type Vision2d = 'qwen2-vl' | 'pixtral';
  *    (transformers DINOv3ViTRopePositionEmbedding)
  *  - 'stable-audio': one axis of d/2 (partial rotary); 10000; half (get_1d_rotary_pos_embed
  *    with repeat_interleave_real=False)
+ *  - 'allegro': t, h, w d/3 each (d 96: 32, 32, 32); 10000; half pairs inside each chunk
+ *    (apply_rotary_emb_allegro: x.chunk(3), rotate_half per chunk); float32 tensors only
  * 'interleaved' pairs dims adjacently inside each chunk (diffusers repeat_interleave_real,
  * Wan's and Qwen-Image's complex pairs). A preset fixes layout and rotary width (base may be
  * overridden). An explicit description: { dims: [16, 56, 56], names?: ['t', 'h', 'w'],
@@ -241,7 +243,7 @@ export type Vision2d = 'qwen2-vl' | 'pixtral';
  * RangeError naming axes; scaling and rotaryDim are TypeErrors with axes.
  */
 export type AxesPreset = 'flux' | 'flux2' | 'hunyuan-video' | 'wan' | 'qwen-image' | 'cogvideox' | 'dinov3'
-  | 'stable-audio';
+  | 'stable-audio' | 'allegro';
 export interface AxesDescription {
   dims: readonly number[] | Float64Array | Float32Array;
   /** For messages; default a0, a1, … (no commas). */
@@ -251,7 +253,7 @@ export interface AxesDescription {
 }
 
 export interface AxesPositionsOptions {
-  model: 'flux' | 'flux2' | 'qwen-image' | 'wan' | 'hunyuan-video' | 'cogvideox' | 'dinov3';
+  model: 'flux' | 'flux2' | 'qwen-image' | 'wan' | 'hunyuan-video' | 'cogvideox' | 'dinov3' | 'allegro';
   height: number;
   width: number;
   /** Video latent frames after temporal patching (qwen-image, wan, hunyuan-video, cogvideox); default 1. */
@@ -646,6 +648,7 @@ export interface Posenc {
    *    torch.linspace (real numbers off the base grid); '1.5' takes integer slices.
    *  - 'dinov3': prefixTokens (CLS + registers) at (0, 0), then patch centres
    *    (2(i + ½)/h − 1, 2(j + ½)/w − 1).
+   *  - 'allegro': (frame / 2.2, row / 2, col / 2) (AllegroTransformer3DModel's interpolation scales).
    * positions: Int32Array when every value is an integer, else Float64Array. Ranges
    * (RangeError naming the option): sides in [1, 2^20], textTokens / prefixTokens in [0, 2^26],
    * at most 2^26 tokens; an option the model does not read is refused by name.

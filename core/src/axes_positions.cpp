@@ -181,6 +181,17 @@ axes_grid dinov3(const axes_grid_request& r) {
   return g.done();
 }
 
+// get_3d_rotary_pos_embed_allegro: grid_t, grid_h, grid_w = torch.linspace(0, n·(n − 1)/n, n)
+// (0 … n − 1) divided by AllegroTransformer3DModel's interpolation scales (2.2, 2.0, 2.0);
+// the pipeline indexes those tables by (frame, row, col).
+axes_grid allegro(const axes_grid_request& r) {
+  grid_writer g(r.model, 3, area(r.frames, r.height, r.width));
+  for (int f = 0; f < r.frames; ++f)
+    for (int i = 0; i < r.height; ++i)
+      for (int j = 0; j < r.width; ++j) g.put(f / 2.2, i / 2.0, j / 2.0);
+  return g.done();
+}
+
 axes_grid wan(const axes_grid_request& r) { return video(r, 0, 0); }
 axes_grid hunyuan_video(const axes_grid_request& r) { return video(r, 0, r.text_tokens); }
 
@@ -193,6 +204,7 @@ constexpr grid_model kModels[] = {
     {"hunyuan-video",  true,  true,  false, false, false, hunyuan_video},
     {"cogvideox",      true,  true,  false, true,  false, cogvideox},
     {"dinov3",         false, false, false, false, true,  dinov3},
+    {"allegro",        true,  false, false, false, false, allegro},
 };
 
 }  // namespace

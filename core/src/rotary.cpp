@@ -174,6 +174,26 @@ public:
     job_.lane_sin = lanes + lane_stride_;
   }
 
+  // The kernel job of chunk c (rotary_cache::chunks) for token t of one target: the row's
+  // rungs of that chunk, the tensor from the chunk's first dim, its width (the last chunk
+  // also carries the pass-through dims).
+  template <class Target>
+  detail::token_rows<T, V> chunk_job(const Target& target, std::int64_t t, std::size_t c,
+                                     std::span<const std::array<int, 2>> chunks) noexcept {
+    detail::token_rows<T, V> j = job(target, t);
+    const auto [offset, dims] = chunks[c];
+    const std::size_t rung = static_cast<std::size_t>(offset / 2);
+    j.cos += rung;
+    j.sin += rung;
+    j.lane_cos += rung;
+    j.lane_sin += rung;
+    j.half = static_cast<std::size_t>(dims / 2);
+    j.in += offset;
+    j.out += offset;
+    j.dim = c + 1 == chunks.size() ? j.dim - offset : dims;
+    return j;
+  }
+
   // The kernel job for token t of one target (after load).
   template <class Target>
   const detail::token_rows<T, V>& job(const Target& target, std::int64_t t) noexcept {
@@ -289,12 +309,18 @@ template <class T, class V = float>
 using token_kernel = void (*)(const detail::token_rows<T, V>&) noexcept;
 
 // Token t of every target, by the row just set: one row, applied to all heads of all
-// targets (GQA: q and k share it).
+// targets (GQA: q and k share it); chunk by chunk for half pairs within each axis' chunk.
 template <class T, class V, class Target>
 void rotate_targets(row_buffer<T, V>& row, std::span<const Target> targets, std::int64_t t,
-                    token_kernel<T, V> kernel) noexcept {
-  for (const Target& target : targets)
-    if (!is_empty(target.in)) kernel(row.job(target, t));
+                    token_kernel<T, V> kernel, std::span<const std::array<int, 2>> chunks = {}) noexcept {
+  for (const Target& target : targets) {
+    if (is_empty(target.in)) continue;
+    if (chunks.empty()) {
+      kernel(row.job(target, t));
+      continue;
+    }
+    for (std::size_t c = 0; c < chunks.size(); ++c) kernel(row.chunk_job(target, t, c, chunks));
+  }
 }
 
 // Tokens with several positions each (a span, [axes][tokens]): a token's merged row is
@@ -310,7 +336,7 @@ void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float, V>& row,
       axis_rows.load(cache, p);
       row.use(axis_rows.cos(), axis_rows.sin());
     }
-    rotate_targets(row, targets, t, kernel);
+    rotate_targets(row, targets, t, kernel, cache.chunks());
   }
 }
 
@@ -350,7 +376,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
   for (std::int64_t t = 0; t < tokens; ++t) {
     if (const std::int64_t p = pos.at(t); t == 0 || p != pos.at(t - 1))
       row.load(cache, p);  // a run of one position loads once
-    rotate_targets(row, targets, t, kernel);
+    rotate_targets(row, targets, t, kernel, cache.chunks());
   }
 }
 
@@ -382,6 +408,9 @@ void rotate_16(const rotary_cache& cache, std::span<const detail::half_target> t
   if (std::all_of(targets.begin(), targets.end(),
                   [](const detail::half_target& target) { return is_empty(target.in); }))
     return;
+  if (!cache.chunks().empty())  // the split kernels' lanes are grouped across the whole row
+    detail::fail_argument("x: a rotator with half pairs within each axis' chunk (",
+                          cache.axes_name(), ") rotates float32 tensors only");
   const bool bf = targets[0].in.format == half_format::bfloat16;
   const bool interleaved = cache.layout() == rope_layout::interleaved;
   const detail::half_kernel_table& kernels = detail::dispatched::half_kernels();
@@ -451,6 +480,12 @@ void check_real(std::span<const double> positions) {
     if (!(std::abs(positions[t]) <= static_cast<double>(max_position)))
       detail::fail_argument("positions[", t, "] must be finite and within ±", max_position,
                             ", got ", positions[t]);
+}
+
+// The convention's name in messages: the bands' preset (or "custom"), else the kind's.
+std::string axes_name_of(const rope_axes& axes) {
+  if (axes.kind != rope_axes_kind::bands) return std::string(to_string(axes.kind));
+  return axes.name.empty() ? std::string("custom") : axes.name;
 }
 
 position_source positions_of(const rotary_cache& cache, std::span<const double> positions,
@@ -591,9 +626,17 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
       detail::make_axis_ladder(config.axes, rotary_dim_, config.base, config.scaling);
   axes_kind_ = config.axes.kind;
   axes_count_ = config.axes.count();
-  axes_name_ = config.axes.kind == rope_axes_kind::bands
-                   ? (config.axes.name.empty() ? std::string("custom") : config.axes.name)
-                   : std::string(to_string(config.axes.kind));
+  if (config.axes.half_per_band) {
+    if (config.axes.kind != rope_axes_kind::bands || layout_ != rope_layout::half)
+      detail::fail_argument("layout must be \"half\" for half pairs within each axis' chunk (",
+                            axes_name_of(config.axes), "), got \"", to_string(layout_), "\"");
+    int offset = 0;
+    for (const axis_band& band : config.axes.bands) {
+      chunks_.push_back({offset, band.dims});
+      offset += band.dims;
+    }
+  }
+  axes_name_ = axes_name_of(config.axes);
   inv_freq_ = std::move(ladder.inv_freq);
   pair_axis_ = std::move(ladder.pair_axis);
   attention_factor_ = ladder.attention_factor;

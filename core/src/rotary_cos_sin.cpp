@@ -44,7 +44,19 @@ void fill(const rotary_cache& cache, std::size_t tokens, RowAt row_at,
     detail::fail_length("cos and sin must not overlap");
   const double f = cache.attention_factor();
   std::vector<float> c(half), s(half);
+  // The two dims of rung i: (2i, 2i + 1) interleaved; (i, i + r/2) half; within its chunk
+  // (o + j, o + d/2 + j) for half pairs per axis chunk (rotary_cache::chunks).
+  std::vector<std::size_t> first(half), second(half);
   const bool interleaved = cache.layout() == rope_layout::interleaved;
+  for (std::size_t i = 0; i < half; ++i) {
+    first[i] = interleaved ? 2 * i : i;
+    second[i] = interleaved ? 2 * i + 1 : i + half;
+  }
+  for (const auto& [offset, dims] : cache.chunks())
+    for (std::size_t j = 0; j < static_cast<std::size_t>(dims / 2); ++j) {
+      first[offset / 2 + j] = offset + j;
+      second[offset / 2 + j] = offset + dims / 2 + j;
+    }
   for (std::size_t t = 0; t < tokens; ++t) {
     row_at(t, c.data(), s.data());
     float* co = cos_out.data() + t * r;
@@ -52,10 +64,8 @@ void fill(const rotary_cache& cache, std::size_t tokens, RowAt row_at,
     for (std::size_t i = 0; i < half; ++i) {
       const auto fc = static_cast<float>(f * c[i]);
       const auto fs = static_cast<float>(f * s[i]);
-      const std::size_t a = interleaved ? 2 * i : i;
-      const std::size_t b = interleaved ? 2 * i + 1 : i + half;
-      co[a] = co[b] = fc;
-      so[a] = so[b] = fs;
+      co[first[i]] = co[second[i]] = fc;
+      so[first[i]] = so[second[i]] = fs;
     }
   }
 }

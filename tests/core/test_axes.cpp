@@ -7,6 +7,7 @@
 #include "posenc/axes.hpp"
 #include "posenc/axes_positions.hpp"
 #include "posenc/errors.hpp"
+#include "posenc/half.hpp"
 #include "posenc/rotary.hpp"
 #include "posenc/sinusoidal_2d.hpp"
 #include "support.hpp"
@@ -146,7 +147,8 @@ TEST_CASE("axes presets: the bands of each model at its head size", "[axes]") {
   CHECK(posenc::axes_preset("dinov3", 64).base == 100.0);
   CHECK(posenc::axes_preset("dinov3", 64).layout == rope_layout::half);
   CHECK(posenc::axes_preset("wan", 128).layout == rope_layout::interleaved);
-  CHECK(posenc::axes_presets().size() == 8);
+  CHECK(posenc::axes_presets().size() == 9);
+  CHECK(bands("allegro", 96) == std::vector<int>{32, 32, 32});
 }
 
 TEST_CASE("flux: a 1024x1024 latent (64x64 packed tokens) and 512 text tokens match "
@@ -495,4 +497,71 @@ TEST_CASE("sinusoidal_2d matches get_2d_sincos_pos_embed: DiT, MAE, SD3 crop, Pi
   std::vector<float> small(3);
   require_throws<posenc::length_error>(
       [&] { posenc::sinusoidal_2d(small.data(), small.size(), {.dim = 8, .height = 2, .width = 2}); }, "out");
+}
+
+TEST_CASE("allegro: three chunks of head_dim/3, rotate_half inside each, positions divided by "
+          "the interpolation scales, match apply_rotary_emb_allegro", "[axes]") {
+  // 88 frames at 720x1280 → 22 latent frames, 90x160 latents, patch 2 → 22 x 45 x 80; a slice
+  // of 2 frames keeps the test quick.
+  const axes_grid g = grid({.model = "allegro", .frames = 2, .height = 45, .width = 80});
+  CHECK_FALSE(g.integral);
+  // pipeline_allegro.py: grid_t = linspace(0, T(T − 1)/T, T) / 2.2, grid_h = … / 2.0.
+  CHECK(g.positions[45 * 80] == 1 / 2.2);
+  CHECK(g.positions[g.tokens + 80] == 0.5);
+  const rotary_cache cache(posenc::axes_preset("allegro", 96));
+  REQUIRE(cache.chunks().size() == 3);
+  // embeddings.py apply_rotary_emb_allegro: t, h, w = x.chunk(3, dim=-1); apply_1d_rope per
+  // chunk: x1, x2 = halves; cat(−x2, x1); x·cos + rotated·sin with cos = cat(cos, cos) of
+  // get_1d_rotary_pos_embed(32, grid / scale, repeat_interleave_real=False).
+  const std::int64_t tokens = g.tokens, heads = 2;
+  const std::vector<float> in = random_tensor(static_cast<std::size_t>(tokens * heads * 96), 21);
+  std::vector<float> out(in.size());
+  posenc::rope_apply(cache, posenc::const_tensor_view::dense(in.data(), in.size(), tokens, heads, 96),
+                     tensor_view::dense(out.data(), out.size(), tokens, heads, 96), g.positions);
+  double worst = 0;
+  for (std::int64_t t = 0; t < tokens; ++t)
+    for (std::int64_t h = 0; h < heads; ++h)
+      for (int c = 0; c < 3; ++c) {
+        const float* x = &in[static_cast<std::size_t>((t * heads + h) * 96 + 32 * c)];
+        const float* y = &out[static_cast<std::size_t>((t * heads + h) * 96 + 32 * c)];
+        const std::vector<double> ref = rotate_half(x, rope_1d(32, g.positions[c * tokens + t], 10000), 32);
+        for (int j = 0; j < 32; ++j) {
+          const double scale = std::abs(x[j]) + std::abs(x[j < 16 ? j + 16 : j - 16]);
+          worst = std::max(worst, std::abs(y[j] - ref[j]) / (scale + 1e-30));
+        }
+      }
+  INFO("worst error / (|a| + |b|) = " << worst);
+  CHECK(worst <= 4e-7);
+  // The inverse undoes it; a shift by 3 equals rotating at positions + 3 on every axis.
+  std::vector<float> back = out;
+  posenc::rope_apply(cache, tensor_view::dense(back.data(), back.size(), tokens, heads, 96), g.positions,
+                     posenc::direction::inverse);
+  for (std::size_t k = 0; k < in.size(); ++k) REQUIRE(std::abs(back[k] - in[k]) <= 2e-6);
+  std::vector<double> moved = g.positions;
+  for (double& v : moved) v += 3;
+  std::vector<float> shifted = out, direct = in;
+  posenc::rope_shift(cache, tensor_view::dense(shifted.data(), shifted.size(), tokens, heads, 96), 3);
+  posenc::rope_apply(cache, tensor_view::dense(direct.data(), direct.size(), tokens, heads, 96), moved);
+  for (std::size_t k = 0; k < in.size(); ++k) REQUIRE(std::abs(shifted[k] - direct[k]) <= 4e-6);
+  // The cos/sin pair holds each chunk's cat(cos, cos).
+  std::vector<float> c(96), s(96);
+  const std::vector<double> p = {1 / 2.2, 3.0, 5.5};
+  posenc::rope_cos_sin(cache, std::span<const double>(p), c, s);
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 16; ++j) {
+      CHECK(c[32 * k + j] == c[32 * k + 16 + j]);
+      CHECK(std::abs(c[32 * k + j] - std::cos(rope_1d(32, p[k], 10000)[j])) <= 3e-7);
+    }
+  // 16-bit tensors are refused by name; layout interleaved with half_per_band too.
+  std::vector<std::uint16_t> bits(96);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] {
+        posenc::rope_apply(cache, posenc::half_tensor_view::dense(bits.data(), bits.size(), 1, 1, 96,
+                                                                  posenc::half_format::bfloat16),
+                           std::span<const std::int32_t>(std::vector<std::int32_t>{0, 0, 0}));
+      },
+      "float32 tensors only");
+  rope_config bad = posenc::axes_preset("allegro", 96);
+  bad.layout = rope_layout::interleaved;
+  posenc::test::require_throws<posenc::invalid_argument>([&] { rotary_cache{bad}; }, "layout");
 }

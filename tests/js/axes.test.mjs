@@ -215,6 +215,34 @@ for (const [name, pe] of Object.entries(both)) {
     flux.dispose();
   });
 
+  test(`${name}: allegro: rotate_half inside each of three 32-dim chunks at (t/2.2, h/2, w/2) matches apply_rotary_emb_allegro`, () => {
+    const g = pe.axesPositions({ model: 'allegro', frames: 3, height: 6, width: 8 });
+    assert.ok(g.positions instanceof Float64Array);
+    assert.equal(g.positions[48], 1 / 2.2);
+    const rope = pe.rope({ headDim: 96, axes: 'allegro' });
+    const x = randomFloats(rng, g.tokens * 2 * 96);
+    const y = rope.apply(x.slice(), { heads: 2, positions: g.positions });
+    // embeddings.py apply_rotary_emb_allegro: t, h, w = x.chunk(3); each x·cos + cat(−x2, x1)·sin.
+    let worst = 0;
+    for (let t = 0; t < g.tokens; t++) {
+      for (let h = 0; h < 2; h++) {
+        for (let c = 0; c < 3; c++) {
+          const o = (t * 2 + h) * 96 + 32 * c;
+          const row = x.subarray(o, o + 32);
+          const ref = rotateHalf(row, rope1d(32, g.positions[c * g.tokens + t], 10000));
+          for (let j = 0; j < 32; j++) {
+            worst = Math.max(worst, Math.abs(y[o + j] - ref[j]) / (Math.abs(row[j]) + Math.abs(row[j ^ 16]) + 1e-30));
+          }
+        }
+      }
+    }
+    assert.ok(worst <= 4e-7, `allegro: worst relative error ${worst}`);
+    const back = rope.invert(y.slice(), { heads: 2, positions: g.positions });
+    assertClose(back, x, 2e-6, 'allegro inverse');
+    assertThrows(() => rope.apply(new Uint16Array(96), { positions: new Int32Array(3), dtype: 'bfloat16' }), RangeError, /float32 tensors only/);
+    rope.dispose();
+  });
+
   test(`${name}: sinusoidal2d matches get_2d_sincos_pos_embed (DiT, SD3 crop, PixArt interpolation)`, () => {
     // embeddings.py get_2d_sincos_pos_embed + _from_grid + get_1d_sincos_pos_embed_from_grid:
     // token i·W + j = [1d(D/2, x_j) | 1d(D/2, y_i)], 1d = [sin(p·ω) | cos(p·ω)],

@@ -466,9 +466,40 @@ function configCases() {
   ];
 }
 
-// The other families of the methods table, and positionAngles / addSinusoidal.
+// The other families of the methods table, positionAngles / addSinusoidal, and the image
+// and video grids / 2-D sinusoidal table.
 function familyCases() {
+  const POSITIVE = { undefined: OPTIONAL, '1.5': 'any finite value > 0', '2^31': 'any finite value > 0', '2^53': 'any finite value > 0' };
   return [
+    {
+      name: 'axesPositions',
+      make: () => ({ opts: { model: 'flux2', height: 4, width: 6, textTokens: 2, references: [[2, 3]] } }),
+      call: (pe, a) => [...pe.axesPositions(a.opts).positions],
+      args: [
+        OPTIONS,
+        { path: 'opts.model', extra: [['unknown', 'sdxl'], ['no grid', 'stable-audio']] },
+        { path: 'opts.height', extra: [['zero', 0]] },
+        { path: 'opts.width', extra: [['2^20 + 1', 2 ** 20 + 1]] },
+        { path: 'opts.textTokens', ok: { undefined: OPTIONAL } },
+        { path: 'opts.references', ok: { undefined: OPTIONAL, 'too short': 'no reference images' },
+          extra: [['element of 1', [[2]]], ['element 0', [[0, 3]]]] },
+        { path: 'opts.frames', ok: { undefined: OPTIONAL }, extra: [['video frames for an image model', 2]] },
+      ],
+    },
+    {
+      name: 'sinusoidal2d',
+      make: () => ({ opts: { dim: 8, grid: [2, 3], baseSize: 4, interpolationScale: 2, maxSize: 4, extraTokens: 1 } }),
+      call: (pe, a) => pe.sinusoidal2d(a.opts),
+      args: [
+        OPTIONS,
+        { path: 'opts.dim', extra: [['six', 6], ['zero', 0]] },
+        { path: 'opts.grid', extra: [['larger than maxSize', [5, 3]]], aliases: ['maxSize'] },
+        { path: 'opts.baseSize', ok: POSITIVE, extra: [['zero', 0]] },
+        { path: 'opts.interpolationScale', ok: POSITIVE, extra: [['zero', 0]] },
+        { path: 'opts.maxSize', ok: { undefined: OPTIONAL }, aliases: ['grid'], extra: [['below the grid', 2]] },
+        { path: 'opts.extraTokens', ok: { undefined: OPTIONAL } },
+      ],
+    },
     {
       name: 'positionAngles',
       make: () => ({ opts: { dim: 8, base: 10000, positions: [0, 5, -3] } }),

@@ -13,10 +13,12 @@
 //                                                               10000  interleaved  diffusers get_3d_rotary_pos_embed
 //   dinov3          y d / 2, x d / 2, each angle × 2π  (d = 64)  100    half         transformers DINOv3ViTRopePositionEmbedding
 //   stable-audio    one axis of d / 2 (partial rotary)          10000  half         diffusers get_1d_rotary_pos_embed(repeat_interleave_real=False)
+//   allegro         t, h, w d / 3 each (d = 96: 32, 32, 32)     10000  half in each chunk  diffusers apply_rotary_emb_allegro
 //
 // "interleaved" pairs dims adjacently inside each chunk (diffusers repeat_interleave_real
 // and apply_rotary_emb(use_real_unbind_dim=-1), Wan's and Qwen-Image's complex pairs);
-// "half" is transformers' rotate_half over the whole rotated width.
+// "half" is transformers' rotate_half over the whole rotated width; "half in each chunk"
+// rotates each axis' chunk by rotate_half on its own (x.chunk(3), then per chunk).
 // diffusers evaluates some ladders in float32 (HunyuanVideo, Qwen-Image, DINOv3 in
 // transformers); posenc forms every ladder and angle in double and rounds cos/sin once.
 #pragma once

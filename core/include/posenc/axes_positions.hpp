@@ -32,11 +32,15 @@
 //               centres (y, x) = (2·(i + ½)/h − 1, 2·(j + ½)/w − 1) in (−1, 1).
 //               (modeling_dinov3_vit.py `get_patches_center_coordinates`, eval mode: no
 //               augmentation)
+//   allegro     (frame / 2.2, row / 2, col / 2): the grids divided by AllegroTransformer3DModel's
+//               interpolation scales (t 2.2, h 2.0, w 2.0, its defaults). No text in the
+//               sequence. (embeddings.py `get_3d_rotary_pos_embed_allegro`, pipeline_allegro.py
+//               `_prepare_rotary_positional_embeddings`)
 // Ranges (posenc::invalid_argument naming the argument): frames, height, width, base_height,
 // base_width and every reference's sides in [1, 2^20]; text_tokens, prefix_tokens in
 // [0, 2^26]; tokens in total ≤ 2^26 (else posenc::length_error naming the model's grid); an
 // argument the model does not take (references for wan, …) is refused by name.
-// Accuracy: integers exact; real positions (cogvideox 1.0, dinov3) the float64 evaluation of
+// Accuracy: integers exact; real positions (cogvideox 1.0, dinov3, allegro) the float64 evaluation of
 // the reference formula (torch evaluates it in float32: within 1 ulp(float) of ours).
 #pragma once
 

@@ -31,7 +31,9 @@
 //     the chunks, so the interleaved layout pairs dims adjacently inside each chunk
 //     (diffusers `repeat_interleave_real=True`, Flux / Wan / HunyuanVideo / Qwen-Image /
 //     CogVideoX) and the half layout pairs rung i with rung i + r/2 over the whole head
-//     (transformers `rotate_half`, DINOv3 / Qwen2-VL vision).
+//     (transformers `rotate_half`, DINOv3 / Qwen2-VL vision). With half_per_band the half
+//     layout pairs inside each chunk instead: dim o_a + j with o_a + d_a/2 + j (diffusers
+//     `apply_rotary_emb_allegro`: x.chunk(3) then rotate-half per chunk).
 // A token whose positions are all equal (text in M-RoPE: t = h = w) is rotated exactly as
 // plain RoPE rotates that position (bit-identical).
 #pragma once
@@ -74,7 +76,9 @@ int axis_count(rope_axes_kind kind) noexcept;
 //    rungs each); `section` unused; rope_config::scaling must be none.
 //  - bands: 1 to max_axes bands whose dims sum to rotary_dim, each even ≥ 2 with a finite
 //    scale > 0; rope_config::scaling must be none. `name` (the preset's, or "custom")
-//    appears in every message.
+//    appears in every message. half_per_band needs layout half (else invalid_argument
+//    naming layout), and such a rotator takes float32 tensors only (16-bit: invalid_argument
+//    naming x).
 // Violations throw posenc::invalid_argument naming mrope.section, axes[i].dims, axes[i].scale,
 // axes, rotary_dim or scaling.
 struct rope_axes {
@@ -82,6 +86,7 @@ struct rope_axes {
   std::array<int, 3> section = {0, 0, 0};
   std::vector<axis_band> bands = {};  // kind bands only
   std::string name = {};              // kind bands only: the preset, or "custom"
+  bool half_per_band = false;         // kind bands, layout half: pairs within each chunk
   // Positions per token.
   int count() const noexcept {
     return kind == rope_axes_kind::bands ? static_cast<int>(bands.size()) : axis_count(kind);

@@ -17,6 +17,7 @@
 #include "posenc/tensor.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -122,6 +123,9 @@ public:
   // and axis(i) per rung (empty for 1).
   int axes() const noexcept { return axes_count_; }
   std::span<const std::uint8_t> pair_axis() const noexcept { return pair_axis_; }
+  // Bands with half pairs inside each chunk (rope_axes::half_per_band): each chunk's first
+  // dim and width, in order; empty otherwise (the layout pairs over the whole rotary dim).
+  std::span<const std::array<int, 2>> chunks() const noexcept { return chunks_; }
   std::int64_t first() const noexcept { return first_; }
   std::int64_t count() const noexcept { return count_; }
 
@@ -167,6 +171,7 @@ private:
   double attention_factor_ = 1.0;
   std::vector<double> inv_freq_;
   std::vector<std::uint8_t> pair_axis_;
+  std::vector<std::array<int, 2>> chunks_;
   std::int64_t first_ = 0;
   std::int64_t count_ = 0;
   std::vector<double> offsets_;  // exact angles: the offset rows cos/sin(j·θ_i) rows start from
@@ -239,7 +244,8 @@ void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta);
 
 // ── HF's (cos, sin) pair ───────────────────────────────────────────────────────────────
 // What a model's rotary embedding returns: cos_out/sin_out [tokens][rotary_dim], full width in
-// the cache's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1}; interleaved: c_0 c_0 c_1 c_1 …),
+// the cache's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1}; interleaved: c_0 c_0 c_1 c_1 …;
+// half pairs within each axis chunk: the half pattern per chunk),
 // each value f·cos(p·θ_i) / f·sin(p·θ_i) rounded to float once (f = attention factor). Token
 // t sits at positions[t] or at start + t, every position within ±max_position. A multi-axis
 // cache (multimodal.hpp) returns each token's merged row — after HF's section merge
