@@ -83,8 +83,9 @@ void check_sections(const rope_axes& axes, int half) {
                           ": needs 3·section[1] <= ", half + 1, " and 3·section[2] <= ", half);
 }
 
-// Chunk a of d_a dims: rungs scale_a·b^(−2j/d_a), j < d_a/2, on axis a (multimodal.hpp).
-axis_ladder band_ladder(const rope_axes& axes, int rotary_dim, double base) {
+}  // namespace
+
+void check_bands(const rope_axes& axes, int rotary_dim) {
   const std::string& name = axes.name.empty() ? std::string("custom") : axes.name;
   const auto n = static_cast<int>(axes.bands.size());
   if (n < 1 || n > max_axes)
@@ -107,6 +108,14 @@ axis_ladder band_ladder(const rope_axes& axes, int rotary_dim, double base) {
   if (sum != rotary_dim)
     detail::fail_argument("axes (", name, ") dims must sum to rotaryDim ", rotary_dim, ", got ",
                           terms, " = ", sum);
+}
+
+namespace {
+
+// Chunk a of d_a dims: rungs scale_a·b^(−2j/d_a), j < d_a/2, on axis a (multimodal.hpp).
+axis_ladder band_ladder(const rope_axes& axes, int rotary_dim, double base) {
+  check_bands(axes, rotary_dim);
+  const auto n = static_cast<int>(axes.bands.size());
   axis_ladder out;
   for (int a = 0; a < n; ++a) {
     const axis_band& band = axes.bands[static_cast<std::size_t>(a)];

@@ -607,6 +607,7 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   detail::check_range("layout", static_cast<int>(config.layout), 0, 1);
   detail::check_range("angles", static_cast<int>(config.angles), 0, 1);
   rotary_dim_ = config.rotary_dim == 0 ? config.head_dim : config.rotary_dim;
+  if (config.axes.kind == rope_axes_kind::bands) detail::check_bands(config.axes, rotary_dim_);
   detail::check_even("rotary_dim (0 means head_dim)", rotary_dim_, 2, config.head_dim);
   check_position("first", first);
   detail::check_range("count", count, 0, max_position);

@@ -393,6 +393,9 @@ TEST_CASE("axes: bad descriptions and positions are refused by name", "[axes]") 
   c.axes.bands[1].dims = 55;
   c.axes.bands[2].dims = 57;
   require_throws<invalid_argument>([&] { rotary_cache{c}; }, "axes[1].dims");
+  c.axes.bands[2].dims = 56;  // an odd sum: the description is named, not rotary_dim
+  c.rotary_dim = 127;
+  require_throws<invalid_argument>([&] { rotary_cache{c}; }, "axes[1].dims");
   c = posenc::axes_preset("flux", 128);
   c.axes.bands[0].scale = std::nan("");
   require_throws<invalid_argument>([&] { rotary_cache{c}; }, "axes[0].scale");

@@ -278,6 +278,7 @@ for (const [name, pe] of Object.entries(both)) {
     assertThrows(() => pe.rope({ headDim: 64, axes: 'flux' }), RangeError, /dims must sum to rotaryDim 64/, /t 16 \+ h 56 \+ w 56 = 128/);
     assertThrows(() => pe.rope({ headDim: 128, axes: 'sd3' }), RangeError, /axes must be one of/);
     assertThrows(() => pe.rope({ headDim: 128, axes: { dims: [16, 55, 57] } }), RangeError, /axes\[1\]\.dims/);
+    assertThrows(() => pe.rope({ headDim: 128, axes: { dims: [16, 55, 56] } }), RangeError, /axes\[1\]\.dims/, /even/);
     assertThrows(() => pe.rope({ headDim: 128, axes: { dims: [16, 56, 56], scales: [1, 1] } }), RangeError, /axes\.scales/);
     assertThrows(() => pe.rope({ headDim: 128, axes: { dims: [2, 2, 2, 2, 2] } }), RangeError, /1 to 4 bands/);
     assertThrows(() => pe.rope({ headDim: 128, axes: { dims: [16, 56, 58] } }), RangeError, /axes\.dims must sum to at most headDim/);

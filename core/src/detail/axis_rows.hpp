@@ -30,6 +30,12 @@ struct axis_ladder {
 axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
                              const scaling& s);
 
+// A bands description against its rotary dim (multimodal.hpp): 1 to max_axes bands, each
+// even ≥ 2 with a finite scale > 0, summing to rotary_dim; else invalid_argument naming
+// axes[i].dims, axes[i].scale or axes. rotary_cache runs it before its own rotary_dim
+// checks, so a description's error names the description.
+void check_bands(const rope_axes& axes, int rotary_dim);
+
 // Per-call scratch that forms the merged row of a token. The merged row persists from
 // token to token, and a load rewrites only the rungs of the axes whose position changed
 // (the column of the next patch of an image row, the next patch of a video frame), from
