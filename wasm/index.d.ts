@@ -666,8 +666,13 @@ export interface Posenc {
    */
   sinusoidal2d(options: {
     dim: number; grid: readonly [number, number]; baseSize?: number; interpolationScale?: number;
-    maxSize?: number; extraTokens?: number;
+    maxSize?: number; extraTokens?: number; out?: undefined;
   }): Float32Array;
+  /** The same table into `out` (a tensor: no copy; or a Float32Array), exactly rows·dim floats; returns out. */
+  sinusoidal2d<O extends FloatTarget>(options: {
+    dim: number; grid: readonly [number, number]; baseSize?: number; interpolationScale?: number;
+    maxSize?: number; extraTokens?: number; out: O;
+  }): O;
 
   /** p·θ_i for each listed position (int32), [positions][dim/2] row-major, in double, not reduced mod 2π. */
   positionAngles(options: { dim: number; base?: number; positions: Positions }): Float64Array;

@@ -269,6 +269,15 @@ for (const [name, pe] of Object.entries(both)) {
       const t = pe.sinusoidal2d({ dim, grid: [h, w], baseSize, interpolationScale: interp, maxSize, extraTokens: extra });
       assertClose(t, reference(dim, h, w, baseSize, interp, maxSize, extra), 1e-7, `sinusoidal2d ${dim} ${h}x${w}`);
     }
+    // Into a tensor (no copy) or a Float32Array of exactly rows × dim floats.
+    const fresh = pe.sinusoidal2d({ dim: 64, grid: [3, 5], extraTokens: 1 });
+    const t = pe.tensor(16 * 64);
+    assert.equal(pe.sinusoidal2d({ dim: 64, grid: [3, 5], extraTokens: 1, out: t }), t);
+    assert.deepEqual(t.array, fresh);
+    t.dispose();
+    const reuse = new Float32Array(16 * 64).fill(7);
+    assert.deepEqual(pe.sinusoidal2d({ dim: 64, grid: [3, 5], extraTokens: 1, out: reuse }), fresh);
+    assertThrows(() => pe.sinusoidal2d({ dim: 64, grid: [3, 5], out: new Float32Array(16 * 64) }), RangeError, /out/);
     assertThrows(() => pe.sinusoidal2d({ dim: 6, grid: [2, 2] }), RangeError, /dim/);
     assertThrows(() => pe.sinusoidal2d({ dim: 8, grid: [2] }), RangeError, /grid/);
     assertThrows(() => pe.sinusoidal2d({ dim: 8, grid: [9, 2], maxSize: 8 }), RangeError, /maxSize/);

@@ -1,7 +1,6 @@
 // wasm/js/axes.js — image and video models: the `axes` option of pe.rope (a preset name or an
-// explicit per-axis description; core: posenc/axes.hpp), their position grids
-// (pe.axesPositions; core: posenc/axes_positions.hpp) and the 2-D sinusoidal table
-// (pe.sinusoidal2d; core: posenc/sinusoidal_2d.hpp). Options are read and type-checked here
+// explicit per-axis description; core: posenc/axes.hpp) and their position grids
+// (pe.axesPositions; core: posenc/axes_positions.hpp). Options are read and type-checked here
 // (own properties, once); every range and every preset name is the core's.
 import * as check from './check.js';
 import { unwrap } from './errors.js';
@@ -9,13 +8,12 @@ import { unwrap } from './errors.js';
 const AXES_KEYS = ['dims', 'names', 'scales'];
 const GRID_KEYS = ['model', 'frames', 'height', 'width', 'textTokens', 'references', 'version', 'baseHeight',
   'baseWidth', 'prefixTokens'];
-const SINCOS_2D_KEYS = ['dim', 'grid', 'baseSize', 'interpolationScale', 'maxSize', 'extraTokens'];
 // Longer lists than any model has are refused here; the core names the real bound (4 axes).
 const MAX_LIST = 64;
 const MAX_REFERENCES = 1024;
 
-// Two integers of a [first, second] pair (a grid, a reference image's size).
-function pair(name, v, what) {
+/** Two integers of a [first, second] pair (a grid, a reference image's size). */
+export function pair(name, v, what) {
   const out = [0, 0];
   const n = check.eachElement(name, v, 2, (e, i) => { out[i] = check.integer(`${name}[${i}]`, e); });
   if (n !== 2) throw new RangeError(`posenc: ${name} must hold 2 values (${what}), got ${n}`);
@@ -125,19 +123,6 @@ export function axesApi({ module, heap }) {
       const ints = new check.Int32(n);
       for (let i = 0; i < n; i++) ints[i] = values[i];
       return { positions: ints, axes, tokens: n / axes };
-    },
-
-    /** get_2d_sincos_pos_embed: Float32Array [(extraTokens + h·w)][dim]; index.d.ts has the contract. */
-    sinusoidal2d(opts) {
-      const o = check.options(opts, 'sinusoidal2d()', SINCOS_2D_KEYS);
-      if (o.grid === undefined) throw new TypeError('posenc: sinusoidal2d() needs grid ([height, width] in patches)');
-      const [height, width] = pair('grid', o.grid, 'height, width');
-      const r = module.sinusoidal2d(check.integer('dim', o.dim), height, width,
-        o.baseSize === undefined ? 16 : check.number('baseSize', o.baseSize),
-        o.interpolationScale === undefined ? 1 : check.number('interpolationScale', o.interpolationScale),
-        o.maxSize === undefined ? 0 : check.integer('maxSize', o.maxSize),
-        o.extraTokens === undefined ? 0 : check.integer('extraTokens', o.extraTokens));
-      return heap.take(unwrap(module, r), 'Float32Array');
     },
   };
 }

@@ -1,11 +1,10 @@
 // wasm/src/bind_axes.cpp — the position grids of image and video models (core:
-// posenc/axes_positions.hpp) and the 2-D sinusoidal table (posenc/sinusoidal_2d.hpp).
+// posenc/axes_positions.hpp).
 // wasm/js/axes.js reads and type-checks every option; ranges are the core's.
 #include "guard.hpp"
 #include "marshal.hpp"
 
 #include "posenc/axes_positions.hpp"
-#include "posenc/sinusoidal_2d.hpp"
 
 #include <emscripten/bind.h>
 
@@ -34,22 +33,9 @@ val axes_positions(std::string model, int frames, int height, int width, int tex
   });
 }
 
-// → Float32Array view of the (extra_tokens + height·width) × dim table.
-val sinusoidal_2d(int dim, int height, int width, double base_size, double interpolation_scale,
-                  int max_size, int extra_tokens) {
-  return guarded([&] {
-    const sinusoidal_2d_options o{dim, height, width, base_size, interpolation_scale, max_size,
-                                  extra_tokens};
-    std::vector<float> table(posenc::sinusoidal_2d_rows(o) * static_cast<std::size_t>(dim));
-    posenc::sinusoidal_2d(table.data(), table.size(), o);
-    return hand_over(std::move(table));
-  });
-}
-
 }  // namespace
 }  // namespace posenc::wasm
 
 EMSCRIPTEN_BINDINGS(posenc_axes) {
   emscripten::function("axesPositions", &posenc::wasm::axes_positions);
-  emscripten::function("sinusoidal2d", &posenc::wasm::sinusoidal_2d);
 }
