@@ -133,15 +133,15 @@ axis_ladder vision_ladder(rope_axes_kind kind, int rotary_dim, double base) {
   if (rotary_dim % 4 != 0)
     detail::fail_argument("rotary_dim must be a multiple of 4 for 2-D rotary (rows and "
                           "columns get rotaryDim/4 rungs each), got ", rotary_dim);
+  if (kind == rope_axes_kind::vision_qwen2vl)  // two bands of r/2 dims: rows, then columns
+    return band_ladder({rope_axes_kind::bands, {}, {{"row", rotary_dim / 2}, {"col", rotary_dim / 2}},
+                        "qwen2-vl"}, rotary_dim, base);
   const auto quarter = static_cast<std::size_t>(rotary_dim / 4);
   axis_ladder out;
   out.pair_axis.assign(2 * quarter, 0);
   std::fill(out.pair_axis.begin() + static_cast<std::ptrdiff_t>(quarter), out.pair_axis.end(),
             std::uint8_t{1});
   out.inv_freq.resize(2 * quarter);
-  if (kind == rope_axes_kind::vision_qwen2vl)  // two bands of r/2 dims: rows, then columns
-    return band_ladder({rope_axes_kind::bands, {}, {{"row", rotary_dim / 2}, {"col", rotary_dim / 2}},
-                        "qwen2-vl"}, rotary_dim, base);
   const std::vector<double> theta = inverse_frequencies(rotary_dim, base).inv_freq;
   for (std::size_t i = 0; i < quarter; ++i) {
     out.inv_freq[i] = theta[2 * i];

@@ -568,3 +568,23 @@ TEST_CASE("allegro: three chunks of head_dim/3, rotate_half inside each, positio
   bad.layout = rope_layout::interleaved;
   posenc::test::require_throws<posenc::invalid_argument>([&] { rotary_cache{bad}; }, "layout");
 }
+
+TEST_CASE("qwen2-vl's 2-D rotary, now two bands of rotary_dim/2, keeps its ladder bit for bit",
+          "[axes]") {
+  // What the vision tower's rung map was before bands: φ = inverse_frequencies(r/2, base)
+  // for the rows, the same φ for the columns (HF VisionRotaryEmbedding(head_dim / 2)).
+  for (const int r : {64, 80, 128}) {
+    rope_config c{.head_dim = r, .base = 10000.0};
+    c.axes.kind = posenc::rope_axes_kind::vision_qwen2vl;
+    const rotary_cache cache(c);
+    const std::vector<double> phi = posenc::inverse_frequencies(r / 2, 10000.0).inv_freq;
+    REQUIRE(cache.inv_freq().size() == 2 * phi.size());
+    for (std::size_t i = 0; i < phi.size(); ++i) {
+      CHECK(std::memcmp(&cache.inv_freq()[i], &phi[i], sizeof(double)) == 0);
+      CHECK(std::memcmp(&cache.inv_freq()[phi.size() + i], &phi[i], sizeof(double)) == 0);
+      CHECK(cache.pair_axis()[i] == 0);
+      CHECK(cache.pair_axis()[phi.size() + i] == 1);
+    }
+    CHECK(cache.axes() == 2);
+  }
+}
