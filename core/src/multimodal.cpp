@@ -102,6 +102,12 @@ void check_bands(const rope_axes& axes, int rotary_dim) {
     if (!std::isfinite(band.scale) || !(band.scale > 0))
       detail::fail_argument(at, ".scale (", name, ", axis ", band.name,
                             ") must be finite and > 0, got ", band.scale);
+    const int ladder = band.ladder_dim == 0 ? band.dims : band.ladder_dim;
+    const long long last = band.first + static_cast<long long>(band.step) * (band.dims / 2 - 1);
+    if (ladder % 2 != 0 || ladder > max_dim || band.first < 0 || band.step < 1 || last >= ladder / 2)
+      detail::fail_argument(at, ".ladder_dim / first / step (", name, ", axis ", band.name,
+                            ") must pick rungs of an even ladder: rungs ", band.first, " + ",
+                            band.step, "·k for k < ", band.dims / 2, " of ", ladder / 2);
     sum += band.dims;
     terms += (a ? " + " : "") + band.name + " " + std::to_string(band.dims);
   }
@@ -119,7 +125,10 @@ axis_ladder band_ladder(const rope_axes& axes, int rotary_dim, double base) {
   axis_ladder out;
   for (int a = 0; a < n; ++a) {
     const axis_band& band = axes.bands[static_cast<std::size_t>(a)];
-    for (const double theta : inverse_frequencies(band.dims, base).inv_freq) {
+    const std::vector<double> ladder =
+        inverse_frequencies(band.ladder_dim == 0 ? band.dims : band.ladder_dim, base).inv_freq;
+    for (int k = 0; k < band.dims / 2; ++k) {
+      const double theta = ladder[static_cast<std::size_t>(band.first + band.step * k)];
       out.inv_freq.push_back(band.scale == 1.0 ? theta : band.scale * theta);
       out.pair_axis.push_back(static_cast<std::uint8_t>(a));
     }
@@ -128,26 +137,19 @@ axis_ladder band_ladder(const rope_axes& axes, int rotary_dim, double base) {
   return out;
 }
 
-// Rows φ of dim r/2 (Qwen2-VL) or the even / odd rungs of θ of dim r (Pixtral), r/4 each.
+// The 2-D rotaries as two bands of r/2 dims, rows then columns: Qwen2-VL each its own
+// ladder φ of dim r/2; Pixtral the even / odd rungs of θ of dim r.
 axis_ladder vision_ladder(rope_axes_kind kind, int rotary_dim, double base) {
   if (rotary_dim % 4 != 0)
     detail::fail_argument("rotary_dim must be a multiple of 4 for 2-D rotary (rows and "
                           "columns get rotaryDim/4 rungs each), got ", rotary_dim);
-  if (kind == rope_axes_kind::vision_qwen2vl)  // two bands of r/2 dims: rows, then columns
-    return band_ladder({rope_axes_kind::bands, {}, {{"row", rotary_dim / 2}, {"col", rotary_dim / 2}},
-                        "qwen2-vl"}, rotary_dim, base);
-  const auto quarter = static_cast<std::size_t>(rotary_dim / 4);
-  axis_ladder out;
-  out.pair_axis.assign(2 * quarter, 0);
-  std::fill(out.pair_axis.begin() + static_cast<std::ptrdiff_t>(quarter), out.pair_axis.end(),
-            std::uint8_t{1});
-  out.inv_freq.resize(2 * quarter);
-  const std::vector<double> theta = inverse_frequencies(rotary_dim, base).inv_freq;
-  for (std::size_t i = 0; i < quarter; ++i) {
-    out.inv_freq[i] = theta[2 * i];
-    out.inv_freq[quarter + i] = theta[2 * i + 1];
-  }
-  return out;
+  const int half = rotary_dim / 2;
+  if (kind == rope_axes_kind::vision_qwen2vl)
+    return band_ladder({rope_axes_kind::bands, {}, {{"row", half}, {"col", half}}, "qwen2-vl"},
+                       rotary_dim, base);
+  return band_ladder({rope_axes_kind::bands, {},
+                      {{"row", half, 1.0, rotary_dim, 0, 2}, {"col", half, 1.0, rotary_dim, 1, 2}},
+                      "pixtral"}, rotary_dim, base);
 }
 
 }  // namespace

@@ -569,8 +569,8 @@ TEST_CASE("allegro: three chunks of head_dim/3, rotate_half inside each, positio
   posenc::test::require_throws<posenc::invalid_argument>([&] { rotary_cache{bad}; }, "layout");
 }
 
-TEST_CASE("qwen2-vl's 2-D rotary, now two bands of rotary_dim/2, keeps its ladder bit for bit",
-          "[axes]") {
+TEST_CASE("qwen2-vl's and pixtral's 2-D rotaries, now two bands of rotary_dim/2, keep their "
+          "ladders bit for bit", "[axes]") {
   // What the vision tower's rung map was before bands: φ = inverse_frequencies(r/2, base)
   // for the rows, the same φ for the columns (HF VisionRotaryEmbedding(head_dim / 2)).
   for (const int r : {64, 80, 128}) {
@@ -586,5 +586,18 @@ TEST_CASE("qwen2-vl's 2-D rotary, now two bands of rotary_dim/2, keeps its ladde
       CHECK(cache.pair_axis()[phi.size() + i] == 1);
     }
     CHECK(cache.axes() == 2);
+    // Pixtral: rows the even rungs of θ of dim r, columns the odd ones (the map before bands).
+    c.axes.kind = posenc::rope_axes_kind::vision_pixtral;
+    const rotary_cache pixtral(c);
+    const std::vector<double> theta = posenc::inverse_frequencies(r, 10000.0).inv_freq;
+    for (std::size_t i = 0; i < theta.size() / 2; ++i) {
+      CHECK(std::memcmp(&pixtral.inv_freq()[i], &theta[2 * i], sizeof(double)) == 0);
+      CHECK(std::memcmp(&pixtral.inv_freq()[theta.size() / 2 + i], &theta[2 * i + 1], sizeof(double)) == 0);
+      CHECK(pixtral.pair_axis()[theta.size() / 2 + i] == 1);
+    }
   }
+  // A rung pick past the ladder is refused by name.
+  rope_config bad = posenc::axes_preset("flux", 128);
+  bad.axes.bands[0].step = 9;
+  posenc::test::require_throws<posenc::invalid_argument>([&] { rotary_cache{bad}; }, "axes[0].ladder_dim / first / step");
 }

@@ -26,8 +26,10 @@
 //     `apply_rotary_emb_vit`) in the interleaved layout, the same angles.
 //   bands (image and video models: posenc/axes.hpp names the presets): the rotary dims
 //     split into consecutive chunks, one per axis (`axes_dim` in diffusers); chunk a of
-//     d_a dims holds d_a/2 rungs with its own ladder θ_j = b^(−2j/d_a), times the band's
-//     scale s_a (DINOv3: 2π), on the token's position on axis a. Rungs are numbered across
+//     d_a dims holds d_a/2 rungs with its own ladder θ_j = b^(−2j/d_a) (or the rungs
+//     first + step·k of a ladder of ladder_dim: Pixtral), times the band's scale s_a
+//     (DINOv3: 2π), on the token's position on axis a. vision_qwen2vl and vision_pixtral
+//     are two such bands of r/2 dims. Rungs are numbered across
 //     the chunks, so the interleaved layout pairs dims adjacently inside each chunk
 //     (diffusers `repeat_interleave_real=True`, Flux / Wan / HunyuanVideo / Qwen-Image /
 //     CogVideoX) and the half layout pairs rung i with rung i + r/2 over the whole head
@@ -52,11 +54,17 @@ enum class rope_axes_kind { none, mrope, mrope_interleaved, vision_qwen2vl, visi
 inline constexpr int max_axes = 4;
 
 // One axis of a `bands` description: its name in messages ("t", "h", "w", "l", "y", "x"),
-// the rotary dims its chunk takes (even, ≥ 2) and the factor s on its angles (finite, > 0).
+// the rotary dims its chunk takes (even, ≥ 2), the factor s on its angles (finite, > 0),
+// and which rungs it takes: rung k of the chunk is rung first + step·k of the ladder
+// b^(−2j/ladder_dim) (ladder_dim 0 = dims; Pixtral: the rotary dim's ladder, rows even
+// rungs, columns odd ones).
 struct axis_band {
   std::string name;
   int dims = 0;
   double scale = 1.0;
+  int ladder_dim = 0;
+  int first = 0;
+  int step = 1;
 };
 
 // "none" | "mrope" | "mrope-interleaved" | "qwen2-vl" | "pixtral"; anything else throws
