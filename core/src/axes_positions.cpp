@@ -216,7 +216,7 @@ axes_grid axes_positions(const axes_grid_request& r) {
   detail::check_range("textTokens", r.text_tokens, 0, kMaxText);
   detail::check_range("prefixTokens", r.prefix_tokens, 0, kMaxText);
   for (std::size_t k = 0; k < r.references.size(); ++k) {
-    const std::string at = "references[" + std::to_string(k) + "]";
+    const std::string at = detail::concat("references[", k, "]");
     check_side((at + ".height").c_str(), r.references[k].height);
     check_side((at + ".width").c_str(), r.references[k].width);
   }

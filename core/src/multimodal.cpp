@@ -94,7 +94,7 @@ void check_bands(const rope_axes& axes, int rotary_dim) {
   std::string terms;
   for (int a = 0; a < n; ++a) {
     const axis_band& band = axes.bands[static_cast<std::size_t>(a)];
-    const std::string at = "axes[" + std::to_string(a) + "]";
+    const std::string at = detail::concat("axes[", a, "]");
     if (band.dims < 2 || band.dims % 2 != 0 || band.dims > max_dim)
       detail::fail_argument(at, ".dims (", name, ", axis ", band.name,
                             ") must be even and >= 2 (its chunk holds dims/2 rotary pairs), got ",
@@ -109,7 +109,7 @@ void check_bands(const rope_axes& axes, int rotary_dim) {
                             ") must pick rungs of an even ladder: rungs ", band.first, " + ",
                             band.step, "·k for k < ", band.dims / 2, " of ", ladder / 2);
     sum += band.dims;
-    terms += (a ? " + " : "") + band.name + " " + std::to_string(band.dims);
+    terms += detail::concat(a ? " + " : "", band.name, " ", band.dims);
   }
   if (sum != rotary_dim)
     detail::fail_argument("axes (", name, ") dims must sum to rotaryDim ", rotary_dim, ", got ",
