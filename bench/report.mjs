@@ -122,14 +122,15 @@ function targets(native, wasm) {
       add(`native ${label}, values/s (max err)`, `${vps.toFixed(0)} M/s (${fmtErr(p.maxErr)})${bound}`, `≥ ${need.toFixed(0)} M/s (1.5 × ${before} M/s on AMD EPYC Zen 3), err ≤ 3e-8`, vps >= need && p.maxErr <= 3e-8);
     }
   }
-  // Conventions and 16-bit storage: each member's time ÷ the plain float32 member's, side
+  // Conventions, image / video axes and 16-bit storage: each member's time ÷ the plain float32 member's, side
   // by side in one run (bench/native/bench_variants.cpp, bench/wasm/run.mjs).
   for (const [where, groups, time] of [['native', native, (m) => m.ns], ['WASM', wasm?.groups, (m) => m.ns]]) {
     for (const [key, m] of Object.entries(groups ?? {})) {
       // half_copying/ (the copying path of 16-bit arrays) and half_bound/ (the float16
       // conversions alone, the least an exact float16 apply costs): context beside the target.
       const context = key.startsWith('half_copying/') || key.startsWith('half_bound/');
-      const [base, limit] = key.startsWith('variants/') ? ['plain', 1.2]
+      // axes/: Flux's multi-axis rotary beside plain 1-D RoPE of the same bytes.
+      const [base, limit] = key.startsWith('variants/') || key.startsWith('axes/') ? ['plain', 1.2]
         : key.startsWith('half/') || context ? ['float32', 1.5] : [];
       if (!base || !m[base]) continue;
       for (const [name, member] of Object.entries(m)) {

@@ -114,6 +114,13 @@ export type AnglePrecision = 'exact' | 'float32';
  * sequences (positions restarting at 0 inside one row) are position lists like any other.
  */
 export type Positions = Int32Array | BigInt64Array | readonly (number | bigint)[];
+/**
+ * Positions a rotator's apply / applyQK / cosSin / row also take: Positions, or a
+ * Float64Array of real values (DINOv3's patch centres, CogVideoX 1.0's cropped grids), each
+ * finite within ±2^53, float32 tensors only. The angle p·θ_i is formed and reduced in double;
+ * an integral value rotates bit-identically to the same integer position.
+ */
+export type RopePositions = Positions | Float64Array;
 /** One position, start or shift: an integer or a BigInt, |value| ≤ 2^53 − 1. */
 export type Position = number | bigint;
 /** 64-bit seed: a safe integer ≥ 0 or a BigInt in [0, 2^64). */
@@ -229,6 +236,58 @@ export interface MropeOptions {
  */
 export type Vision2d = 'qwen2-vl' | 'pixtral';
 
+/**
+ * Image and video models: the rotary dims cut into one chunk per axis, each chunk its own
+ * ladder θ_j = base^(−2j/d_a) (times the axis' scale) on that axis' position. Presets
+ * (head_dim 128 unless noted; base; layout):
+ *  - 'flux': t 16, h 56, w 56; 10000; interleaved (diffusers FluxPosEmbed)
+ *  - 'flux2': t 32, h 32, w 32, l 32; 2000; interleaved (Flux2PosEmbed)
+ *  - 'hunyuan-video': t 16, h 56, w 56; 256; interleaved (HunyuanVideoRotaryPosEmbed)
+ *  - 'wan': h = w = 2·⌊d/6⌋, t the rest (44, 42, 42); 10000; interleaved (WanRotaryPosEmbed)
+ *  - 'qwen-image': t 16, h 56, w 56; 10000; interleaved (QwenEmbedRope)
+ *  - 'cogvideox': t d/4, h = w = 3·⌊d/8⌋ (d 64: 16, 24, 24); 10000; interleaved (get_3d_rotary_pos_embed)
+ *  - 'dinov3': y d/2, x d/2, angles × 2π, real positions in (−1, 1); 100; half
+ *    (transformers DINOv3ViTRopePositionEmbedding)
+ *  - 'stable-audio': one axis of d/2 (partial rotary); 10000; half (get_1d_rotary_pos_embed
+ *    with repeat_interleave_real=False)
+ *  - 'allegro': t, h, w d/3 each (d 96: 32, 32, 32); 10000; half pairs inside each chunk
+ *    (apply_rotary_emb_allegro: x.chunk(3), rotate_half per chunk); float32 tensors only
+ * 'interleaved' pairs dims adjacently inside each chunk (diffusers repeat_interleave_real,
+ * Wan's and Qwen-Image's complex pairs). A preset fixes layout and rotary width (base may be
+ * overridden). An explicit description: { dims: [16, 56, 56], names?: ['t', 'h', 'w'],
+ * scales?: [1, 1, 1] } with `layout` and `base` from the rope options; 1 to 4 axes whose
+ * dims (even, ≥ 2) sum to at most headDim (the rest passes through). A description that
+ * does not fit (dims not summing to the rotary width, odd widths, flux at headDim 64) is a
+ * RangeError naming axes; scaling and rotaryDim are TypeErrors with axes.
+ */
+export type AxesPreset = 'flux' | 'flux2' | 'hunyuan-video' | 'wan' | 'qwen-image' | 'cogvideox' | 'dinov3'
+  | 'stable-audio' | 'allegro';
+export interface AxesDescription {
+  dims: readonly number[] | Float64Array | Float32Array;
+  /** For messages; default a0, a1, … (no commas). */
+  names?: readonly string[];
+  /** Each axis' angle factor (finite, > 0); default 1. */
+  scales?: readonly number[] | Float64Array | Float32Array;
+}
+
+export interface AxesPositionsOptions {
+  model: 'flux' | 'flux2' | 'qwen-image' | 'wan' | 'hunyuan-video' | 'cogvideox' | 'dinov3' | 'allegro';
+  height: number;
+  width: number;
+  /** Video latent frames after temporal patching (qwen-image, wan, hunyuan-video, cogvideox); default 1. */
+  frames?: number;
+  textTokens?: number;
+  /** Edit pipelines' reference images [height, width] in tokens (flux2, qwen-image). */
+  references?: readonly (readonly [number, number])[];
+  /** cogvideox: '1.0' | '1.5'. */
+  version?: '1.0' | '1.5';
+  /** cogvideox: the transformer's sample size / patch size. */
+  baseHeight?: number;
+  baseWidth?: number;
+  /** dinov3: CLS + register tokens before the patches. */
+  prefixTokens?: number;
+}
+
 export interface RopeOptions {
   /** Elements per head row, in [2, 65536]. */
   headDim: number;
@@ -257,6 +316,8 @@ export interface RopeOptions {
   mrope?: MropeOptions;
   /** 2-D rotary: two positions (row, col) per patch. Not with mrope. */
   vision2d?: Vision2d;
+  /** Image and video models (see AxesPreset): a preset or an explicit description. Not with mrope / vision2d. */
+  axes?: AxesPreset | AxesDescription;
 }
 
 /**
@@ -378,7 +439,7 @@ export type RopeApplyOptions = Strides & {
   /** What the bits of a Uint16Array x (and out) hold; a tensor's or Float16Array's own (see HalfTarget). */
   dtype?: HalfDtype;
 } & (
-    | { positions: Positions; tokens?: number; start?: never }
+    | { positions: RopePositions; tokens?: number; start?: never }
     | { tokens: number; start?: Position; positions?: never }
   );
 
@@ -392,7 +453,7 @@ export type RopeApplyQKOptions = {
   /** q and k are 16-bit of this dtype (see HalfTarget). */
   dtype?: HalfDtype;
 } & (
-  | { positions: Positions; tokens?: number; start?: never }
+  | { positions: RopePositions; tokens?: number; start?: never }
   | { tokens: number; start?: Position; positions?: never }
 );
 
@@ -420,7 +481,9 @@ export interface Rope {
    * all w; or all rows, then all columns), and `start` means every axis at start + t
    * (M-RoPE's text tokens; refused by vision2d).
    */
-  readonly axes: 1 | 2 | 3;
+  readonly axes: 1 | 2 | 3 | 4;
+  /** The image / video preset ('flux', …), 'custom' for an explicit description, else null. */
+  readonly axesName: AxesPreset | 'custom' | null;
   readonly mrope: Readonly<{ section: readonly number[]; interleaved: boolean }> | null;
   readonly vision2d: Vision2d | null;
   readonly disposed: boolean;
@@ -449,7 +512,7 @@ export interface Rope {
    * multi-axis rotator also takes one position per axis ([t, h, w] or [row, col]) and
    * returns the merged row apply uses.
    */
-  row(position: Position | Positions): { cos: Float32Array; sin: Float32Array };
+  row(position: Position | RopePositions): { cos: Float32Array; sin: Float32Array };
   /**
    * HF's (cos, sin) pair as a model's rotary embedding returns it: [tokens][rotaryDim]
    * each, full width in the rotator's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1};
@@ -466,7 +529,7 @@ export interface Rope {
 }
 
 export type RopeCosSinOptions =
-  | { positions: Positions; tokens?: number; start?: never }
+  | { positions: RopePositions; tokens?: number; start?: never }
   | { tokens: number; start?: Position; positions?: never };
 
 export interface ScoreOptions {
@@ -673,6 +736,48 @@ export interface Posenc {
    * and secondsPerGrid in [0, 2^24] (default 1, as HF without second_per_grid_ts). Exact.
    */
   mropePositions(options: MropePositionsOptions): { positions: Int32Array; tokens: number; delta: number };
+
+  /**
+   * The positions [axes][tokens] of an image / video model's sequence, built as its
+   * reference code builds them, in the token order its attention sees, for
+   * `pe.rope({ axes: model })`. Sizes are token grids (after VAE and patching / packing: a
+   * 1024×1024 Flux image is 64×64). Per model:
+   *  - 'flux': textTokens at (0, 0, 0), then (0, row, col) (pipeline_flux _prepare_latent_image_ids).
+   *  - 'flux2': text (0, 0, 0, l), the image (0, row, col, 0), reference k (10 + 10k, row, col, 0).
+   *  - 'qwen-image': text at m + j on every axis (m = the largest ⌊h/2⌋, ⌊w/2⌋), then image k
+   *    (the generated one, then references) at (k + frame, row − ⌈h/2⌉, col − ⌈w/2⌉) (scale_rope).
+   *  - 'wan': (frame, row, col); no text.
+   *  - 'hunyuan-video': (frame, row, col), then textTokens at (0, 0, 0) (not rotated: identity).
+   *  - 'cogvideox': textTokens at (0, 0, 0) first, then (frame, row, col); version '1.0' crops
+   *    the base grid (baseHeight × baseWidth, required) and spaces rows / columns by
+   *    torch.linspace (real numbers off the base grid); '1.5' takes integer slices.
+   *  - 'dinov3': prefixTokens (CLS + registers) at (0, 0), then patch centres
+   *    (2(i + ½)/h − 1, 2(j + ½)/w − 1).
+   *  - 'allegro': (frame / 2.2, row / 2, col / 2) (AllegroTransformer3DModel's interpolation scales).
+   * positions: Int32Array when every value is an integer, else Float64Array. Ranges
+   * (RangeError naming the option): sides in [1, 2^20], textTokens / prefixTokens in [0, 2^26],
+   * at most 2^26 tokens; an option the model does not read is refused by name.
+   */
+  axesPositions(options: AxesPositionsOptions): { positions: Int32Array | Float64Array; axes: number; tokens: number };
+
+  /**
+   * diffusers get_2d_sincos_pos_embed (DiT, MAE, SD3, PixArt): Float32Array
+   * [(extraTokens + h·w)][dim], token i·w + j = [PE_{dim/2}(x_j) | PE_{dim/2}(y_i)] with the
+   * concat-layout sinusoidal row (sin | cos, base 10000), x_j = (left + j)/(W/baseSize)/
+   * interpolationScale, y_i likewise (W × H = the grid, or maxSize² cropped at its centre:
+   * SD3's pos_embed_max_size); extraTokens zero rows first. dim a multiple of 4; baseSize
+   * default 16, interpolationScale 1 (diffusers' defaults; MAE's own grid is baseSize = the
+   * side). Max error vs float64: 0.5 ulp(float) + |p|·2⁻⁵³ per value.
+   */
+  sinusoidal2d(options: {
+    dim: number; grid: readonly [number, number]; baseSize?: number; interpolationScale?: number;
+    maxSize?: number; extraTokens?: number; out?: undefined;
+  }): Float32Array;
+  /** The same table into `out` (a tensor: no copy; or a Float32Array), exactly rows·dim floats; returns out. */
+  sinusoidal2d<O extends FloatTarget>(options: {
+    dim: number; grid: readonly [number, number]; baseSize?: number; interpolationScale?: number;
+    maxSize?: number; extraTokens?: number; out: O;
+  }): O;
 
   /** p·θ_i for each listed position (int32), [positions][dim/2] row-major, in double, not reduced mod 2π. */
   positionAngles(options: { dim: number; base?: number; positions: Positions }): Float64Array;

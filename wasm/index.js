@@ -17,6 +17,7 @@ import { positionsApi } from './js/positions.js';
 import { relativeApi } from './js/relative.js';
 import { tensorApi } from './js/tensor.js';
 import { mropePositionsApi } from './js/mrope_positions.js';
+import { axesApi } from './js/axes.js';
 
 export { simdSupported };
 
@@ -44,6 +45,7 @@ export async function createPosenc(opts) {
     ...relativeApi(ctx),
     ...tensorApi(ctx),
     ...mropePositionsApi(ctx),
+    ...axesApi(ctx),
 
     /** Debug: WebAssembly memory size and allocator bytes in use (for leak tests). */
     memoryStats() {

@@ -6,6 +6,8 @@
 // float32, from memory) and 64 tokens (1 MiB, in cache); every tensor starts on a 64-byte line.
 #include "harness.hpp"
 
+#include "posenc/axes.hpp"
+#include "posenc/axes_positions.hpp"
 #include "posenc/half.hpp"
 
 #include <cstdint>
@@ -99,7 +101,34 @@ void register_half(std::int64_t tokens, rope_layout layout) {
   }, tokens < 256 ? 20 : 1);
 }
 
+// "axes/4608x24x128": Flux.1's multi-axis rotary on a 1024×1024 image (64×64 packed latents
+// and 512 text tokens, 24 heads × 128) beside plain 1-D RoPE of the same bytes (interleaved
+// layout, positions 0 … 4607), each rotator caching every position it takes.
+void register_flux() {
+  register_paired("axes/4608x24x128", [] {
+    const axes_grid g = axes_positions({.model = "flux", .height = 64, .width = 64, .text_tokens = 512});
+    const std::int64_t tokens = g.tokens, heads = 24, n = tokens * heads * kHeadDim;
+    const auto member_of = [&](const std::string& name, const rope_config& config, std::int64_t cached,
+                               std::vector<std::int32_t> ids) {
+      auto cache = std::make_shared<const rotary_cache>(config, 0, cached);
+      auto x = std::make_shared<line_buffer<float>>(random_floats(static_cast<std::size_t>(n), 5), 0);
+      auto p = std::make_shared<const std::vector<std::int32_t>>(std::move(ids));
+      return member{name, [=] {
+                      rope_apply(*cache, tensor_view::dense(x->x, static_cast<std::size_t>(n), tokens, heads, kHeadDim), *p);
+                    }};
+    };
+    std::vector<std::int32_t> linear(static_cast<std::size_t>(tokens));
+    for (std::int64_t t = 0; t < tokens; ++t) linear[static_cast<std::size_t>(t)] = static_cast<std::int32_t>(t);
+    rope_config plain{.head_dim = static_cast<int>(kHeadDim), .layout = rope_layout::interleaved};
+    return std::vector<member>{
+        member_of("plain", plain, tokens, std::move(linear)),
+        member_of("flux", axes_preset("flux", static_cast<int>(kHeadDim)), 64,
+                  std::vector<std::int32_t>(g.positions.begin(), g.positions.end()))};
+  }, 1);
+}
+
 const bool registered = [] {
+  register_flux();
   for (std::int64_t tokens : {kTokens, std::int64_t{64}}) {
     register_conventions(tokens);
     register_half(tokens, rope_layout::half);

@@ -283,6 +283,19 @@ function inPlaceApply(tokens) {
     members[name] = () => rope.apply(x, { heads: H, positions });
   }
   record(`variants/${T}x${H}x${D}`, 'zero-copy tensors; time ÷ plain', members);
+  // Flux.1 at 1024×1024 (64×64 packed latents + 512 text tokens, 24 heads × 128) beside plain
+  // 1-D RoPE of the same bytes (interleaved, positions 0 … 4607), zero-copy tensors.
+  const flux = simd.axesPositions({ model: 'flux', height: 64, width: 64, textTokens: 512 });
+  const fluxRope = simd.rope({ headDim: D, axes: 'flux', cacheLength: 64 });
+  const plain1d = simd.rope({ headDim: D, layout: 'interleaved', cacheLength: flux.tokens });
+  const fx = simd.tensor(randomFill(new Float32Array(flux.tokens * 24 * D), 9));
+  const px = simd.tensor(randomFill(new Float32Array(flux.tokens * 24 * D), 9));
+  const linearFlux = Int32Array.from({ length: flux.tokens }, (_, t) => t);
+  owned.push(fluxRope, plain1d, fx, px);
+  record(`axes/${flux.tokens}x24x${D}`, 'zero-copy tensors; time ÷ plain', {
+    plain: () => plain1d.apply(px, { heads: 24, positions: linearFlux }),
+    flux: () => fluxRope.apply(fx, { heads: 24, positions: flux.positions }),
+  });
   const rope = simd.rope({ headDim: D, base: 1e6, cacheLength: T });
   const f32 = randomFill(new Float32Array(n), 8);
   const bits = (dtype) => {

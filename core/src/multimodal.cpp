@@ -7,6 +7,7 @@
 #include "posenc/rotary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -29,6 +30,7 @@ std::string_view to_string(rope_axes_kind kind) noexcept {
     case rope_axes_kind::mrope_interleaved: return "mrope-interleaved";
     case rope_axes_kind::vision_qwen2vl: return "qwen2-vl";
     case rope_axes_kind::vision_pixtral: return "pixtral";
+    case rope_axes_kind::bands: return "bands";
     default: return "none";
   }
 }
@@ -81,43 +83,90 @@ void check_sections(const rope_axes& axes, int half) {
                           ": needs 3·section[1] <= ", half + 1, " and 3·section[2] <= ", half);
 }
 
-// Rows φ of dim r/2 (Qwen2-VL) or the even / odd rungs of θ of dim r (Pixtral), r/4 each.
+}  // namespace
+
+void check_bands(const rope_axes& axes, int rotary_dim) {
+  const std::string& name = axes.name.empty() ? std::string("custom") : axes.name;
+  const auto n = static_cast<int>(axes.bands.size());
+  if (n < 1 || n > max_axes)
+    detail::fail_argument("axes (", name, ") must hold 1 to ", max_axes, " bands, got ", n);
+  int sum = 0;
+  std::string terms;
+  for (int a = 0; a < n; ++a) {
+    const axis_band& band = axes.bands[static_cast<std::size_t>(a)];
+    const std::string at = detail::concat("axes[", a, "]");
+    if (band.dims < 2 || band.dims % 2 != 0 || band.dims > max_dim)
+      detail::fail_argument(at, ".dims (", name, ", axis ", band.name,
+                            ") must be even and >= 2 (its chunk holds dims/2 rotary pairs), got ",
+                            band.dims);
+    if (!std::isfinite(band.scale) || !(band.scale > 0))
+      detail::fail_argument(at, ".scale (", name, ", axis ", band.name,
+                            ") must be finite and > 0, got ", band.scale);
+    const int ladder = band.ladder_dim == 0 ? band.dims : band.ladder_dim;
+    const long long last = band.first + static_cast<long long>(band.step) * (band.dims / 2 - 1);
+    if (ladder % 2 != 0 || ladder > max_dim || band.first < 0 || band.step < 1 || last >= ladder / 2)
+      detail::fail_argument(at, ".ladder_dim / first / step (", name, ", axis ", band.name,
+                            ") must pick rungs of an even ladder: rungs ", band.first, " + ",
+                            band.step, "·k for k < ", band.dims / 2, " of ", ladder / 2);
+    sum += band.dims;
+    terms += detail::concat(a ? " + " : "", band.name, " ", band.dims);
+  }
+  if (sum != rotary_dim)
+    detail::fail_argument("axes (", name, ") dims must sum to rotaryDim ", rotary_dim, ", got ",
+                          terms, " = ", sum);
+}
+
+namespace {
+
+// Chunk a of d_a dims: rungs scale_a·b^(−2j/d_a), j < d_a/2, on axis a (multimodal.hpp).
+axis_ladder band_ladder(const rope_axes& axes, int rotary_dim, double base) {
+  check_bands(axes, rotary_dim);
+  const auto n = static_cast<int>(axes.bands.size());
+  axis_ladder out;
+  for (int a = 0; a < n; ++a) {
+    const axis_band& band = axes.bands[static_cast<std::size_t>(a)];
+    const std::vector<double> ladder =
+        inverse_frequencies(band.ladder_dim == 0 ? band.dims : band.ladder_dim, base).inv_freq;
+    for (int k = 0; k < band.dims / 2; ++k) {
+      const double theta = ladder[static_cast<std::size_t>(band.first + band.step * k)];
+      out.inv_freq.push_back(band.scale == 1.0 ? theta : band.scale * theta);
+      out.pair_axis.push_back(static_cast<std::uint8_t>(a));
+    }
+  }
+  if (n == 1) out.pair_axis.clear();  // one axis: plain RoPE's path
+  return out;
+}
+
+// The 2-D rotaries as two bands of r/2 dims, rows then columns: Qwen2-VL each its own
+// ladder φ of dim r/2; Pixtral the even / odd rungs of θ of dim r.
 axis_ladder vision_ladder(rope_axes_kind kind, int rotary_dim, double base) {
   if (rotary_dim % 4 != 0)
     detail::fail_argument("rotary_dim must be a multiple of 4 for 2-D rotary (rows and "
                           "columns get rotaryDim/4 rungs each), got ", rotary_dim);
-  const auto quarter = static_cast<std::size_t>(rotary_dim / 4);
-  axis_ladder out;
-  out.pair_axis.assign(2 * quarter, 0);
-  std::fill(out.pair_axis.begin() + static_cast<std::ptrdiff_t>(quarter), out.pair_axis.end(),
-            std::uint8_t{1});
-  out.inv_freq.resize(2 * quarter);
-  if (kind == rope_axes_kind::vision_qwen2vl) {
-    const std::vector<double> phi = inverse_frequencies(rotary_dim / 2, base).inv_freq;
-    std::copy(phi.begin(), phi.end(), out.inv_freq.begin());
-    std::copy(phi.begin(), phi.end(), out.inv_freq.begin() + static_cast<std::ptrdiff_t>(quarter));
-    return out;
-  }
-  const std::vector<double> theta = inverse_frequencies(rotary_dim, base).inv_freq;
-  for (std::size_t i = 0; i < quarter; ++i) {
-    out.inv_freq[i] = theta[2 * i];
-    out.inv_freq[quarter + i] = theta[2 * i + 1];
-  }
-  return out;
+  const int half = rotary_dim / 2;
+  if (kind == rope_axes_kind::vision_qwen2vl)
+    return band_ladder({rope_axes_kind::bands, {}, {{"row", half}, {"col", half}}, "qwen2-vl"},
+                       rotary_dim, base);
+  return band_ladder({rope_axes_kind::bands, {},
+                      {{"row", half, 1.0, rotary_dim, 0, 2}, {"col", half, 1.0, rotary_dim, 1, 2}},
+                      "pixtral"}, rotary_dim, base);
 }
 
 }  // namespace
 
 axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
                              const scaling& s) {
-  detail::check_range("axes", static_cast<int>(axes.kind), 0, 4);  // enums cast from ints
+  detail::check_range("axes", static_cast<int>(axes.kind), 0, 5);  // enums cast from ints
   const int half = rotary_dim / 2;
   switch (axes.kind) {
+    case rope_axes_kind::bands:
     case rope_axes_kind::vision_qwen2vl:
     case rope_axes_kind::vision_pixtral: {
       if (s.type != scaling_type::none)
-        detail::fail_argument("scaling must be none (\"default\") for 2-D rotary, got \"",
-                              to_string(s.type), "\"");
+        detail::fail_argument("scaling must be none (\"default\") for ",
+                              axes.kind == rope_axes_kind::bands ? "axes" : "2-D rotary",
+                              ", got \"", to_string(s.type), "\"");
+      if (axes.kind == rope_axes_kind::bands) return band_ladder(axes, rotary_dim, base);
       return vision_ladder(axes.kind, rotary_dim, base);
     }
     case rope_axes_kind::mrope:
@@ -134,7 +183,7 @@ axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
 
 axis_rows::axis_rows(const rotary_cache& cache)
     : half_(static_cast<std::size_t>(cache.rotary_dim() / 2)), axes_(cache.axes()),
-      stride_(decltype(rows_)::row_stride(half_)), rows_(axes_ > 1 ? 4 * stride_ : 0),
+      stride_(decltype(rows_)::row_stride(half_)), rows_(4 * stride_),
       mask_(axes_ > 1 ? kAxes * half_ : 0), select_(dispatched::rope_kernels().select) {
   if (axes_ == 1) return;
   std::fill(rows_.data() + 2 * stride_, rows_.data() + 4 * stride_, 0.0f);  // read by merge
@@ -154,18 +203,23 @@ void axis_rows::merge(std::size_t a, const float* cos, const float* sin) noexcep
   select_(sin, mask, first_[a], end_[a], rows_.data() + 3 * stride_);
 }
 
-void axis_rows::load(const rotary_cache& cache, const std::int64_t* p) {
+void axis_rows::load(const rotary_cache& cache, const double* p) {
   // Position q's plain row: the cache's, else computed into the first two rows (used
   // at once, or returned as this load's row).
-  const auto row_of = [&](std::int64_t q) -> std::pair<const float*, const float*> {
-    if (cache.cached(q)) {
-      const auto offset = static_cast<std::size_t>(q - cache.first()) * half_;
+  const auto row_of = [&](double q) -> std::pair<const float*, const float*> {
+    if (q != std::floor(q)) {
+      cache.row_real(q, rows_.data(), rows_.data() + stride_);
+      return {rows_.data(), rows_.data() + stride_};
+    }
+    const auto k = static_cast<std::int64_t>(q);
+    if (cache.cached(k)) {
+      const auto offset = static_cast<std::size_t>(k - cache.first()) * half_;
       return {cache.cos_table().data() + offset, cache.sin_table().data() + offset};
     }
-    cache.row(q, rows_.data(), rows_.data() + stride_);
+    cache.row(k, rows_.data(), rows_.data() + stride_);
     return {rows_.data(), rows_.data() + stride_};
   };
-  if (std::all_of(p, p + axes_, [&](std::int64_t q) { return q == p[0]; })) {
+  if (std::all_of(p, p + axes_, [&](double q) { return q == p[0]; })) {
     std::tie(cos_, sin_) = row_of(p[0]);
     return;
   }

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -39,6 +40,15 @@ struct rotary_rows {
     const detail::angle_offsets o =
         detail::offsets_view(inv.data(), inv.size(), cache.offsets_.data());
     detail::dispatched::sincos_rows(o, first, count, sin_out, cos_out);
+  }
+  // The row of a real position: sincos_row_scalar (the reference the tables agree with).
+  static void compute_real(const rotary_cache& cache, double p, float* cos_out,
+                           float* sin_out) noexcept {
+    const std::span<const double> inv = cache.inv_freq();
+    if (cache.angles_ == angle_precision::float32)
+      detail::sincos_row_float32(p, inv.data(), inv.size(), sin_out, cos_out);
+    else
+      detail::sincos_row_scalar(p, inv.data(), inv.size(), sin_out, cos_out);
   }
 };
 
@@ -69,17 +79,22 @@ struct position_source {
   std::int64_t step = 1;
   int axes = 1;
   std::int64_t tokens = 0;
+  const double* real = nullptr;  // real-valued positions (then ids32, ids64 are null)
   std::int64_t at(std::int64_t t) const noexcept {
     if (ids64) return ids64[t];
     if (ids32) return ids32[t];
     return start + step * t;
   }
+  // Position i as a double (exact: integers within ±2^53).
+  double real_at(std::int64_t i) const noexcept {
+    return real ? real[i] : static_cast<double>(at(i));
+  }
   // Token t's positions into p[0 … axes); true when they differ from token t − 1's.
-  bool axes_at(std::int64_t t, std::int64_t* p) const noexcept {
+  bool axes_at(std::int64_t t, double* p) const noexcept {
     bool changed = t == 0;
     for (int a = 0; a < axes; ++a) {
-      p[a] = at(a * tokens + t);
-      changed = changed || p[a] != at(a * tokens + t - 1);
+      p[a] = real_at(a * tokens + t);
+      changed = changed || p[a] != real_at(a * tokens + t - 1);
     }
     return changed;
   }
@@ -161,6 +176,26 @@ public:
     expand_(cos, sin, job_.half, job_.sign, interleaved_, lanes, lanes + lane_stride_, lane_group_);
     job_.lane_cos = lanes;
     job_.lane_sin = lanes + lane_stride_;
+  }
+
+  // The kernel job of chunk c (rotary_cache::chunks) for token t of one target: the row's
+  // rungs of that chunk, the tensor from the chunk's first dim, its width (the last chunk
+  // also carries the pass-through dims).
+  template <class Target>
+  detail::token_rows<T, V> chunk_job(const Target& target, std::int64_t t, std::size_t c,
+                                     std::span<const std::array<int, 2>> chunks) noexcept {
+    detail::token_rows<T, V> j = job(target, t);
+    const auto [offset, dims] = chunks[c];
+    const std::size_t rung = static_cast<std::size_t>(offset / 2);
+    j.cos += rung;
+    j.sin += rung;
+    j.lane_cos += rung;
+    j.lane_sin += rung;
+    j.half = static_cast<std::size_t>(dims / 2);
+    j.in += offset;
+    j.out += offset;
+    j.dim = c + 1 == chunks.size() ? j.dim - offset : dims;
+    return j;
   }
 
   // The kernel job for token t of one target (after load).
@@ -280,12 +315,18 @@ template <class T, class V = float>
 using token_kernel = void (*)(const detail::token_rows<T, V>&) noexcept;
 
 // Token t of every target, by the row just set: one row, applied to all heads of all
-// targets (GQA: q and k share it).
+// targets (GQA: q and k share it); chunk by chunk for half pairs within each axis' chunk.
 template <class T, class V, class Target>
 void rotate_targets(row_buffer<T, V>& row, std::span<const Target> targets, std::int64_t t,
-                    token_kernel<T, V> kernel) noexcept {
-  for (const Target& target : targets)
-    if (!is_empty(target.in)) kernel(row.job(target, t));
+                    token_kernel<T, V> kernel, std::span<const std::array<int, 2>> chunks = {}) noexcept {
+  for (const Target& target : targets) {
+    if (is_empty(target.in)) continue;
+    if (chunks.empty()) {
+      kernel(row.job(target, t));
+      continue;
+    }
+    for (std::size_t c = 0; c < chunks.size(); ++c) kernel(row.chunk_job(target, t, c, chunks));
+  }
 }
 
 // Tokens with several positions each (a span, [axes][tokens]): a token's merged row is
@@ -295,20 +336,20 @@ void rotate_axis_tokens(const rotary_cache& cache, row_buffer<float, V>& row,
                         std::span<const Target> targets, std::int64_t tokens,
                         const position_source& pos, token_kernel<float, V> kernel) {
   detail::axis_rows axis_rows(cache);
-  std::int64_t p[3];
+  double p[max_axes];
   for (std::int64_t t = 0; t < tokens; ++t) {
     if (pos.axes_at(t, p)) {
       axis_rows.load(cache, p);
       row.use(axis_rows.cos(), axis_rows.sin());
     }
-    rotate_targets(row, targets, t, kernel);
+    rotate_targets(row, targets, t, kernel, cache.chunks());
   }
 }
 
 // True when every token has one position and the cache holds it: each row is then a
 // pointer into the cache, nothing computed.
 bool rows_cached(const rotary_cache& cache, const position_source& pos, std::int64_t tokens) noexcept {
-  if (pos.axes != 1 || tokens == 0) return false;
+  if (pos.axes != 1 || pos.real != nullptr || tokens == 0) return false;
   if (pos.ids32 == nullptr && pos.ids64 == nullptr)  // start + step·t: its ends bound it
     return cache.cached(pos.at(0)) && cache.cached(pos.at(tokens - 1));
   for (std::int64_t t = 0; t < tokens; ++t)
@@ -333,7 +374,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
     }
   }
   row_buffer<T, V> row(cache, sign, g, head_group(targets, lane_group), lane_group);
-  if (pos.axes > 1) {  // only rope_apply forms multi-axis sources (rope_shift: one Δ)
+  if (pos.axes > 1 || pos.real != nullptr) {  // only rope_apply forms these (rope_shift: one Δ)
     if constexpr (std::is_same_v<T, float>)
       rotate_axis_tokens(cache, row, targets, tokens, pos, kernel);
     return;
@@ -341,7 +382,7 @@ void rotate_tokens(const rotary_cache& cache, std::span<const Target> targets,
   for (std::int64_t t = 0; t < tokens; ++t) {
     if (const std::int64_t p = pos.at(t); t == 0 || p != pos.at(t - 1))
       row.load(cache, p);  // a run of one position loads once
-    rotate_targets(row, targets, t, kernel);
+    rotate_targets(row, targets, t, kernel, cache.chunks());
   }
 }
 
@@ -372,6 +413,9 @@ void rotate_16(const rotary_cache& cache, std::span<const detail::half_target> t
   if (std::all_of(targets.begin(), targets.end(),
                   [](const detail::half_target& target) { return is_empty(target.in); }))
     return;
+  if (!cache.chunks().empty())  // the split kernels' lanes are grouped across the whole row
+    detail::fail_argument("x: a rotator with half pairs within each axis' chunk (",
+                          cache.axes_name(), ") rotates float32 tensors only");
   const bool bf = targets[0].in.format == half_format::bfloat16;
   const bool interleaved = cache.layout() == rope_layout::interleaved;
   const detail::half_kernel_table& kernels = detail::dispatched::half_kernels();
@@ -415,7 +459,7 @@ void check_span_length(const rotary_cache& cache, std::size_t size, std::int64_t
     detail::fail_length("positions holds ", size, " values but tokens is ", tokens);
   if (axes > 1 && static_cast<std::int64_t>(size) != axes * tokens)
     detail::fail_length("positions holds ", size, " values but a ", axes, "-axis rotator (",
-                        to_string(cache.axes_kind()), ") takes ", axes, " x tokens = ",
+                        cache.axes_name(), ") takes ", axes, " x tokens = ",
                         axes * tokens, " ([", axes, "][tokens])");
 }
 
@@ -435,10 +479,38 @@ position_source positions_of(const rotary_cache& cache, std::span<const std::int
   return {nullptr, positions.data(), 0, 1, cache.axes(), tokens};
 }
 
+// Finite, within ±max_position (the bound of integer positions).
+void check_real(std::span<const double> positions) {
+  for (std::size_t t = 0; t < positions.size(); ++t)
+    if (!(std::abs(positions[t]) <= static_cast<double>(max_position)))
+      detail::fail_argument("positions[", t, "] must be finite and within ±", max_position,
+                            ", got ", positions[t]);
+}
+
+// The convention's name in messages: the bands' preset (or "custom"), else the kind's.
+std::string axes_name_of(const rope_axes& axes) {
+  if (axes.kind != rope_axes_kind::bands) return std::string(to_string(axes.kind));
+  return axes.name.empty() ? std::string("custom") : axes.name;
+}
+
+position_source positions_of(const rotary_cache& cache, std::span<const double> positions,
+                             std::int64_t tokens) {
+  check_span_length(cache, positions.size(), tokens);
+  check_real(positions);
+  position_source out;
+  out.axes = cache.axes();
+  out.tokens = tokens;
+  out.real = positions.data();
+  return out;
+}
+
 position_source positions_of(const rotary_cache& cache, std::int64_t start, std::int64_t tokens) {
-  if (cache.axes() == 2)
-    detail::fail_argument("a 2-D rotary (", to_string(cache.axes_kind()),
-                          ") takes positions [2][tokens] (row, col), not start");
+  // M-RoPE's text tokens sit at t = h = w = start + i; other multi-axis rotators have no
+  // such convention.
+  if (cache.axes() > 1 && cache.axes_kind() != rope_axes_kind::mrope &&
+      cache.axes_kind() != rope_axes_kind::mrope_interleaved)
+    detail::fail_argument("a ", cache.axes(), "-axis rotary (", cache.axes_name(), ") takes positions [",
+                          cache.axes(), "][tokens], not start");
   check_position("start", start);
   if (tokens > 0 && start > max_position - (tokens - 1))
     detail::fail_argument("start + tokens - 1 must be <= ", max_position, ", got start ",
@@ -539,6 +611,7 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   detail::check_range("layout", static_cast<int>(config.layout), 0, 1);
   detail::check_range("angles", static_cast<int>(config.angles), 0, 1);
   rotary_dim_ = config.rotary_dim == 0 ? config.head_dim : config.rotary_dim;
+  if (config.axes.kind == rope_axes_kind::bands) detail::check_bands(config.axes, rotary_dim_);
   // Without a rotary_dim the caller gave head_dim only: an odd one is named as head_dim.
   if (config.rotary_dim == 0) detail::check_even("head_dim", rotary_dim_, 2, max_dim);
   else detail::check_even("rotary_dim (0 means head_dim)", rotary_dim_, 2, config.head_dim);
@@ -559,6 +632,18 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   detail::axis_ladder ladder =
       detail::make_axis_ladder(config.axes, rotary_dim_, config.base, config.scaling);
   axes_kind_ = config.axes.kind;
+  axes_count_ = config.axes.count();
+  if (config.axes.half_per_band) {
+    if (config.axes.kind != rope_axes_kind::bands || layout_ != rope_layout::half)
+      detail::fail_argument("layout must be \"half\" for half pairs within each axis' chunk (",
+                            axes_name_of(config.axes), "), got \"", to_string(layout_), "\"");
+    int offset = 0;
+    for (const axis_band& band : config.axes.bands) {
+      chunks_.push_back({offset, band.dims});
+      offset += band.dims;
+    }
+  }
+  axes_name_ = axes_name_of(config.axes);
   inv_freq_ = std::move(ladder.inv_freq);
   pair_axis_ = std::move(ladder.pair_axis);
   attention_factor_ = ladder.attention_factor;
@@ -593,6 +678,34 @@ void rotary_cache::row(std::span<const std::int64_t> positions, float* cos_out,
     row(positions[0], cos_out, sin_out);
     return;
   }
+  double p[max_axes];
+  std::copy(positions.begin(), positions.end(), p);
+  detail::axis_rows rows(*this);
+  rows.load(*this, p);
+  const auto half = static_cast<std::size_t>(rotary_dim_ / 2);
+  std::copy_n(rows.cos(), half, cos_out);
+  std::copy_n(rows.sin(), half, sin_out);
+}
+
+void rotary_cache::row_real(double position, float* cos_out, float* sin_out) const {
+  if (!(std::abs(position) <= static_cast<double>(max_position)))
+    detail::fail_argument("position must be finite and within ±", max_position, ", got ", position);
+  if (position == std::floor(position)) {
+    row(static_cast<std::int64_t>(position), cos_out, sin_out);
+    return;
+  }
+  rotary_rows::compute_real(*this, position, cos_out, sin_out);
+}
+
+void rotary_cache::row(std::span<const double> positions, float* cos_out, float* sin_out) const {
+  if (static_cast<int>(positions.size()) != axes())
+    detail::fail_length("positions holds ", positions.size(), " values but the rotator has ",
+                        axes(), " axes");
+  check_real(positions);
+  if (axes() == 1) {
+    row_real(positions[0], cos_out, sin_out);
+    return;
+  }
   detail::axis_rows rows(*this);
   rows.load(*this, positions.data());
   const auto half = static_cast<std::size_t>(rotary_dim_ / 2);
@@ -612,6 +725,21 @@ void rope_apply(const rotary_cache& cache, tensor_view x,
 
 void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start, direction dir) {
   apply_in_place(cache, x, start, dir);
+}
+
+void rope_apply(const rotary_cache& cache, tensor_view x, std::span<const double> positions,
+                direction dir) {
+  apply_in_place(cache, x, positions, dir);
+}
+
+void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
+                std::span<const double> positions, direction dir) {
+  apply_out_of_place(cache, in, out, positions, dir);
+}
+
+void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
+                   std::span<const double> positions) {
+  apply_qk(cache, q, k, positions);
 }
 
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,

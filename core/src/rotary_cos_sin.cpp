@@ -7,7 +7,9 @@
 #include "posenc/detail/check.hpp"
 #include "posenc/multimodal.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <limits>
 #include <span>
 #include <vector>
@@ -42,7 +44,19 @@ void fill(const rotary_cache& cache, std::size_t tokens, RowAt row_at,
     detail::fail_length("cos and sin must not overlap");
   const double f = cache.attention_factor();
   std::vector<float> c(half), s(half);
+  // The two dims of rung i: (2i, 2i + 1) interleaved; (i, i + r/2) half; within its chunk
+  // (o + j, o + d/2 + j) for half pairs per axis chunk (rotary_cache::chunks).
+  std::vector<std::size_t> first(half), second(half);
   const bool interleaved = cache.layout() == rope_layout::interleaved;
+  for (std::size_t i = 0; i < half; ++i) {
+    first[i] = interleaved ? 2 * i : i;
+    second[i] = interleaved ? 2 * i + 1 : i + half;
+  }
+  for (const auto& [offset, dims] : cache.chunks())
+    for (std::size_t j = 0; j < static_cast<std::size_t>(dims / 2); ++j) {
+      first[offset / 2 + j] = offset + j;
+      second[offset / 2 + j] = offset + dims / 2 + j;
+    }
   for (std::size_t t = 0; t < tokens; ++t) {
     row_at(t, c.data(), s.data());
     float* co = cos_out.data() + t * r;
@@ -50,10 +64,8 @@ void fill(const rotary_cache& cache, std::size_t tokens, RowAt row_at,
     for (std::size_t i = 0; i < half; ++i) {
       const auto fc = static_cast<float>(f * c[i]);
       const auto fs = static_cast<float>(f * s[i]);
-      const std::size_t a = interleaved ? 2 * i : i;
-      const std::size_t b = interleaved ? 2 * i + 1 : i + half;
-      co[a] = co[b] = fc;
-      so[a] = so[b] = fs;
+      co[first[i]] = co[second[i]] = fc;
+      so[first[i]] = so[second[i]] = fs;
     }
   }
 }
@@ -62,19 +74,30 @@ void fill(const rotary_cache& cache, std::size_t tokens, RowAt row_at,
 template <class Int>
 void fill_positions(const rotary_cache& cache, std::span<const Int> positions,
                     std::span<float> cos_out, std::span<float> sin_out) {
-  for (const Int p : positions)
-    detail::check_range("positions", static_cast<long long>(p), -max_position, max_position);
+  for (const Int p : positions) {
+    if constexpr (std::is_floating_point_v<Int>) {
+      if (!(std::abs(p) <= static_cast<double>(max_position)))
+        detail::fail_argument("positions must be finite and within ±", max_position, ", got ", p);
+    } else {
+      detail::check_range("positions", static_cast<long long>(p), -max_position, max_position);
+    }
+  }
   const auto axes = static_cast<std::size_t>(cache.axes());
   if (positions.size() % axes != 0)
     detail::fail_length("positions holds ", positions.size(), " values, not a multiple of ", axes,
-                        " (a ", to_string(cache.axes_kind()), " rotator takes [", axes,
+                        " (a ", cache.axes_name(), " rotator takes [", axes,
                         "][tokens])");
   const std::size_t tokens = positions.size() / axes;
   fill(cache, tokens, [&](std::size_t t, float* c, float* s) {
-    std::int64_t p[3] = {};
+    using Position = std::conditional_t<std::is_floating_point_v<Int>, double, std::int64_t>;
+    Position p[max_axes] = {};
     for (std::size_t a = 0; a < axes; ++a) p[a] = positions[a * tokens + t];
-    if (axes == 1) cache.row(p[0], c, s);
-    else cache.row(std::span<const std::int64_t>(p, axes), c, s);
+    if constexpr (std::is_floating_point_v<Int>) {
+      cache.row(std::span<const double>(p, axes), c, s);
+    } else {
+      if (axes == 1) cache.row(p[0], c, s);
+      else cache.row(std::span<const std::int64_t>(p, axes), c, s);
+    }
   }, cos_out, sin_out);
 }
 
@@ -90,6 +113,11 @@ void rope_cos_sin(const rotary_cache& cache, std::span<const std::int64_t> posit
   fill_positions(cache, positions, cos_out, sin_out);
 }
 
+void rope_cos_sin(const rotary_cache& cache, std::span<const double> positions,
+                  std::span<float> cos_out, std::span<float> sin_out) {
+  fill_positions(cache, positions, cos_out, sin_out);
+}
+
 void rope_cos_sin(const rotary_cache& cache, std::int64_t start, std::size_t tokens,
                   std::span<float> cos_out, std::span<float> sin_out) {
   detail::check_range("start", start, -max_position, max_position);
@@ -98,9 +126,10 @@ void rope_cos_sin(const rotary_cache& cache, std::int64_t start, std::size_t tok
   if (tokens != 0)
     detail::check_range("start", start + static_cast<std::int64_t>(tokens - 1), -max_position,
                         max_position);
-  if (cache.axes() == 2)
-    detail::fail_argument("a 2-D rotary (", to_string(cache.axes_kind()),
-                          ") takes positions [2][tokens] (row, col), not start");
+  if (cache.axes() > 1 && cache.axes_kind() != rope_axes_kind::mrope &&
+      cache.axes_kind() != rope_axes_kind::mrope_interleaved)
+    detail::fail_argument("a ", cache.axes(), "-axis rotary (", cache.axes_name(),
+                          ") takes positions [", cache.axes(), "][tokens], not start");
   // M-RoPE text tokens: t = h = w, the plain row (bit-identical, multimodal.hpp).
   fill(cache, tokens, [&](std::size_t t, float* c, float* s) {
     cache.row(start + static_cast<std::int64_t>(t), c, s);

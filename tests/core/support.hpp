@@ -3,7 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
+#include <random>
 #include <string>
+#include <vector>
 
 namespace posenc::test {
 
@@ -17,6 +20,15 @@ void require_throws(F&& f, const std::string& needle) {
     return;
   }
   FAIL("expected an exception naming " << needle);
+}
+
+// n values uniform in [−1, 1) from a seeded generator.
+inline std::vector<float> random_tensor(std::size_t n, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = u(rng);
+  return v;
 }
 
 } // namespace posenc::test

@@ -165,13 +165,7 @@ std::vector<double> complex_rotate(const float* x, const std::vector<double>& an
 
 // ── helpers ───────────────────────────────────────────────────────────────────────────
 
-std::vector<float> random_tensor(std::size_t n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
+using posenc::test::random_tensor;
 
 // posenc's [axes][tokens] int32 positions of per-token tuples.
 template <std::size_t A>

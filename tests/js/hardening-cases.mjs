@@ -468,9 +468,40 @@ function configCases() {
   ];
 }
 
-// The other families of the methods table, and positionAngles / addSinusoidal.
+// The other families of the methods table, positionAngles / addSinusoidal, and the image
+// and video grids / 2-D sinusoidal table.
 function familyCases() {
+  const POSITIVE = { undefined: OPTIONAL, '1.5': 'any finite value > 0', '2^31': 'any finite value > 0', '2^53': 'any finite value > 0' };
   return [
+    {
+      name: 'axesPositions',
+      make: () => ({ opts: { model: 'flux2', height: 4, width: 6, textTokens: 2, references: [[2, 3]] } }),
+      call: (pe, a) => [...pe.axesPositions(a.opts).positions],
+      args: [
+        OPTIONS,
+        { path: 'opts.model', extra: [['unknown', 'sdxl'], ['no grid', 'stable-audio']] },
+        { path: 'opts.height', extra: [['zero', 0]] },
+        { path: 'opts.width', extra: [['2^20 + 1', 2 ** 20 + 1]] },
+        { path: 'opts.textTokens', ok: { undefined: OPTIONAL } },
+        { path: 'opts.references', ok: { undefined: OPTIONAL, 'too short': 'no reference images' },
+          extra: [['element of 1', [[2]]], ['element 0', [[0, 3]]]] },
+        { path: 'opts.frames', ok: { undefined: OPTIONAL }, extra: [['video frames for an image model', 2]] },
+      ],
+    },
+    {
+      name: 'sinusoidal2d',
+      make: () => ({ opts: { dim: 8, grid: [2, 3], baseSize: 4, interpolationScale: 2, maxSize: 4, extraTokens: 1 } }),
+      call: (pe, a) => pe.sinusoidal2d(a.opts),
+      args: [
+        OPTIONS,
+        { path: 'opts.dim', extra: [['six', 6], ['zero', 0]] },
+        { path: 'opts.grid', extra: [['larger than maxSize', [5, 3]]], aliases: ['maxSize'] },
+        { path: 'opts.baseSize', ok: POSITIVE, extra: [['zero', 0]] },
+        { path: 'opts.interpolationScale', ok: POSITIVE, extra: [['zero', 0]] },
+        { path: 'opts.maxSize', ok: { undefined: OPTIONAL }, aliases: ['grid'], extra: [['below the grid', 2]] },
+        { path: 'opts.extraTokens', ok: { undefined: OPTIONAL } },
+      ],
+    },
     {
       name: 'positionAngles',
       make: () => ({ opts: { dim: 8, base: 10000, positions: [0, 5, -3] } }),
@@ -587,8 +618,9 @@ function ropeMethodCases() {
       call: (pe, a) => a.self.apply(a.x, a.opts),
       inPlace: 'x',
       args: [self, x(),
-        { path: 'opts.positions', ok: { 'too short': 'one position: one token' }, aliases: ['x', 'tokens'],
-          extra: [['element NaN', [1, NaN]], ['element 2^31', [1, 2 ** 31]], ['too long for x', [1, 2, 3]]] },
+        { path: 'opts.positions', ok: { 'too short': 'one position: one token', Float64Array: 'real-valued positions (image and video models)' }, aliases: ['x', 'tokens'],
+          extra: [['element NaN', [1, NaN]], ['element 2^31', [1, 2 ** 31]], ['too long for x', [1, 2, 3]],
+            ['real element NaN', Float64Array.of(1, NaN)]] },
         { path: 'opts.tokens', ok: { undefined: 'optional: positions.length' }, extra: [['≠ positions.length', 1]] }],
     },
     {
@@ -608,7 +640,8 @@ function ropeMethodCases() {
         { path: 'q', extra: [['disposed tensor', (env) => env.disposedTensor]] },
         { path: 'k', extra: [['view of a disposed tensor', (env) => env.disposedView]] },
         OPTIONS,
-        { path: 'opts.positions', ok: { 'too short': 'one position: one token' }, aliases: ['tokens'], extra: [['element 1.5', [1.5, 2]]] },
+        { path: 'opts.positions', ok: { 'too short': 'one position: one token', Float64Array: 'real-valued positions (image and video models)' }, aliases: ['tokens'],
+          extra: [['element 1.5', [1.5, 2]], ['real element ∞', Float64Array.of(Infinity, 2)]] },
         { path: 'opts.qHeads', name: 'qHeads', ok: { undefined: 'optional: one head' }, aliases: ['q'], extra: [['2^29 + 1 (size_t wrap)', 2 ** 29 + 1]] },
         { path: 'opts.kHeads', name: 'kHeads', ok: { undefined: 'optional: one head' }, aliases: ['k'], extra: [['2^29 + 1 (size_t wrap)', 2 ** 29 + 1]] },
         { path: 'opts.qTokenStride', name: 'qTokenStride', ok: { undefined: OPTIONAL }, aliases: ['q'] },
@@ -641,8 +674,8 @@ function ropeMethodCases() {
       make: (env) => ({ self: env.rope, opts: { positions: Int32Array.of(3, -7, 4000) } }),
       call: (pe, a) => { const r = a.self.cosSin(a.opts); return [...r.cos, ...r.sin]; },
       args: [self,
-        { path: 'opts.positions', ok: { 'too short': 'any number of positions' }, aliases: ['tokens'],
-          extra: [['element NaN', [1, NaN]], ['element 2^31', [2 ** 31]]] },
+        { path: 'opts.positions', ok: { 'too short': 'any number of positions', Float64Array: 'real-valued positions (image and video models)' }, aliases: ['tokens'],
+          extra: [['element NaN', [1, NaN]], ['element 2^31', [2 ** 31]], ['real element NaN', Float64Array.of(1, NaN, 2)]] },
         { path: 'opts.tokens', ok: { undefined: 'optional: positions.length' }, extra: [['≠ positions.length', 2]] }],
     },
     {

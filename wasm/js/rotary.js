@@ -5,6 +5,7 @@
 // tensors live, then stages and calls: see check.js for the rule.
 import * as check from './check.js';
 import { fromStatus, unwrap } from './errors.js';
+import { axesOption, realPositions, withBands } from './axes.js';
 import { baseArg } from './frequencies.js';
 import { align, tensorDtype, tensorHeap } from './heap.js';
 import { scalingArg, withScaling } from './scaling.js';
@@ -16,7 +17,7 @@ export const ANGLE_PRECISIONS = ['exact', 'float32'];
 export const VISION_2D = ['qwen2-vl', 'pixtral'];
 export const HALF_DTYPES = ['float16', 'bfloat16'];
 const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'angles', 'cacheStart', 'cacheLength',
-  'mrope', 'vision2d'];
+  'mrope', 'vision2d', 'axes'];
 const MROPE_KEYS = ['section', 'interleaved'];
 // The options of the per-token methods, as record classes (check.recordOf): their fields
 // are the allowed keys. Each call site makes its own record (`new ApplyOptions()`), so the
@@ -58,7 +59,8 @@ const inNames = (m) => m.replace(/^posenc: in([ .:])/, 'posenc: x$1').replace(/\
 // so no other call can interleave with it.
 class Call {
   tokens = 0;
-  positions = null; // Int32Array or null (start)
+  positions = null; // Int32Array, Float64Array (real: true) or null (start)
+  real = false;
   start = 0;
   heads = 0;
   tokenStride = 0;
@@ -71,7 +73,9 @@ function readPositions(c, o, fn, heapBuffer, axes) {
   if (o.positions !== undefined && o.start !== undefined) {
     throw new TypeError(`posenc: ${fn} takes positions or start, not both`);
   }
-  c.positions = o.positions === undefined ? null : check.positions('positions', o.positions, heapBuffer);
+  const real = o.positions === undefined ? null : realPositions('positions', o.positions, heapBuffer);
+  c.real = real !== null;
+  c.positions = o.positions === undefined ? null : real ?? check.positions('positions', o.positions, heapBuffer);
   c.start = o.start === undefined ? 0 : check.safeInteger('start', o.start);
   if (o.tokens !== undefined || c.positions === null) {
     c.tokens = check.size('tokens', o.tokens);
@@ -87,9 +91,8 @@ function readPositions(c, o, fn, heapBuffer, axes) {
 
 // The rope() options mrope / vision2d → [core axes name, section t, h, w, facts].
 function axesArg(o) {
-  if (o.mrope !== undefined && o.vision2d !== undefined) {
-    throw new TypeError('posenc: rope() takes mrope or vision2d, not both');
-  }
+  const given = ['mrope', 'vision2d', 'axes'].filter((k) => o[k] !== undefined);
+  if (given.length > 1) throw new TypeError(`posenc: rope() takes mrope or vision2d or axes (one of them), got ${given.join(' and ')}`);
   if (o.vision2d !== undefined) {
     const v = check.oneOf('vision2d', o.vision2d, VISION_2D);
     return { axes: v, section: [0, 0, 0], mrope: null, vision2d: v, count: 2 };
@@ -208,10 +211,32 @@ class Rope {
     // An int32 count; the core caps cacheLength·rotaryDim/2 at 2^28 floats (rotary.hpp).
     const auto = o.cacheLength === undefined;
     const cacheLength = auto ? 0 : check.integer('cacheLength', o.cacheLength, 0);
-    const axes = axesArg(o);
-    const { section } = axes;
-    const make = (length) => withScaling(heap, scaling, 'rope()', (ptr) => module.ropeCreate(headDim, rotaryDim,
-      base, layout, scaling.type, ptr, angles, cacheStart, length, axes.axes, section[0], section[1], section[2]));
+    let axes = axesArg(o);
+    let make;
+    if (o.axes === undefined) {
+      const { section } = axes;
+      make = (length) => withScaling(heap, scaling, 'rope()', (ptr) => module.ropeCreate(headDim, rotaryDim,
+        base, layout, scaling.type, ptr, angles, cacheStart, length, axes.axes, section[0], section[1], section[2]));
+    } else {
+      const bands = axesOption(o.axes);
+      for (const key of ['rotaryDim', 'scaling']) {
+        if (o[key] !== undefined) {
+          throw new TypeError(`posenc: rope() with axes takes no ${key} (the axes fix the rotated width; ` +
+            'image and video presets use no scaling)');
+        }
+      }
+      if (bands.preset !== '') {
+        if (o.layout !== undefined) throw new TypeError(`posenc: rope() with axes '${bands.preset}' takes no layout (the preset fixes it)`);
+        const info = heap.take(unwrap(module, module.axesPresetInfo(bands.preset, headDim)), 'Float64Array');
+        axes = { axes: bands.preset, count: info[2], mrope: null, vision2d: null, name: bands.preset,
+          base: o.base === undefined ? info[0] : base, layout: info[1] === 1 ? 'interleaved' : 'half' };
+      } else {
+        axes = { axes: 'custom', count: bands.n, mrope: null, vision2d: null, name: 'custom', base, layout };
+      }
+      const a = axes;
+      make = (length) => withBands(heap, bands, (ptr) => module.ropeCreateBands(headDim, bands.preset, ptr, bands.n,
+        bands.names, a.base, a.layout, angles, cacheStart, length));
+    }
     const handle = make(cacheLength);
     unwrap(module, handle, cacheNames);
     const info = heap.take(module.ropeInfo(handle), 'Float64Array');
@@ -219,8 +244,8 @@ class Rope {
     this.#handle = handle;
     this.#headDim = headDim;
     this.#rotaryDim = info[1];
-    this.#base = base;
-    this.#layout = layout;
+    this.#base = axes.base ?? base;
+    this.#layout = axes.layout ?? layout;
     this.#angles = angles;
     this.#attentionFactor = info[0];
     this.#invFreq = new check.Float64(check.bufferOf(info), 16, check.lengthOf(info) - 2);
@@ -250,6 +275,8 @@ class Rope {
   get mrope() { return this.#axes.mrope; }
   /** 'qwen2-vl' | 'pixtral' for a 2-D rotary, else null. */
   get vision2d() { return this.#axes.vision2d; }
+  /** The image / video preset ('flux', 'wan', …) or 'custom' for an explicit axes description, else null. */
+  get axesName() { return this.#axes.name ?? null; }
 
   get disposed() {
     Rope.#check(this, 'rope.disposed');
@@ -338,6 +365,8 @@ class Rope {
     // Every option is read: from here on no user code runs.
     const handle = this.#liveFor(positions, start, tokens);
     const half = dtype !== undefined;
+    const real = call.real;
+    if (half && real) throw new TypeError(`posenc: ${fn} takes real-valued positions (a Float64Array) for float32 tensors only`);
     if (half) resolveHalfTarget(heap, 'x', x, dtype, X);
     else resolveTarget(heap, 'x', x, X);
     let hasOut = out !== undefined;
@@ -352,20 +381,21 @@ class Rope {
       hasOut = shared === 0;
     }
     const n = positions === null ? 0 : check.lengthOf(positions);
-    if (!half && !hasOut && X.copy !== null && n === (positions === null ? 0 : tokens) &&
+    if (!half && !real && !hasOut && X.copy !== null && n === (positions === null ? 0 : tokens) &&
         this.#applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse)) return x;
     const xBytes = align(stagedBytes(X));
     const outBytes = hasOut ? align(stagedBytes(OUT)) : 0;
-    const total = xBytes + outBytes + 4 * n;
+    const total = xBytes + outBytes + (real ? 8 : 4) * n;
     const base = total === 0 ? 0 : heap.acquire(total, fn);
     let status;
     try {
       stage(heap, X, base);
       if (hasOut) stage(heap, OUT, base + xBytes);
       const pp = base + xBytes + outBytes;
-      if (n !== 0) heap.put(pp, positions, 'Int32Array', 'positions');
+      if (n !== 0) heap.put(pp, positions, real ? 'Float64Array' : 'Int32Array', 'positions');
       const target = hasOut ? OUT : X;
-      const use = positions === null ? 0 : 1, inv = inverse ? 1 : 0;
+      // positions: 0 start, 1 int32, 2 float64 (bind_rotary.cpp positions_kind).
+      const use = positions === null ? 0 : real ? 2 : 1, inv = inverse ? 1 : 0;
       // x → target (target = x in place): float32, or 16-bit values of one dtype.
       status = half
         ? module._posenc_rope_apply16(handle, X.ptr, X.length, target.ptr, target.length, tokens, heads, ts, hs,
@@ -419,6 +449,8 @@ class Rope {
     }
     const handle = this.#liveFor(positions, start, tokens);
     const half = dtype !== undefined;
+    const real = call.real;
+    if (half && real) throw new TypeError('posenc: rope.applyQK() takes real-valued positions (a Float64Array) for float32 tensors only');
     if (half) {
       resolveHalfTarget(heap, 'q', q, dtype, X);
       resolveHalfTarget(heap, 'k', k, dtype, OUT);
@@ -430,15 +462,15 @@ class Rope {
     const n = positions === null ? 0 : check.lengthOf(positions);
     const qBytes = align(stagedBytes(X));
     const kBytes = align(stagedBytes(OUT));
-    const total = qBytes + kBytes + 4 * n;
+    const total = qBytes + kBytes + (real ? 8 : 4) * n;
     const base = total === 0 ? 0 : heap.acquire(total, 'rope.applyQK()');
     let status;
     try {
       stage(heap, X, base);
       stage(heap, OUT, base + qBytes);
       const pp = base + qBytes + kBytes;
-      if (n !== 0) heap.put(pp, positions, 'Int32Array', 'positions');
-      const use = positions === null ? 0 : 1;
+      if (n !== 0) heap.put(pp, positions, real ? 'Float64Array' : 'Int32Array', 'positions');
+      const use = positions === null ? 0 : real ? 2 : 1;
       status = half
         ? module._posenc_rope_apply_qk16(handle, X.ptr, X.length, call.heads, call.tokenStride, call.headStride,
           OUT.ptr, OUT.length, kCall.heads, kCall.tokenStride, kCall.headStride, tokens, pp, n, start, use,
@@ -488,13 +520,14 @@ class Rope {
     const axes = this.#axes.count;
     let all;
     if (axes > 1 && typeof position !== 'number' && typeof position !== 'bigint') {
-      // A multi-axis token: its axes positions ((t, h, w) or (row, col)) → the merged row.
-      const p = check.positions('position', position, heap.buffer);
+      // A multi-axis token: its axes positions ((t, h, w), (row, col), …; a Float64Array for
+      // real values) → the merged row.
+      const p = realPositions('position', position, heap.buffer) ?? check.positions('position', position, heap.buffer);
       if (check.lengthOf(p) !== axes) {
         throw new RangeError(`posenc: position must hold ${axes} values (one per axis), got ${check.lengthOf(p)}`);
       }
-      all = heap.take(unwrap(module, module.ropeRowAxes(this.#live(), p[0], p[1], axes > 2 ? p[2] : 0)),
-        'Float32Array');
+      all = heap.take(unwrap(module, module.ropeRowAxes(this.#live(), p[0], p[1], axes > 2 ? p[2] : 0,
+        axes > 3 ? p[3] : 0)), 'Float32Array');
     } else {
       const p = check.safeInteger('position', position);
       all = heap.take(unwrap(module, module.ropeRow(this.#live(), p)), 'Float32Array');
@@ -523,11 +556,12 @@ class Rope {
         (axes === 1 ? '' : ` (this rotator takes ${axes} positions per token: ${axes * tokens})`));
     }
     const handle = this.#liveFor(positions, start, tokens);
-    const base = n === 0 ? 0 : heap.acquire(4 * n, 'rope.cosSin()');
+    const real = call.real;
+    const base = n === 0 ? 0 : heap.acquire((real ? 8 : 4) * n, 'rope.cosSin()');
     let r;
     try {
-      if (n !== 0) heap.put(base, positions, 'Int32Array', 'positions');
-      r = module.ropeCosSin(handle, base, n, start, tokens, positions !== null);
+      if (n !== 0) heap.put(base, positions, real ? 'Float64Array' : 'Int32Array', 'positions');
+      r = module.ropeCosSin(handle, base, n, start, tokens, positions !== null, real);
     } finally {
       if (base !== 0) heap.release(base);
     }

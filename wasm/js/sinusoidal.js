@@ -4,6 +4,7 @@
 import * as check from './check.js';
 import { unwrap } from './errors.js';
 import { baseArg } from './frequencies.js';
+import { pair } from './axes.js';
 import { align } from './heap.js';
 import { Target, resolveTarget, stagedBytes, unstage } from './target.js';
 
@@ -98,6 +99,26 @@ export function sinusoidalApi({ module, heap }) {
         heap.release(p);
       }
       return takeTable(table, n * dim);
+    },
+
+    /**
+     * get_2d_sincos_pos_embed (core posenc/sinusoidal_2d.hpp): [(extraTokens + h·w)][dim], a
+     * new Float32Array or, with `out` (a tensor or a Float32Array of exactly that many
+     * floats), that one filled. index.d.ts has the contract.
+     */
+    sinusoidal2d(opts) {
+      const o = check.options(opts, 'sinusoidal2d()', ['dim', 'grid', 'baseSize', 'interpolationScale', 'maxSize',
+        'extraTokens', 'out']);
+      if (o.grid === undefined) throw new TypeError('posenc: sinusoidal2d() needs grid ([height, width] in patches)');
+      const dim = check.integer('dim', o.dim);
+      const [height, width] = pair('grid', o.grid, 'height, width');
+      const args = [dim, height, width, o.baseSize === undefined ? 16 : check.number('baseSize', o.baseSize),
+        o.interpolationScale === undefined ? 1 : check.number('interpolationScale', o.interpolationScale),
+        o.maxSize === undefined ? 0 : check.integer('maxSize', o.maxSize),
+        o.extraTokens === undefined ? 0 : check.integer('extraTokens', o.extraTokens)];
+      if (o.out !== undefined) return intoOut(o.out, null, (ptr, length) => module.sinusoidal2d(...args, ptr, length));
+      const ptr = unwrap(module, module.sinusoidal2d(...args, 0, 0));
+      return takeTable(ptr, (args[6] + height * width) * dim);
     },
 
     /** One row PE(position): Float32Array(dim). */

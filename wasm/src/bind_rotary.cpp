@@ -9,6 +9,7 @@
 #include "guard.hpp"
 #include "marshal.hpp"
 
+#include "posenc/axes.hpp"
 #include "posenc/detail/check.hpp"
 #include "posenc/half.hpp"
 #include "posenc/rotary.hpp"
@@ -17,6 +18,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/em_macros.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <string>
@@ -58,6 +61,40 @@ val rope_create(int head_dim, int rotary_dim, double base, std::string layout,
   });
 }
 
+// → the handle of a rotator whose axes are bands (posenc/axes.hpp): preset `preset`, or
+// (preset "") the n bands whose dims and scales JS staged as 2n doubles at `bands` and whose
+// names arrive comma-separated; base NaN keeps the preset's, layout "" keeps the preset's.
+val rope_create_bands(int head_dim, std::string preset, std::uintptr_t bands, std::size_t n,
+                      std::string names, double base, std::string layout, std::string angles,
+                      double cache_first, double cache_count) {
+  return guarded([&] {
+    rope_config config;
+    if (!preset.empty()) {
+      config = axes_preset(preset, head_dim);
+    } else {
+      config.head_dim = head_dim;
+      config.axes.kind = rope_axes_kind::bands;
+      config.axes.name = "custom";
+      const double* v = from_address<const double>(bands);
+      std::size_t at = 0;
+      for (std::size_t a = 0; a < n; ++a) {
+        const std::size_t comma = std::min(names.find(',', at), names.size());
+        config.axes.bands.push_back({names.substr(at, comma - at), static_cast<int>(v[2 * a]), v[2 * a + 1]});
+        config.rotary_dim += static_cast<int>(v[2 * a]);
+        at = comma + 1;
+      }
+      if (config.rotary_dim > head_dim)
+        detail::fail_argument("axes.dims must sum to at most headDim ", head_dim, ", got ", config.rotary_dim);
+      if (config.rotary_dim == 0) config.rotary_dim = 2;  // an empty list: refused by the core as such
+    }
+    if (!std::isnan(base)) config.base = base;
+    if (!layout.empty()) config.layout = parse_rope_layout(layout);
+    config.angles = parse_angle_precision(angles);
+    auto cache = std::make_unique<rotary_cache>(config, i64(cache_first), i64(cache_count));
+    return val(static_cast<double>(reinterpret_cast<std::uintptr_t>(cache.release())));
+  });
+}
+
 // → Float64Array view [attentionFactor, rotaryDim, invFreq…] of a live rotator.
 val rope_info(std::uintptr_t handle) {
   const rotary_cache& cache = cache_at(handle);
@@ -66,29 +103,47 @@ val rope_info(std::uintptr_t handle) {
   return hand_over(std::move(info));
 }
 
+// → Float64Array view [base, interleaved (0/1), axes] of preset `name` at head_dim (JS
+// reports a preset rotator's base, layout and axis count from the core's table), or null.
+val axes_preset_info(std::string name, int head_dim) {
+  return guarded([&] {
+    const rope_config c = axes_preset(name, head_dim);
+    return hand_over(std::vector<double>{c.base, c.layout == rope_layout::interleaved ? 1.0 : 0.0,
+                                         static_cast<double>(c.axes.count())});
+  });
+}
+
 void rope_destroy(std::uintptr_t handle) {
   delete from_address<rotary_cache>(handle);
 }
 
-// in → out (same shape and strides), token t at positions[t] when use_positions, else at
+// How a call's positions arrive: a start, int32 ids or float64 (real-valued) positions.
+enum positions_kind : int { kStart = 0, kInt32 = 1, kReal = 2 };
+
+// Calls f with the call's position source: start, or a span of int32 / float64 values.
+template <class F>
+void with_positions(int kind, std::uintptr_t positions, std::size_t n, double start, F&& f) {
+  if (kind == kReal) return f(std::span<const double>(from_address<const double>(positions), n));
+  if (kind == kInt32) return f(std::span<const std::int32_t>(from_address<const std::int32_t>(positions), n));
+  f(i64(start));
+}
+
+// in → out (same shape and strides), token t at its positions (positions_kind), else at
 // start + t. out == in takes the in-place overload, whose errors name the tensor `x` as the
 // JS API does (the out-of-place one names `in` and `out`).
 void rope_apply_at(std::uintptr_t handle, std::uintptr_t in, std::size_t in_size,
                    std::uintptr_t out, std::size_t out_size, double tokens, double heads,
                    double token_stride, double head_stride, std::uintptr_t positions,
-                   std::size_t n_positions, double start, bool use_positions, bool inverse) {
+                   std::size_t n_positions, double start, int kind, bool inverse) {
   const rotary_cache& cache = cache_at(handle);
   const tensor_view src = view_at(cache, in, in_size, tokens, heads, token_stride, head_stride);
   const tensor_view dst = view_at(cache, out, out_size, tokens, heads, token_stride, head_stride);
-  const std::span<const std::int32_t> p(from_address<const std::int32_t>(positions), n_positions);
-  if (in == out && use_positions)
-    posenc::rope_apply(cache, dst, p, dir_of(inverse));
-  else if (in == out)
-    posenc::rope_apply(cache, dst, i64(start), dir_of(inverse));
-  else if (use_positions)
-    posenc::rope_apply(cache, src, dst, p, dir_of(inverse));
-  else
-    posenc::rope_apply(cache, src, dst, i64(start), dir_of(inverse));
+  with_positions(kind, positions, n_positions, start, [&](const auto& p) {
+    if (in == out)
+      posenc::rope_apply(cache, dst, p, dir_of(inverse));
+    else
+      posenc::rope_apply(cache, src, dst, p, dir_of(inverse));
+  });
 }
 
 // Throws what an in-place rope_apply of this whole call would throw, touching no element:
@@ -113,20 +168,17 @@ void rope_shift_at(std::uintptr_t handle, std::uintptr_t x, std::size_t size, do
 }
 
 // q and k (same tokens, own heads and strides) rotated forward in place, sharing one cos/sin
-// row per token: token t at positions[t] when use_positions, else at start + t.
+// row per token: token t at its positions (positions_kind), else at start + t.
 void rope_apply_qk_at(std::uintptr_t handle, std::uintptr_t q, std::size_t q_size,
                       double q_heads, double q_token_stride, double q_head_stride,
                       std::uintptr_t k, std::size_t k_size, double k_heads,
                       double k_token_stride, double k_head_stride, double tokens,
-                      std::uintptr_t positions, std::size_t n_positions, double start,
-                      bool use_positions) {
+                      std::uintptr_t positions, std::size_t n_positions, double start, int kind) {
   const rotary_cache& cache = cache_at(handle);
   const tensor_view qv = view_at(cache, q, q_size, tokens, q_heads, q_token_stride, q_head_stride);
   const tensor_view kv = view_at(cache, k, k_size, tokens, k_heads, k_token_stride, k_head_stride);
-  if (use_positions)
-    posenc::rope_apply_qk(cache, qv, kv, {from_address<const std::int32_t>(positions), n_positions});
-  else
-    posenc::rope_apply_qk(cache, qv, kv, i64(start));
+  with_positions(kind, positions, n_positions, start,
+                 [&](const auto& p) { posenc::rope_apply_qk(cache, qv, kv, p); });
 }
 
 // → Float32Array view [cos(rotaryDim/2) | sin(rotaryDim/2)], raw (no factor).
@@ -141,9 +193,10 @@ val rope_row(std::uintptr_t handle, double position) {
 }
 
 // → Float32Array view [cos | sin], each [tokens][rotaryDim]: HF's full-width pair (core
-// rope_cos_sin), token t at positions[t] when use_positions, else at start + t.
+// rope_cos_sin), token t at positions[t] when use_positions, else at start + t; real: the
+// positions are float64 values.
 val rope_cos_sin(std::uintptr_t handle, std::uintptr_t positions, std::size_t n_positions,
-                 double start, double tokens, bool use_positions) {
+                 double start, double tokens, bool use_positions, bool real) {
   return guarded([&] {
     const rotary_cache& cache = cache_at(handle);
     // A multi-axis rotator's positions are [axes][tokens] (rope_cos_sin checks the count).
@@ -155,7 +208,10 @@ val rope_cos_sin(std::uintptr_t handle, std::uintptr_t positions, std::size_t n_
     const std::size_t n = t * r;
     std::vector<float> both(2 * n);
     const std::span<float> cos_out(both.data(), n), sin_out(both.data() + n, n);
-    if (use_positions)
+    if (use_positions && real)
+      posenc::rope_cos_sin(cache, {from_address<const double>(positions), n_positions},
+                           cos_out, sin_out);
+    else if (use_positions)
       posenc::rope_cos_sin(cache, {from_address<const std::int32_t>(positions), n_positions},
                            cos_out, sin_out);
     else
@@ -165,15 +221,15 @@ val rope_cos_sin(std::uintptr_t handle, std::uintptr_t positions, std::size_t n_
 }
 
 // → Float32Array view [cos(rotaryDim/2) | sin(rotaryDim/2)] of a multi-axis token at
-// (p0, p1[, p2]) (the merged row), raw.
-val rope_row_axes(std::uintptr_t handle, double p0, double p1, double p2) {
+// (p0, p1[, p2[, p3]]) (the merged row; real values where the model uses them), raw.
+val rope_row_axes(std::uintptr_t handle, double p0, double p1, double p2, double p3) {
   return guarded([&] {
     const rotary_cache& cache = cache_at(handle);
     const auto half = static_cast<std::size_t>(cache.rotary_dim() / 2);
-    const std::int64_t p[3] = {i64(p0), i64(p1), i64(p2)};
+    const double p[4] = {p0, p1, p2, p3};
     std::vector<float> row(2 * half);
-    cache.row(std::span<const std::int64_t>(p, static_cast<std::size_t>(cache.axes())),
-              row.data(), row.data() + half);
+    cache.row(std::span<const double>(p, static_cast<std::size_t>(cache.axes())), row.data(),
+              row.data() + half);
     return hand_over(std::move(row));
   });
 }
@@ -191,7 +247,8 @@ half_tensor_view half_view_at(const rotary_cache& cache, std::uintptr_t x, std::
 } // namespace posenc::wasm
 
 // Raw exports for the hot calls (see guard.hpp: 0 or 1 + lastError()); same arguments as
-// the functions above, booleans as 0/1.
+// the functions above, booleans as 0/1, use_positions a positions_kind (0 start, 1 int32,
+// 2 float64; the 16-bit calls take 0 or 1).
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE int posenc_rope_apply(std::uintptr_t handle, std::uintptr_t in,
@@ -202,7 +259,7 @@ EMSCRIPTEN_KEEPALIVE int posenc_rope_apply(std::uintptr_t handle, std::uintptr_t
                                            double start, int use_positions, int inverse) {
   return posenc::wasm::status_of([&] {
     posenc::wasm::rope_apply_at(handle, in, in_size, out, out_size, tokens, heads, token_stride,
-                                head_stride, positions, n_positions, start, use_positions != 0,
+                                head_stride, positions, n_positions, start, use_positions,
                                 inverse != 0);
   });
 }
@@ -219,7 +276,7 @@ EMSCRIPTEN_KEEPALIVE int posenc_rope_apply_qk(std::uintptr_t handle, std::uintpt
   return posenc::wasm::status_of([&] {
     posenc::wasm::rope_apply_qk_at(handle, q, q_size, q_heads, q_token_stride, q_head_stride, k,
                                    k_size, k_heads, k_token_stride, k_head_stride, tokens,
-                                   positions, n_positions, start, use_positions != 0);
+                                   positions, n_positions, start, use_positions);
   });
 }
 
@@ -292,6 +349,8 @@ EMSCRIPTEN_KEEPALIVE int posenc_rope_check(std::uintptr_t handle, std::size_t si
 EMSCRIPTEN_BINDINGS(posenc_rotary) {
   using namespace posenc::wasm;
   emscripten::function("ropeCreate", &rope_create);
+  emscripten::function("ropeCreateBands", &rope_create_bands);
+  emscripten::function("axesPresetInfo", &axes_preset_info);
   emscripten::function("ropeDestroy", &rope_destroy);
   emscripten::function("ropeInfo", &rope_info);
   emscripten::function("ropeRow", &rope_row);

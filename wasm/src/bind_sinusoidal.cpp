@@ -6,6 +6,7 @@
 
 #include "posenc/detail/check.hpp"
 #include "posenc/sinusoidal.hpp"
+#include "posenc/sinusoidal_2d.hpp"
 
 #include <emscripten/bind.h>
 
@@ -87,6 +88,20 @@ val sinusoidal_table_at(int dim, double base, std::uintptr_t positions, std::siz
   });
 }
 
+// The 2-D table of get_2d_sincos_pos_embed (posenc/sinusoidal_2d.hpp): into `out` (a tensor's
+// or scratch floats, see table_destination) or, out = 0, a new block JS frees.
+val sinusoidal_2d_table(int dim, int height, int width, double base_size, double interpolation_scale,
+                        int max_size, int extra_tokens, std::uintptr_t out, std::size_t out_len) {
+  return guarded([&] {
+    const sinusoidal_2d_options o{dim, height, width, base_size, interpolation_scale, max_size,
+                                  extra_tokens};
+    const std::size_t floats = posenc::sinusoidal_2d_rows(o) * static_cast<std::size_t>(dim);
+    table_destination dest(out, out_len, floats);
+    posenc::sinusoidal_2d(dest.floats(), floats, o);
+    return dest.result();
+  });
+}
+
 val sinusoidal_row(int dim, double base, double position, std::string layout) {
   return guarded([&] {
     return hand_over(posenc::sinusoidal_row(dim, base, i64(position), parse_pe_layout(layout)));
@@ -141,6 +156,7 @@ EMSCRIPTEN_BINDINGS(posenc_sinusoidal) {
   emscripten::function("sinusoidalTable", &sinusoidal_table);
   emscripten::function("sinusoidalTableAt", &sinusoidal_table_at);
   emscripten::function("sinusoidalRow", &sinusoidal_row);
+  emscripten::function("sinusoidal2d", &sinusoidal_2d_table);
   emscripten::function("shiftMatrix", &shift_matrix);
   emscripten::function("applyShift", &apply_shift);
   emscripten::function("peDotByDistance", &pe_dot_by_distance);

@@ -24,24 +24,56 @@
 //     even rungs for rows, odd for columns). HF's model rotates it in the half layout
 //     (`rotate_half`); Mistral's reference (`precompute_freqs_cis_2d`,
 //     `apply_rotary_emb_vit`) in the interleaved layout, the same angles.
+//   bands (image and video models: posenc/axes.hpp names the presets): the rotary dims
+//     split into consecutive chunks, one per axis (`axes_dim` in diffusers); chunk a of
+//     d_a dims holds d_a/2 rungs with its own ladder θ_j = b^(−2j/d_a) (or the rungs
+//     first + step·k of a ladder of ladder_dim: Pixtral), times the band's scale s_a
+//     (DINOv3: 2π), on the token's position on axis a. vision_qwen2vl and vision_pixtral
+//     are two such bands of r/2 dims. Rungs are numbered across
+//     the chunks, so the interleaved layout pairs dims adjacently inside each chunk
+//     (diffusers `repeat_interleave_real=True`, Flux / Wan / HunyuanVideo / Qwen-Image /
+//     CogVideoX) and the half layout pairs rung i with rung i + r/2 over the whole head
+//     (transformers `rotate_half`, DINOv3 / Qwen2-VL vision). With half_per_band the half
+//     layout pairs inside each chunk instead: dim o_a + j with o_a + d_a/2 + j (diffusers
+//     `apply_rotary_emb_allegro`: x.chunk(3) then rotate-half per chunk).
 // A token whose positions are all equal (text in M-RoPE: t = h = w) is rotated exactly as
 // plain RoPE rotates that position (bit-identical).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace posenc {
 
-enum class rope_axes_kind { none, mrope, mrope_interleaved, vision_qwen2vl, vision_pixtral };
+enum class rope_axes_kind { none, mrope, mrope_interleaved, vision_qwen2vl, vision_pixtral, bands };
+
+// Most positions a token may have (Flux.2: t, h, w, l).
+inline constexpr int max_axes = 4;
+
+// One axis of a `bands` description: its name in messages ("t", "h", "w", "l", "y", "x"),
+// the rotary dims its chunk takes (even, ≥ 2), the factor s on its angles (finite, > 0),
+// and which rungs it takes: rung k of the chunk is rung first + step·k of the ladder
+// b^(−2j/ladder_dim) (ladder_dim 0 = dims; Pixtral: the rotary dim's ladder, rows even
+// rungs, columns odd ones).
+struct axis_band {
+  std::string name;
+  int dims = 0;
+  double scale = 1.0;
+  int ladder_dim = 0;
+  int first = 0;
+  int step = 1;
+};
 
 // "none" | "mrope" | "mrope-interleaved" | "qwen2-vl" | "pixtral"; anything else throws
 // posenc::invalid_argument naming `axes`.
 rope_axes_kind parse_rope_axes(std::string_view name);
 std::string_view to_string(rope_axes_kind kind) noexcept;
 
-// How many positions each token has: 1 (none), 3 (M-RoPE: t, h, w) or 2 (vision: row, col).
+// How many positions each token has: 1 (none), 3 (M-RoPE: t, h, w) or 2 (vision: row, col);
+// for bands, the caller counts the bands (rope_axes::count).
 int axis_count(rope_axes_kind kind) noexcept;
 
 // The multi-position part of a rope_config.
@@ -50,10 +82,23 @@ int axis_count(rope_axes_kind kind) noexcept;
 //    rungs than the section says). Any scaling of rope_config applies.
 //  - vision_qwen2vl / vision_pixtral: rotary_dim a multiple of 4 (rows and columns get r/4
 //    rungs each); `section` unused; rope_config::scaling must be none.
-// Violations throw posenc::invalid_argument naming mrope.section, rotary_dim or scaling.
+//  - bands: 1 to max_axes bands whose dims sum to rotary_dim, each even ≥ 2 with a finite
+//    scale > 0; rope_config::scaling must be none. `name` (the preset's, or "custom")
+//    appears in every message. half_per_band needs layout half (else invalid_argument
+//    naming layout), and such a rotator takes float32 tensors only (16-bit: invalid_argument
+//    naming x).
+// Violations throw posenc::invalid_argument naming mrope.section, axes[i].dims, axes[i].scale,
+// axes, rotary_dim or scaling.
 struct rope_axes {
   rope_axes_kind kind = rope_axes_kind::none;
   std::array<int, 3> section = {0, 0, 0};
+  std::vector<axis_band> bands = {};  // kind bands only
+  std::string name = {};              // kind bands only: the preset, or "custom"
+  bool half_per_band = false;         // kind bands, layout half: pairs within each chunk
+  // Positions per token.
+  int count() const noexcept {
+    return kind == rope_axes_kind::bands ? static_cast<int>(bands.size()) : axis_count(kind);
+  }
 };
 
 }  // namespace posenc

@@ -19,4 +19,7 @@
 #include "posenc/config.hpp"
 #include "posenc/multimodal.hpp"
 #include "posenc/mrope_positions.hpp"
+#include "posenc/axes.hpp"
+#include "posenc/axes_positions.hpp"
+#include "posenc/sinusoidal_2d.hpp"
 #include "posenc/half.hpp"

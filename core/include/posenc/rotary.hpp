@@ -17,10 +17,12 @@
 #include "posenc/tensor.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -115,10 +117,15 @@ public:
   // θ'_i as used by rung i (the plain ladder, or the rungs of a 2-D rotary: multimodal.hpp).
   std::span<const double> inv_freq() const noexcept { return inv_freq_; }
   rope_axes_kind axes_kind() const noexcept { return axes_kind_; }
-  // Positions per token (1, or 3 for M-RoPE, 2 for 2-D rotary) and axis(i) per rung (empty
-  // for 1).
-  int axes() const noexcept { return axis_count(axes_kind_); }
+  // The multi-axis convention in messages: "mrope", "qwen2-vl", … or the bands' preset name.
+  std::string_view axes_name() const noexcept { return axes_name_; }
+  // Positions per token (1, or 3 for M-RoPE, 2 for 2-D rotary, the band count for bands)
+  // and axis(i) per rung (empty for 1).
+  int axes() const noexcept { return axes_count_; }
   std::span<const std::uint8_t> pair_axis() const noexcept { return pair_axis_; }
+  // Bands with half pairs inside each chunk (rope_axes::half_per_band): each chunk's first
+  // dim and width, in order; empty otherwise (the layout pairs over the whole rotary dim).
+  std::span<const std::array<int, 2>> chunks() const noexcept { return chunks_; }
   std::int64_t first() const noexcept { return first_; }
   std::int64_t count() const noexcept { return count_; }
 
@@ -145,6 +152,13 @@ public:
   // row of positions[axis(i)]; positions.size() must equal axes() (else length_error naming
   // `positions`), each within ±max_position. Same values rope_apply uses.
   void row(std::span<const std::int64_t> positions, float* cos_out, float* sin_out) const;
+  // The row of a real-valued position (DINOv3's patch centres, CogVideoX's and Allegro's
+  // scaled grids): cos/sin(position·θ_i), the product formed and reduced in double and
+  // rounded once (error as for the table, |position| ≤ max_position, finite; else
+  // invalid_argument naming `position`). An integral position gives row(int64)'s bits.
+  void row_real(double position, float* cos_out, float* sin_out) const;
+  // The merged row of a token at real-valued positions[0 … axes()), as row(span<int64>).
+  void row(std::span<const double> positions, float* cos_out, float* sin_out) const;
 
 private:
   int head_dim_ = 0;
@@ -152,9 +166,12 @@ private:
   rope_layout layout_ = rope_layout::half;
   angle_precision angles_ = angle_precision::exact;
   rope_axes_kind axes_kind_ = rope_axes_kind::none;
+  int axes_count_ = 1;
+  std::string axes_name_ = "none";
   double attention_factor_ = 1.0;
   std::vector<double> inv_freq_;
   std::vector<std::uint8_t> pair_axis_;
+  std::vector<std::array<int, 2>> chunks_;
   std::int64_t first_ = 0;
   std::int64_t count_ = 0;
   std::vector<double> offsets_;  // exact angles: the offset rows cos/sin(j·θ_i) rows start from
@@ -190,6 +207,13 @@ void rope_apply(const rotary_cache& cache, tensor_view x,
                 std::span<const std::int64_t> positions, direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, tensor_view x, std::int64_t start,
                 direction dir = direction::forward);
+// Real-valued positions (finite, within ±max_position; else invalid_argument naming
+// positions[i]): the angle p·θ_i formed and reduced in double as for integers; an integral
+// value rotates exactly as the same int64 position (bit-identical). Same error bound.
+void rope_apply(const rotary_cache& cache, tensor_view x, std::span<const double> positions,
+                direction dir = direction::forward);
+void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
+                std::span<const double> positions, direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
                 std::span<const std::int32_t> positions, direction dir = direction::forward);
 void rope_apply(const rotary_cache& cache, const_tensor_view in, tensor_view out,
@@ -206,6 +230,8 @@ void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::span<const std::int64_t> positions);
 void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::int64_t start);
+void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
+                   std::span<const double> positions);
 
 // Re-rotates cached keys by `delta` positions, in place: keys rotated at p become keys
 // rotated at p + delta (R(a)R(b) = R(a + b)). A pure rotation (no attention factor): the
@@ -218,7 +244,8 @@ void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta);
 
 // ── HF's (cos, sin) pair ───────────────────────────────────────────────────────────────
 // What a model's rotary embedding returns: cos_out/sin_out [tokens][rotary_dim], full width in
-// the cache's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1}; interleaved: c_0 c_0 c_1 c_1 …),
+// the cache's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1}; interleaved: c_0 c_0 c_1 c_1 …;
+// half pairs within each axis chunk: the half pattern per chunk),
 // each value f·cos(p·θ_i) / f·sin(p·θ_i) rounded to float once (f = attention factor). Token
 // t sits at positions[t] or at start + t, every position within ±max_position. A multi-axis
 // cache (multimodal.hpp) returns each token's merged row — after HF's section merge
@@ -235,6 +262,9 @@ void rope_cos_sin(const rotary_cache& cache, std::span<const std::int32_t> posit
 void rope_cos_sin(const rotary_cache& cache, std::span<const std::int64_t> positions,
                   std::span<float> cos_out, std::span<float> sin_out);
 void rope_cos_sin(const rotary_cache& cache, std::int64_t start, std::size_t tokens,
+                  std::span<float> cos_out, std::span<float> sin_out);
+// Real-valued positions (as rope_apply's): rows as rotary_cache::row_real gives them.
+void rope_cos_sin(const rotary_cache& cache, std::span<const double> positions,
                   std::span<float> cos_out, std::span<float> sin_out);
 
 } // namespace posenc

@@ -30,6 +30,12 @@ struct axis_ladder {
 axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
                              const scaling& s);
 
+// A bands description against its rotary dim (multimodal.hpp): 1 to max_axes bands, each
+// even ≥ 2 with a finite scale > 0, summing to rotary_dim; else invalid_argument naming
+// axes[i].dims, axes[i].scale or axes. rotary_cache runs it before its own rotary_dim
+// checks, so a description's error names the description.
+void check_bands(const rope_axes& axes, int rotary_dim);
+
 // Per-call scratch that forms the merged row of a token. The merged row persists from
 // token to token, and a load rewrites only the rungs of the axes whose position changed
 // (the column of the next patch of an image row, the next patch of a video frame), from
@@ -43,15 +49,17 @@ public:
   axis_rows(const axis_rows&) = delete;  // pointers into the buffers
   axis_rows& operator=(const axis_rows&) = delete;
 
-  // The row of a token at positions p[0 … axes): pointers valid until the next load.
-  // Tokens whose positions are all equal get that position's plain row itself.
-  void load(const rotary_cache& cache, const std::int64_t* p);
+  // The row of a token at positions p[0 … axes) (integers, or real numbers where a model
+  // uses them): pointers valid until the next load. Tokens whose positions are all equal get
+  // that position's plain row itself; an integral position takes the integer path (the
+  // cache's row, bit-identical to an int64 position), any other its row computed directly.
+  void load(const rotary_cache& cache, const double* p);
   const float* cos() const noexcept { return cos_; }
   const float* sin() const noexcept { return sin_; }
 
 private:
   static constexpr std::size_t kInlineHalf = 128;
-  static constexpr std::size_t kAxes = 3;
+  static constexpr auto kAxes = static_cast<std::size_t>(max_axes);
 
   // Rungs of axis a taken from the row (cos, sin).
   void merge(std::size_t a, const float* cos, const float* sin) noexcept;
@@ -60,7 +68,7 @@ private:
   int axes_;
   std::size_t stride_;  // floats from one row to the next in rows_
   bool merged_valid_ = false;  // every axis of merged_position_ is in the merged row
-  std::array<std::int64_t, kAxes> merged_position_{};
+  std::array<double, kAxes> merged_position_{};
   std::array<std::size_t, kAxes> first_{}, end_{};  // axis a's rungs lie in [first, end)
   row_storage<float, 4 * (kInlineHalf + 16)> rows_;  // computed row cos, sin; merged row cos, sin
   // mask_[a·half + i]: all ones when rung i takes axis a, else 0.

@@ -68,7 +68,7 @@ pe.rope({ headDim: 64, angles: 'bf16' });
 
 // Multimodal RoPE, 2-D vision rotary and 16-bit storage.
 const mrope = pe.rope({ headDim: 128, base: 1e6, mrope: { section: [16, 24, 24], interleaved: false } });
-const axes: 1 | 2 | 3 = mrope.axes;
+const axes: 1 | 2 | 3 | 4 = mrope.axes;
 const sections: readonly number[] | undefined = mrope.mrope?.section;
 mrope.apply(new Float32Array(2 * 128), { positions: new Int32Array(6) });
 const vis = pe.rope({ headDim: 80, vision2d: 'pixtral', layout: 'interleaved' });
@@ -78,6 +78,21 @@ const merged = mrope.row([1, 2, 3]).cos;
 export const usedMultimodal = [axes, sections, kind, bits, merged];
 // @ts-expect-error: vision2d names are fixed
 pe.rope({ headDim: 64, vision2d: 'siglip' });
+// Image and video models: presets, explicit descriptions, grids, real positions, 2-D tables.
+const flux = pe.rope({ headDim: 128, axes: 'flux' });
+const fluxName: string | null = flux.axesName;
+const grid = pe.axesPositions({ model: 'flux', height: 64, width: 64, textTokens: 512 });
+const gridIds: Int32Array | Float64Array = grid.positions;
+flux.apply(new Float32Array(grid.tokens * 24 * 128), { heads: 24, positions: grid.positions });
+const dino = pe.rope({ headDim: 64, axes: 'dinov3' });
+dino.cosSin({ positions: pe.axesPositions({ model: 'dinov3', height: 14, width: 14, prefixTokens: 5 }).positions });
+const custom = pe.rope({ headDim: 128, axes: { dims: [16, 56, 56], names: ['t', 'h', 'w'] }, layout: 'interleaved' });
+pe.axesPositions({ model: 'flux2', height: 32, width: 32, references: [[16, 16]] });
+const dit: Float32Array = pe.sinusoidal2d({ dim: 1152, grid: [16, 16], baseSize: 16 });
+// @ts-expect-error: preset names are fixed
+pe.rope({ headDim: 128, axes: 'sdxl' });
+// @ts-expect-error: grid is [height, width]
+pe.sinusoidal2d({ dim: 64, grid: 16 });
 // @ts-expect-error: dtypes are 16-bit formats
 vis.apply(new Uint16Array(80), { positions: [1, 2], dtype: 'float8' });
 
