@@ -1,6 +1,7 @@
 // The copying path of rope.apply on a large Float32Array runs through WASM scratch memory in
-// token chunks (wasm/js/rotary.js); it must equal the zero-copy tensor path bit for bit for
-// every layout, and a refused call must leave the caller's array untouched.
+// token chunks (wasm/js/rotary.js), in place and, for dense rows, out of place; it must equal
+// the zero-copy tensor path bit for bit for every layout, leave x untouched out of place (and
+// out's floats outside the rows), and a refused call must leave the caller's arrays untouched.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createPosenc } from '../../wasm/index.js';
@@ -49,8 +50,23 @@ for (const simd of [true, false]) {
       rope.apply(got, opts);
       assert.deepEqual(got, want, JSON.stringify(c));
 
+      // Out of place: out holds other values first; the tensor path says what it must hold.
+      const before = Float32Array.from({ length }, rnd);
+      const [tin, tout] = [pe.tensor(x), pe.tensor(before)];
+      rope.apply(tin, { ...opts, out: tout });
+      const wantOut = tout.array.slice();
+      tin.dispose();
+      tout.dispose();
+      const xs = x.slice(), out = before.slice();
+      assert.equal(rope.apply(xs, { ...opts, out }), out);
+      assert.deepEqual(out, wantOut, `out of place: ${JSON.stringify(c)}`);
+      assert.deepEqual(xs, x, `x only read: ${JSON.stringify(c)}`);
+
       const y = x.slice();
       const { positions, ...rest } = opts;
+      const refusedOut = before.slice();
+      assert.throws(() => rope.apply(y, { ...rest, start: 2 ** 53 - 10, out: refusedOut }), RangeError);
+      assert.deepEqual(refusedOut, before, `out unchanged after a refused call: ${JSON.stringify(c)}`);
       assert.throws(() => rope.apply(y, { ...rest, tokens: c.tokens + 100, start: 0 }), RangeError);
       assert.throws(() => rope.apply(y, { ...rest, start: 2 ** 53 - 10 }), RangeError);
       assert.deepEqual(y, x, `unchanged after refused calls: ${JSON.stringify(c)}`);

@@ -317,6 +317,10 @@ test('locateWasm returning a revoked Proxy, or wasm a revoked Proxy: a TypeError
   const { proxy, revoke } = Proxy.revocable({}, {});
   revoke();
   await assertRejects(createPosenc({ locateWasm: () => proxy }), /locateWasm\('simd'\) must return .*got a revoked Proxy/);
+  // Resolved by an async locateWasm, or its promise rejected: named, the engine's words quoted.
+  await assertRejects(createPosenc({ locateWasm: async () => proxy }), /^posenc: locateWasm\('simd'\) did not give a binary: '.*proxy/i);
+  await assertRejects(createPosenc({ locateWasm: () => Promise.reject(new Error('no\nnetwork')) }),
+    /^posenc: locateWasm\('simd'\) did not give a binary: 'no\\nnetwork'/);
   await assert.rejects(createPosenc({ wasm: proxy }), (e) => e instanceof TypeError && /wasm must be .*got a revoked Proxy/.test(e.message));
 });
 

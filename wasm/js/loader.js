@@ -10,7 +10,7 @@
 // that is not posenc's or the other flavour — rejects the promise with a message saying what
 // arrived and what to do; nothing is left pending and no rejection goes unhandled.
 import { binaries } from './binaries.js';
-import { boolean, describe } from './check.js';
+import { boolean, describe, quote } from './check.js';
 
 // The smallest module using a v128 instruction (i8x16.splat + i8x16.popcnt), from
 // wasm-feature-detect; WebAssembly.validate is synchronous and compiles nothing.
@@ -74,10 +74,10 @@ function describeBytes(bytes) {
   if (bytes.length === 0) return 'an empty file (0 bytes)';
   const head = Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 64)).trimStart();
-  const quote = JSON.stringify(text.split('\n')[0].slice(0, 40));
-  if (/^<(!doctype|html|head|body|!--)/i.test(text)) return `an HTML page (starts with ${quote})`;
-  if (/^[[{"]/.test(text)) return `JSON or text (starts with ${quote})`;
-  if (/^[\x20-\x7e\t\r\n]{8}/.test(text)) return `text (starts with ${quote})`;
+  const shown = JSON.stringify(text.split('\n')[0].slice(0, 40));
+  if (/^<(!doctype|html|head|body|!--)/i.test(text)) return `an HTML page (starts with ${shown})`;
+  if (/^[[{"]/.test(text)) return `JSON or text (starts with ${shown})`;
+  if (/^[\x20-\x7e\t\r\n]{8}/.test(text)) return `text (starts with ${shown})`;
   return `${bytes.length} bytes starting with ${head}`;
 }
 
@@ -332,7 +332,12 @@ export async function loadModule(options) {
     if (describe(located) === 'a revoked Proxy') {
       throw new TypeError(`posenc: ${origin} must return ${SOURCE_TYPES}, got a revoked Proxy`);
     }
-    source = await located;
+    try {
+      source = await located;
+    } catch (e) {
+      // Its promise rejected (or resolved to what cannot be awaited: a revoked Proxy).
+      throw new TypeError(`posenc: ${origin} did not give a binary: ${quote(e instanceof Error ? e.message : String(e))}`, { cause: e });
+    }
     if (!isSource(source)) throw new TypeError(`posenc: ${origin} must return ${SOURCE_TYPES}, got ${describe(source)}`);
   } else {
     source = binaries[flavour].wasm();

@@ -381,8 +381,11 @@ class Rope {
       hasOut = shared === 0;
     }
     const n = positions === null ? 0 : check.lengthOf(positions);
-    if (!half && !real && !hasOut && X.copy !== null && n === (positions === null ? 0 : tokens) &&
-        this.#applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse)) return x;
+    if (!half && !real && X.copy !== null && n === (positions === null ? 0 : tokens) &&
+        (!hasOut || this.#chunksOut(OUT, heads, ts, hs)) &&
+        this.#applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse, hasOut)) {
+      return out === undefined ? x : out;
+    }
     const xBytes = align(stagedBytes(X));
     const outBytes = hasOut ? align(stagedBytes(OUT)) : 0;
     const total = xBytes + outBytes + (real ? 8 : 4) * n;
@@ -410,12 +413,22 @@ class Rope {
     return out === undefined ? x : out;
   }
 
-  // apply in place on a big X (a copy target) in token chunks through scratch memory
-  // (target.js inChunks); false when x is small or the layout does not allow chunks. The
-  // whole call is checked first (one extra call, for big x only), so an error changes
-  // nothing.
-  #applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse) {
-    const { module, heap, X } = this.#api;
+  // Whether an out-of-place call may go chunk by chunk into OUT: both plain arrays of one
+  // length, neither over shared memory (across two buffer objects the documented order, every
+  // input read before anything is written, needs the whole call), rows without gaps (a
+  // chunk's every float is a result, so nothing of out outside the rows is written).
+  #chunksOut(OUT, heads, ts, hs) {
+    const { X } = this.#api;
+    return OUT.copy !== null && OUT.length === X.length && hs === this.#headDim && ts === heads * hs &&
+      check.bufferKind(check.bufferOf(X.copy)) !== 2 && check.bufferKind(check.bufferOf(OUT.copy)) !== 2;
+  }
+
+  // apply on a big X (a copy target) in token chunks through scratch memory (target.js
+  // inChunks), in place or into OUT (toOut); false when x is small or the layout does not
+  // allow chunks. The whole call is checked first (one extra call, for big x only), so an
+  // error changes nothing.
+  #applyChunked(handle, tokens, heads, ts, hs, positions, start, inverse, toOut = false) {
+    const { module, heap, X, OUT } = this.#api;
     const p = positions === null ? 0 : 4;
     const rowFloats = heads < 1 ? 0 : (heads - 1) * hs + this.#headDim;
     if (!chunkable(X.length, tokens, ts, rowFloats, p)) return false;
@@ -425,7 +438,7 @@ class Rope {
       if (p !== 0) heap.put(pp, new check.Int32(check.bufferOf(positions), check.byteOffsetOf(positions) + 4 * t0, count), 'Int32Array');
       fromStatus(module, module._posenc_rope_apply(handle, ptr, floats, ptr, floats, count, heads, ts, hs,
         pp, p === 0 ? 0 : count, p === 0 ? start + t0 : 0, p === 0 ? 0 : 1, inv));
-    });
+    }, toOut ? OUT.copy : X.copy);
   }
 
   /**

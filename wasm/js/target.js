@@ -171,9 +171,11 @@ export function chunkable(n, tokens, tokenStride, rowFloats, extraBytesPerToken)
  * block, with `extraBytesPerToken`·count bytes at `extra` (positions), and copies each
  * chunk back. Token rows being disjoint, chunk by chunk gives the same floats as one call
  * over all of x. Only for a layout `chunkable` accepted; the caller must have checked the
- * whole call first: a chunk already copied back is not undone. Returns true.
+ * whole call first: a chunk already copied back is not undone. With `out` (another array of
+ * x's length, no gaps in the rows: every float of a chunk is a result) each chunk is copied
+ * to out instead, so x is only read. Returns true.
  */
-export function inChunks(heap, what, x, tokens, tokenStride, rowFloats, extraBytesPerToken, body) {
+export function inChunks(heap, what, x, tokens, tokenStride, rowFloats, extraBytesPerToken, body, out = x) {
   const per = Math.floor(CHUNK_BYTES / (4 * tokenStride + extraBytesPerToken));
   const spanOf = (count) => (count - 1) * tokenStride + rowFloats;
   const floatBytes = 4 * spanOf(Math.min(per, tokens));
@@ -187,7 +189,7 @@ export function inChunks(heap, what, x, tokens, tokenStride, rowFloats, extraByt
       const chunk = new check.Float32(check.bufferOf(x), check.byteOffsetOf(x) + 4 * first, floats);
       heap.put(base, chunk, 'Float32Array');
       body(base, floats, t0, count, extra);
-      check.copyInto(x, heap.f32(base, floats), first);
+      check.copyInto(out, heap.f32(base, floats), first);
     }
   } finally {
     heap.release(base);
