@@ -102,10 +102,10 @@ for (const flavour of ['simd', 'scalar']) {
       ['an option key with controls', () => pe.sinusoidal({ dim: 8, positions: 2, [nasty]: 1 })],
       ['a dtype', () => pe.rope({ headDim: 8 }).apply(new Uint16Array(8), { tokens: 1, dtype: nasty })],
       ['a scaling type', () => pe.rope({ headDim: 8, scaling: { type: long } })],
-      ['a config value', () => pe.ropeFromConfig({ head_dim: 64, rope_theta: long, num_attention_heads: 1, hidden_size: 64 })],
-      ['a config key', () => pe.ropeFromConfig({ head_dim: 64, rope_scaling: { [nasty]: 1, rope_type: 'linear', factor: 2 },
+      ['a config value', () => pe.ropeFromConfig({ model_type: 'llama', head_dim: 64, rope_theta: long, num_attention_heads: 1, hidden_size: 64 })],
+      ['a config key', () => pe.ropeFromConfig({ model_type: 'llama', head_dim: 64, rope_scaling: { [nasty]: 1, rope_type: 'linear', factor: 2 },
         num_attention_heads: 1, hidden_size: 64 })],
-      ['a config rope_type', () => pe.ropeFromConfig({ head_dim: 64, rope_scaling: { rope_type: long + nasty },
+      ['a config rope_type', () => pe.ropeFromConfig({ model_type: 'llama', head_dim: 64, rope_scaling: { rope_type: long + nasty },
         num_attention_heads: 1, hidden_size: 64 })],
       ['mropePositions model', () => pe.mropePositions({ model: nasty, items: [] })],
     ];

@@ -244,8 +244,9 @@ class Rope {
     this.#handle = handle;
     this.#headDim = headDim;
     this.#rotaryDim = info[1];
-    this.#base = axes.base ?? base;
-    this.#layout = axes.layout ?? layout;
+    // A preset's own base and layout (own fields of the record made above; nothing inherited).
+    this.#base = o.axes === undefined ? base : axes.base;
+    this.#layout = o.axes === undefined ? layout : axes.layout;
     this.#angles = angles;
     this.#attentionFactor = info[0];
     this.#invFreq = new check.Float64(check.bufferOf(info), 16, check.lengthOf(info) - 2);
