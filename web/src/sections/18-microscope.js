@@ -14,6 +14,8 @@ import { sci, sig, int } from '../ui/format.js';
 import { BUNDLED, GOLDEN_POSITIONS, inspect, goldenText } from '../api-scope.js';
 import { configError } from '../ui/errors.js';
 
+// θ base as the config writes it: 500 000, 10 000, 1.5e6 → 1 500 000.
+const base = (b) => (Number.isInteger(b) ? int(b) : sig(b, 6));
 const KIND_CLASS = { full: 'k-full', sliding: 'k-sliding', chunked: 'k-chunked' };
 
 export default {
@@ -45,6 +47,7 @@ export default {
 
     function showError(err) {
       error.textContent = configError(t, err);
+      source.textContent = '';
       replace(body);
       download.hidden = true;
     }
@@ -73,7 +76,7 @@ export default {
         const e = l.rope === null ? null : enc[l.rope];
         return [ranges.map(([a, b]) => (a === b ? String(a) : `${a}–${b}`)).join(', '), String(indices.length),
           t(`s18.att.${l.attention}`) + (l.window !== null ? ` ${int(l.window)}` : '') + (l.chunk !== null ? ` ${int(l.chunk)}` : ''),
-          e === null ? t('s18.noRope') : e.key, e === null ? '—' : sig(e.base, 6), e === null ? '—' : String(e.headDim)];
+          e === null ? t('s18.noRope') : e.key, e === null ? '—' : base(e.base), e === null ? '—' : String(e.headDim)];
       });
       return panel(t('s18.stackTitle'), h('p', {}, rich(t('s18.stackText'))), strip,
         h('p', { class: 'hint' }, t('s18.stripKey')),
@@ -89,7 +92,7 @@ export default {
       const xs = [...Array(rungs).keys()];
       const ys = m.encodings.map((e) => xs.map((i) => (i < e.invFreq.length && e.invFreq[i] > 0 ? (2 * Math.PI) / e.invFreq[i] : null)));
       ladder.update(xs, ...ys, xs.map(() => ctxLen));
-      const rows = m.encodings.map((e) => [e.key, e.scaling.type, sig(e.base, 6), `${e.rotaryDim} / ${e.headDim}`,
+      const rows = m.encodings.map((e) => [e.key, e.scaling.type, base(e.base), `${e.rotaryDim} / ${e.headDim}`,
         String(e.passThrough), String(e.zeroPairs), sig(e.attentionFactor, 6),
         String(e.invFreq.filter((v) => v > 0 && (2 * Math.PI) / v > ctxLen).length)]);
       const ctxNote = m.context === null ? t('s18.noContext', { L: int(ctxLen) }) : t('s18.context', { L: int(ctxLen), key: m.context.key });
@@ -122,7 +125,7 @@ export default {
     function errorPanel(m) {
       const rows = m.encodings.map((e) => [e.key, sci(e.errors.float32, 2), sci(e.errors.posenc, 2)]);
       return panel(t('s18.errTitle', { p: int(m.last) }), h('p', {}, rich(t('s18.errText', { p: int(m.last) }))),
-        table({ caption: t('s18.errCaption', { p: int(m.last) }), columns: [t('s18.rope'), t('s18.errF32'), t('s18.errPe')], rows, testid: 'scope-errors' }),
+        table({ caption: t('s18.errCaption', { p: int(m.last) }), columns: [t('s18.rope'), t('s18.errF32'), t('s18.errPe')], rows, testid: 'scope-errors', reflow: true }),
         h('p', { class: 'hint' }, rich(t('s18.errAfter'))));
     }
 
@@ -138,13 +141,14 @@ export default {
       run++;
       let parsed;
       try { parsed = JSON.parse(text); } catch (err) {
-        config = null; error.textContent = t('s18.badJson', { msg: String(err.message).slice(0, 120) }); replace(body); download.hidden = true; return;
+        config = null; error.textContent = t('s18.badJson', { msg: String(err.message).slice(0, 120) });
+        source.textContent = ''; replace(body); download.hidden = true; return;
       }
       show(parsed, label);
     }
 
     const picker = boundSelect(ctx, 's18.m', { label: t('s18.pick'), options: this.params['s18.m'].values.map((k) => [k, BUNDLED[k][0]]) }, loadBundled);
-    const fileInput = h('input', { type: 'file', accept: '.json,application/json', 'data-testid': 'scope-file' });
+    const fileInput = h('input', { type: 'file', accept: '.json,application/json', 'data-testid': 'scope-file', 'aria-label': t('s18.fileLabel') });
     fileInput.addEventListener('change', async () => {
       const f = fileInput.files?.[0];
       if (f) readText(await f.text(), f.name);
