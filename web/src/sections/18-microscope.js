@@ -118,7 +118,7 @@ export default {
       const rows = q.positions.filter((p, i) => i % 3 === 0 || i === q.positions.length - 1)
         .map((p) => [int(p), sig(q.values[q.positions.indexOf(p)], 6)]);
       const n = m.layers.filter((l) => l.queryScale !== null).length;
-      return panel(t('s18.qsTitle'), h('p', {}, rich(t('s18.qsText', { n, fs: int(q.scale.floorScale), a: sig(q.scale.attnScale, 6), o: q.scale.offset }))),
+      return panel(t('s18.qsTitle'), h('p', {}, rich(t('s18.qsText', { n, fs: int(q.scale.floorScale), a: String(Number(q.scale.attnScale.toPrecision(6))), o: q.scale.offset }))),
         table({ caption: t('s18.qsCaption'), columns: [t('s18.position'), t('s18.scale')], rows, testid: 'scope-qscale' }));
     }
 
