@@ -92,6 +92,10 @@ for (const lang of ['en', 'ko']) {
       await page.click('[data-testid="scope-read"]');
       await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
       await checkShown(page, JSON.parse(olmo), width);
+      // The picker says it is the learner's own, and the bundled default can be picked again.
+      assert.equal(await page.inputValue('select[name="s18.m"]'), '');
+      await page.selectOption('select[name="s18.m"]', 'llama-3.1-8b');
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('llama-3.1-8b.json'));
       // Dropped: Qwen3-VL 4B, as a file dropped on the zone.
       const qwen = readFileSync(fixture('qwen3-vl-4b-instruct'), 'utf8');
       await page.evaluate((text) => {

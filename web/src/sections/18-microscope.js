@@ -139,15 +139,19 @@ export default {
 
     function readText(text, label) {
       run++;
+      select.value = '';
       let parsed;
-      try { parsed = JSON.parse(text); } catch (err) {
-        config = null; error.textContent = t('s18.badJson', { msg: String(err.message).slice(0, 120) });
+      try { parsed = JSON.parse(text); } catch {
+        config = null; error.textContent = t('s18.badJson');
         source.textContent = ''; replace(body); download.hidden = true; return;
       }
       show(parsed, label);
     }
 
     const picker = boundSelect(ctx, 's18.m', { label: t('s18.pick'), options: this.params['s18.m'].values.map((k) => [k, BUNDLED[k][0]]) }, loadBundled);
+    // A config of the learner's own shows in the picker as such, so any bundled one can be picked again.
+    const select = picker.el.querySelector('select');
+    select.append(h('option', { value: '', disabled: true, hidden: true }, t('s18.own')));
     const fileInput = h('input', { type: 'file', accept: '.json,application/json', 'data-testid': 'scope-file', 'aria-label': t('s18.fileLabel') });
     fileInput.addEventListener('change', async () => {
       const f = fileInput.files?.[0];
