@@ -81,7 +81,7 @@ export default {
       return panel(t('s18.stackTitle'), h('p', {}, rich(t('s18.stackText'))), strip,
         h('p', { class: 'hint' }, t('s18.stripKey')),
         table({ caption: t('s18.stackCaption'), columns: [t('s18.layers'), t('s18.count'), t('s18.attention'), t('s18.rope'), 'θ base', t('s18.headDim')],
-          rows, testid: 'scope-stack', reflow: true }));
+          rows, testid: 'scope-stack', reflow: true, className: 'layer-kinds' }));
     }
 
     function ladderPanel(m) {
