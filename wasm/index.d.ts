@@ -834,7 +834,7 @@ export interface Posenc {
   memoryStats(): { memoryBytes: number; heapInUse: number };
 }
 
-/** A binary from elsewhere: URL (string or URL), bytes or a compiled module. */
+/** A binary from elsewhere: URL (string or URL), bytes or a compiled module. At most 32 MiB of a URL is read. */
 export type WasmSource = string | URL | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
 export interface CreateOptions {

@@ -241,6 +241,89 @@ test('HTTP: the real binary streams from a server with the application/wasm type
   }
 });
 
+// Sources that never end: each rejects within seconds (assertRejects: 20 s at most) saying
+// what arrived, and memory stays bounded (the loader reads at most 32 MiB of any source).
+async function assertBounded(what, promise, ...patterns) {
+  const before = process.memoryUsage().rss;
+  const started = Date.now();
+  await assertRejects(promise, ...patterns);
+  const grew = process.memoryUsage().rss - before;
+  assert.ok(grew < 256 * 2 ** 20, `${what}: memory grew by ${grew} bytes`);
+  assert.ok(Date.now() - started < 15000, `${what}: took ${Date.now() - started} ms`);
+}
+
+test('endless sources: an HTTP body, a ReadableStream, /dev/zero and a FIFO are cut off by name', async () => {
+  const zeros = new Uint8Array(1 << 16);
+  const server = createServer((req, res) => {
+    const type = req.url.startsWith('/as-wasm') ? 'application/wasm' : 'application/octet-stream';
+    res.writeHead(200, { 'Content-Type': type });
+    // Endless: the wasm magic, then zeros for as long as the client reads.
+    res.write(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    const more = () => { while (res.write(zeros)); };
+    res.on('drain', more);
+    res.on('error', () => {});
+    more();
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  try {
+    for (const path of ['endless.wasm', 'as-wasm/endless.wasm']) {
+      await assertBounded(path, createPosenc({ wasm: `${url}${path}` }), /more than 33554432 bytes arrived/,
+        /starting as .*00 61 73 6d/, new RegExp(path.replace('.', '\\.')));
+    }
+    await assertBounded('locateWasm endless', createPosenc({ locateWasm: () => `${url}endless.wasm` }),
+      /locateWasm|endless\.wasm/, /more than 33554432 bytes/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((ok) => server.close(ok));
+  }
+
+  // A fetch whose body is a ReadableStream that never closes (an announced length is refused
+  // before reading).
+  const realFetch = globalThis.fetch;
+  try {
+    globalThis.fetch = async () => new Response(new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(1 << 16)) }),
+      { headers: { 'content-type': 'application/wasm' } });
+    await assertBounded('ReadableStream', createPosenc({ wasm: 'https://example.invalid/posenc-simd.wasm' }),
+      /more than 33554432 bytes arrived/, /starting as .*00 00 00 00/);
+    globalThis.fetch = async () => new Response(new ReadableStream({ pull: (c) => c.enqueue(new Uint8Array(1 << 16)) }));
+    await assertBounded('ReadableStream (octet-stream)', createPosenc({ wasm: 'https://example.invalid/posenc-simd.wasm' }),
+      /more than 33554432 bytes arrived/);
+    globalThis.fetch = async () => new Response('x', { headers: { 'content-length': String(2 ** 40) } });
+    await assertRejects(createPosenc({ wasm: 'https://example.invalid/posenc-simd.wasm' }), /announces 1099511627776 bytes/);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+
+  // Files that are not files: /dev/zero (endless), a FIFO with a writer that never stops.
+  await assertBounded('/dev/zero', createPosenc({ wasm: 'file:///dev/zero' }), /file:\/\/\/dev\/zero is a character device, not a \.wasm file/);
+  await assertBounded('locateWasm /dev/zero', createPosenc({ locateWasm: () => new URL('file:///dev/zero') }), /character device/);
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { execFileSync, spawn } = await import('node:child_process');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(`${tmpdir()}/posenc-fifo-`);
+  const fifo = `${dir}/posenc-simd.wasm`;
+  execFileSync('mkfifo', [fifo]);
+  const writer = spawn('sh', ['-c', `cat /dev/zero > '${fifo}'`], { stdio: 'ignore' });
+  try {
+    await assertBounded('FIFO', createPosenc({ wasm: pathToFileURL(fifo) }), /is a FIFO, not a \.wasm file/);
+  } finally {
+    writer.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('locateWasm returning a revoked Proxy, or wasm a revoked Proxy: a TypeError naming it', async () => {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  await assertRejects(createPosenc({ locateWasm: () => proxy }), /locateWasm\('simd'\) must return .*got a revoked Proxy/);
+  // Resolved by an async locateWasm, or its promise rejected: named, the engine's words quoted.
+  await assertRejects(createPosenc({ locateWasm: async () => proxy }), /^posenc: locateWasm\('simd'\) did not give a binary: '.*proxy/i);
+  await assertRejects(createPosenc({ locateWasm: () => Promise.reject(new Error('no\nnetwork')) }),
+    /^posenc: locateWasm\('simd'\) did not give a binary: 'no\\nnetwork'/);
+  await assert.rejects(createPosenc({ wasm: proxy }), (e) => e instanceof TypeError && /wasm must be .*got a revoked Proxy/.test(e.message));
+});
+
 test('after every failure above, a default createPosenc() still works', async () => {
   await assertWorks(createPosenc(), true);
 });

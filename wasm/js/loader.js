@@ -10,7 +10,7 @@
 // that is not posenc's or the other flavour — rejects the promise with a message saying what
 // arrived and what to do; nothing is left pending and no rejection goes unhandled.
 import { binaries } from './binaries.js';
-import { boolean } from './check.js';
+import { boolean, describe, quote } from './check.js';
 
 // The smallest module using a v128 instruction (i8x16.splat + i8x16.popcnt), from
 // wasm-feature-detect; WebAssembly.validate is synchronous and compiles nothing.
@@ -33,6 +33,11 @@ const FILE = { simd: 'posenc-simd.wasm', scalar: 'posenc-scalar.wasm' };
 const FIX = "serve both .wasm files of this posenc version next to its JS, import 'posenc/inline' " +
   '(both binaries embedded), or pass createPosenc({ locateWasm: (flavour) => url })';
 
+// The most bytes read from any source: each binary is a few hundred KiB, so this leaves
+// room for any build while an endless body, a FIFO or /dev/zero stops early, its memory
+// bounded, with a message that says what arrived.
+const MAX_WASM_BYTES = 32 * 2 ** 20;
+
 /** The options createPosenc() reads for the loader. */
 export const LOADER_OPTIONS = ['simd', 'wasm', 'locateWasm'];
 
@@ -50,7 +55,14 @@ export function simdSupported() {
 }
 
 const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
-const isSource = (v) => typeof v === 'string' || v instanceof URL || isBytes(v) || v instanceof WebAssembly.Module;
+// (false for a revoked Proxy, whose prototype cannot be read)
+function isSource(v) {
+  try {
+    return typeof v === 'string' || v instanceof URL || isBytes(v) || v instanceof WebAssembly.Module;
+  } catch {
+    return false;
+  }
+}
 const SOURCE_TYPES = 'a URL, a string, bytes (ArrayBuffer or a typed array) or a WebAssembly.Module';
 
 function loadError(message, cause) {
@@ -62,10 +74,10 @@ function describeBytes(bytes) {
   if (bytes.length === 0) return 'an empty file (0 bytes)';
   const head = Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ');
   const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 64)).trimStart();
-  const quote = JSON.stringify(text.split('\n')[0].slice(0, 40));
-  if (/^<(!doctype|html|head|body|!--)/i.test(text)) return `an HTML page (starts with ${quote})`;
-  if (/^[[{"]/.test(text)) return `JSON or text (starts with ${quote})`;
-  if (/^[\x20-\x7e\t\r\n]{8}/.test(text)) return `text (starts with ${quote})`;
+  const shown = JSON.stringify(text.split('\n')[0].slice(0, 40));
+  if (/^<(!doctype|html|head|body|!--)/i.test(text)) return `an HTML page (starts with ${shown})`;
+  if (/^[[{"]/.test(text)) return `JSON or text (starts with ${shown})`;
+  if (/^[\x20-\x7e\t\r\n]{8}/.test(text)) return `text (starts with ${shown})`;
   return `${bytes.length} bytes starting with ${head}`;
 }
 
@@ -85,19 +97,83 @@ async function compileBytes(bytes, origin) {
   }
 }
 
+function tooLong(origin, head) {
+  return loadError(`${origin} is not a posenc binary: more than ${MAX_WASM_BYTES} bytes arrived (posenc's ` +
+    `binaries are a few hundred KiB), starting as ${describeBytes(head)}; reading stopped there. An endless ` +
+    `stream, a device or a FIFO; ${FIX}`);
+}
+
+// The bytes of a stream (a fetch body) up to MAX_WASM_BYTES; past that the stream is
+// cancelled and the promise rejects, so memory stays bounded whatever the source sends.
+async function readBounded(stream, origin) {
+  if (stream === null) return new Uint8Array(0);
+  const reader = stream.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    total += value.length;
+    if (total > MAX_WASM_BYTES) {
+      reader.cancel().catch(() => {});
+      throw tooLong(origin, chunks[0]);
+    }
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  return bytes;
+}
+
+// What a file system entry is, for a message.
+function entryKind(stat) {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
 // Node, Deno and Bun: a file: URL. process.getBuiltinModule (Node ≥ 20.16) instead of an
-// import, which bundlers would try to resolve (or warn about) for browsers.
+// import, which bundlers would try to resolve (or warn about) for browsers. Only a regular
+// file is opened (a FIFO would block on open, /dev/zero never end), and at most
+// MAX_WASM_BYTES + 1 bytes of it are read.
 async function readFileBytes(url) {
   const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises');
   if (!fs) {
     throw loadError(`cannot read ${url.href}: reading files needs Node ≥ 20.16 ` +
       '(process.getBuiltinModule); pass the bytes instead (wasm: fs.readFileSync(path))');
   }
+  let handle;
   try {
-    return new Uint8Array(await fs.readFile(url));
+    const stat = await fs.stat(url);
+    if (!stat.isFile()) {
+      throw loadError(`${url.href} is ${entryKind(stat)}, not a .wasm file; ${FIX}`);
+    }
+    handle = await fs.open(url, 'r');
+    const bytes = new Uint8Array(Math.min(stat.size, MAX_WASM_BYTES) + 1);
+    let total = 0;
+    for (;;) {
+      if (total === bytes.length) {
+        if (total > MAX_WASM_BYTES) throw tooLong(url.href, bytes.subarray(0, 64));
+        break; // the file grew since stat: read what it had
+      }
+      const { bytesRead } = await handle.read(bytes, total, bytes.length - total, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+    }
+    return bytes.subarray(0, total);
   } catch (e) {
+    if (e instanceof Error && e.message.startsWith('posenc: ')) throw e;
     throw loadError(`cannot read ${url.href} (${e.code ?? e.message}). A single-file bundle ` +
       `(esbuild --bundle, Rollup) does not copy the .wasm files: ${FIX}`, e);
+  } finally {
+    await handle?.close();
   }
 }
 
@@ -117,8 +193,20 @@ async function fetchAndCompile(url) {
     throw loadError(`failed to fetch ${url.href} (${e.message}); ${FIX}`, e);
   }
   if (!res.ok) {
+    res.body?.cancel().catch(() => {});
     throw loadError(`failed to fetch ${url.href} (HTTP ${res.status}); ${FIX} ` +
       "(a Vite dev server that pre-bundled posenc elsewhere: optimizeDeps: { exclude: ['posenc'] })");
+  }
+  // With a Content-Length the HTTP layer ends the body there, so it is read whole (and
+  // compiled as it arrives) the way browsers track it; a body of no announced length may
+  // never end, so it is read through a bound. (Reading a body as a stream shows in
+  // Chromium's DevTools as a cancelled request, hence not for every body.)
+  const announced = res.headers.get('content-length');
+  if (announced === null) return compileBytes(await readBounded(res.body, url.href), url.href);
+  if (Number(announced) > MAX_WASM_BYTES) {
+    res.body?.cancel().catch(() => {});
+    throw loadError(`${url.href} is not a posenc binary: it announces ${announced} bytes (Content-Length), ` +
+      `more than the ${MAX_WASM_BYTES} any posenc binary stays under; ${FIX}`);
   }
   const type = res.headers.get('content-type') ?? '';
   if (WebAssembly.compileStreaming && /^application\/wasm\b/.test(type)) {
@@ -194,7 +282,7 @@ async function instantiate(glue, module, origin) {
 function checkOptions(simd, wasm, locateWasm) {
   if (simd !== undefined) boolean('simd', simd);
   if (wasm !== undefined && !isSource(wasm)) {
-    throw new TypeError(`posenc: wasm must be ${SOURCE_TYPES}`);
+    throw new TypeError(`posenc: wasm must be ${SOURCE_TYPES}, got ${describe(wasm)}`);
   }
   if (locateWasm !== undefined && typeof locateWasm !== 'function') {
     throw new TypeError(`posenc: locateWasm must be a function (flavour) => URL, got ${typeof locateWasm}`);
@@ -220,9 +308,19 @@ export async function loadModule(options) {
     source = wasm;
     origin = 'the wasm option';
   } else if (locateWasm !== undefined) {
-    source = await locateWasm(flavour);
     origin = `locateWasm('${flavour}')`;
-    if (!isSource(source)) throw new TypeError(`posenc: ${origin} must return ${SOURCE_TYPES}`);
+    const located = locateWasm(flavour);
+    // Awaiting a revoked Proxy would throw the engine's message (it has no readable `then`).
+    if (describe(located) === 'a revoked Proxy') {
+      throw new TypeError(`posenc: ${origin} must return ${SOURCE_TYPES}, got a revoked Proxy`);
+    }
+    try {
+      source = await located;
+    } catch (e) {
+      // Its promise rejected (or resolved to what cannot be awaited: a revoked Proxy).
+      throw new TypeError(`posenc: ${origin} did not give a binary: ${quote(e instanceof Error ? e.message : String(e))}`, { cause: e });
+    }
+    if (!isSource(source)) throw new TypeError(`posenc: ${origin} must return ${SOURCE_TYPES}, got ${describe(source)}`);
   } else {
     source = binaries[flavour].wasm();
     if (source instanceof URL) source = undoDevPrebundle(source, flavour);
