@@ -169,6 +169,12 @@ int main(int argc, char** argv) {
     if (flag == "--member") member_name = argv[i + 1];
     else if (flag == "--calls") calls = std::atoi(argv[i + 1]);
     else if (flag == "--rounds") rounds = std::atoi(argv[i + 1]);
+    // Under valgrind, whose emulated CPU reports its own L2: the size this CPU reports.
+    else if (flag == "--l2-bytes") posenc::set_l2_bytes(std::atoll(argv[i + 1]));
+  }
+  if (argc == 2 && std::string(argv[1]) == "--l2-bytes") {
+    std::printf("%lld\n", static_cast<long long>(posenc::l2_bytes()));
+    return 0;
   }
   if (!member_name.empty()) return run_member(member_name, calls);
   std::printf("{");

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <span>
 #include <string>
@@ -252,10 +253,10 @@ bool is_empty(const View& v) noexcept {
 // kAllHeadsBytes, an L1-resident decode step natively, bounds the in-cache kernel tiers.
 #ifdef __EMSCRIPTEN__
 constexpr std::int64_t kAllHeadsBytes = std::int64_t{8} << 20;
-std::int64_t all_heads_bytes() noexcept { return kAllHeadsBytes; }
+std::int64_t reported_l2_bytes() noexcept { return kAllHeadsBytes; }
 #else
 constexpr std::int64_t kAllHeadsBytes = 64 * 1024;
-std::int64_t all_heads_bytes() noexcept {
+std::int64_t reported_l2_bytes() noexcept {
   static const std::int64_t bytes = [] {
 #ifdef _SC_LEVEL2_CACHE_SIZE
     const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);  // glibc: per core; 0 or −1 where unknown
@@ -266,6 +267,8 @@ std::int64_t all_heads_bytes() noexcept {
   return bytes;
 }
 #endif
+std::atomic<std::int64_t> l2_override{0};  // set_l2_bytes; 0: reported_l2_bytes()
+std::int64_t all_heads_bytes() noexcept { return l2_bytes(); }
 constexpr std::int64_t kSplitAllHeadsBytes = std::int64_t{8} << 20;
 
 // The bytes a call reads and writes (in, and out when it is another tensor).
@@ -582,6 +585,16 @@ void apply_qk(const rotary_cache& cache, const tensor_view& q, const tensor_view
 }
 
 } // namespace
+
+void set_l2_bytes(std::int64_t bytes) {
+  if (bytes != 0) detail::check_range("bytes", bytes, 4096, std::int64_t{1} << 40);
+  l2_override.store(bytes, std::memory_order_relaxed);
+}
+
+std::int64_t l2_bytes() noexcept {
+  const std::int64_t set = l2_override.load(std::memory_order_relaxed);
+  return set != 0 ? set : reported_l2_bytes();
+}
 
 rope_layout parse_rope_layout(std::string_view name) {
   if (name == "half") return rope_layout::half;

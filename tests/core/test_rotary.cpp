@@ -735,3 +735,44 @@ TEST_CASE("bad rope_apply arguments throw and leave the data alone", "[rotary]")
   CHECK_NOTHROW(posenc::rope_apply(cache, empty.view(), std::span<const std::int32_t>{}));
   CHECK_NOTHROW(posenc::rope_shift(cache, empty.view(), 5));
 }
+
+// set_l2_bytes changes how heads are grouped (rotary.cpp, head_group), never a bit of the
+// result: all heads per row block, one head at a time and the reported size agree exactly,
+// in place and out of place, both layouts, rows on a line and 16 bytes off one (the peel).
+TEST_CASE("the L2 size the kernels plan with changes no bit of a result", "[rotary]") {
+  const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
+  const bool in_place = GENERATE(true, false);
+  const std::size_t offset = GENERATE(0, 4);
+  const std::int64_t tokens = 64, heads = 32, dim = 128;
+  const rotary_cache cache(rope_config{.head_dim = int(dim), .layout = layout});
+  const auto n = static_cast<std::size_t>(tokens * heads * dim);
+  std::vector<float> input(n + 32);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (float& v : input) v = u(rng);
+  const auto rotated = [&](std::int64_t l2) {
+    posenc::set_l2_bytes(l2);
+    std::vector<float> in_buf = input, out_buf(n + 32);
+    float* const x = in_buf.data() + offset;
+    float* const y = in_place ? x : out_buf.data() + offset;
+    posenc::rope_apply(cache, posenc::const_tensor_view::dense(x, n, tokens, heads, dim),
+                       tensor_view::dense(y, n, tokens, heads, dim), 1000);
+    return std::vector<float>(y, y + n);
+  };
+  const std::vector<float> reported = rotated(0);
+  CHECK(posenc::l2_bytes() > 0);
+  const std::vector<float> one_head = rotated(4096);  // every call streams: one head at a time
+  const std::vector<float> all = rotated(std::int64_t{1} << 40);  // every call: all heads
+  CHECK(posenc::l2_bytes() == std::int64_t{1} << 40);
+  posenc::set_l2_bytes(0);
+  CHECK(std::memcmp(one_head.data(), reported.data(), n * sizeof(float)) == 0);
+  CHECK(std::memcmp(all.data(), reported.data(), n * sizeof(float)) == 0);
+}
+
+TEST_CASE("set_l2_bytes refuses sizes outside 0 or [4096, 2^40], naming bytes", "[rotary]") {
+  const std::int64_t before = posenc::l2_bytes();
+  for (const std::int64_t bad : {std::int64_t{-1}, std::int64_t{1}, std::int64_t{4095},
+                                 (std::int64_t{1} << 40) + 1})
+    CHECK_THROWS_WITH(posenc::set_l2_bytes(bad), Catch::Contains("bytes") && Catch::Contains("4096"));
+  CHECK(posenc::l2_bytes() == before);
+}

@@ -267,4 +267,17 @@ void rope_cos_sin(const rotary_cache& cache, std::int64_t start, std::size_t tok
 void rope_cos_sin(const rotary_cache& cache, std::span<const double> positions,
                   std::span<float> cos_out, std::span<float> sin_out);
 
+
+// ── Planning ───────────────────────────────────────────────────────────────────────────
+// The per-core L2 size the rotation kernels plan with: a call that reads and writes at most
+// this many bytes rotates all heads of a token per block of cos/sin (the tensor stays in
+// cache); a larger one goes one head at a time, walking memory in order. 0 (the default)
+// means what the system reports (sysconf, at least 64 KiB; WebAssembly: 8 MiB). For machines
+// that report a wrong size (some virtual machines, valgrind's emulated CPU) the way Eigen's
+// setCpuCacheSizes is. Changes speed only: every result is bit-identical whatever the value.
+// bytes: 0 or [4096, 2^40] (else invalid_argument naming bytes); safe from any thread.
+void set_l2_bytes(std::int64_t bytes);
+// The value the kernels use now (the reported size unless set_l2_bytes gave one).
+std::int64_t l2_bytes() noexcept;
+
 } // namespace posenc
