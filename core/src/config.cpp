@@ -124,6 +124,12 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
     fail_argument(parameters, " must be an object or null");
   const bool local = !c.f.base.local_key.empty();
   const bool sliding = layer_type == "sliding_attention";
+  const bool typed_only = !c.f.rope_defaults[0].layer_type.empty();
+  if (typed_only)  // convert_rope_params_to_dict returns kwargs: these keys are never read
+    for (const std::string& k : {scaling, c.p + "rope_theta", c.p + "partial_rotary_factor"})
+      if (r.has(k))
+        fail_argument(k, " is not read by ", c.f.name, " (", c.f.source, " reads only the "
+                      "per-layer-type rope_parameters): move it into rope_parameters.<layer type>");
   if (r.is_object(parameters) && nested(r, parameters)) {  // v5 per-layer-type parameters
     for (const std::string& child : r.children(parameters))
       if (!is_layer_type(child))
@@ -136,9 +142,9 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
     if (local) return {"", sliding};  // HF's default {"rope_type": "default"}
     fail_argument(own, " is missing: the config has per-layer-type rope_parameters");
   }
-  if (c.f.needs_rope_parameters)
+  if (typed_only)
     fail_argument(parameters, " must hold one object per layer type (", c.f.name,
-                  " has no other form; the published config.json has them)");
+                  " has no other form; without the key the config class's defaults apply)");
   // Gemma 3, v4 layout: rope_scaling and rope_theta are the global rotary's; the local one is
   // the default type at rope_local_base_freq.
   if (local && sliding) return {"", true};
@@ -316,6 +322,16 @@ std::pair<int, std::string> rotary_dim_of(const text_context& c, const std::stri
     return {r.integer(key, 2).value_or(rule.dim_fallback), key};
   }
   const sourced f = partial_factor(c, dict);
+  if (!c.f.unread_dim_key.empty()) {  // MiniMax-M2: its own code rotates rotary_dim dims
+    const std::string key = c.p + std::string(c.f.unread_dim_key);
+    const auto dims = r.integer(key, 1);
+    const int hf = static_cast<int>(head_dim * f.value.value_or(rule.factor_fallback));
+    if ((dims || r.is_null(key)) && (!f.value || !dims || *dims != hf))
+      fail_argument(key, " is not read by transformers (", c.f.source, " rotates int(head_dim · "
+                    "partial_rotary_factor) = ", hf, " dims), while the model's own code rotates ",
+                    key, ": give partial_rotary_factor = ", key, " / head_dim to rotate ", key,
+                    " dims, or remove ", key, " to follow transformers");
+  }
   if (rule.factor_fixed && f.value)
     fail_argument(f.key, " is not read by ", c.f.name, ": its rotary width is fixed by ",
                   c.f.source);
@@ -490,10 +506,18 @@ text_context text_context_of(const reader& r, const config_options& options) {
                   "config with a listed family's rules on purpose, pass { family: 'llama' } "
                   "(config_options.family) or another of: ", family_names());
   const family* f = family_named(*model_type);
+  if (const refusal* no = f ? nullptr : refusal_of(*model_type))
+    fail_argument(type_key, " = ", quoted(*model_type), " is refused: ", no->why, " (",
+                  no->source, "). To read it with a listed family's rules on purpose, pass "
+                  "{ family: 'llama' } (config_options.family) or another listed family");
   if (!f)
     fail_argument(type_key, " = ", quoted(*model_type), " is not a family posenc knows. To read "
                   "it with a listed family's rules on purpose, pass { family: 'llama' } "
                   "(config_options.family) or another of: ", family_names());
+  const std::string no_rope = p + std::string(f->no_rope_flag);
+  if (!f->no_rope_flag.empty() && r.flag(no_rope).value_or(false))
+    fail_argument(no_rope, " = true: this ", f->name, " uses ALiBi, not RoPE (", f->source,
+                  "); posenc describes rotary encodings only");
   return {r, p, *f, *model_type};
 }
 

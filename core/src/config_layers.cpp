@@ -93,6 +93,7 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
         period = r.integer(c.p + std::string(rule.period_key), 1).value_or(rule.period);
       for (std::size_t i = 0; i < n; ++i)
         if ((i + 1) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
+      if (rule.first_full && n > 0) out[0] = "full_attention";  // MiMoV2FlashConfig: i == 0
       break;
     }
     case sliding_rule::nope:  // SmolLM3Config: sliding on no-RoPE layers
@@ -235,6 +236,28 @@ void check_options(const config_options& options) {
     fail_argument("part 'indexer' is a text-model part; tower must be 'text'");
 }
 
+// The config as a class with per-layer-type defaults completes it (Gemma4TextConfig,
+// LagunaConfig, …: `if self.rope_parameters is None: self.rope_parameters = default_rope_params`);
+// nullopt when nothing is added.
+std::optional<hf_config> with_class_ropes(const hf_config& config, const config_options& options) {
+  if (options.tower == "vision") return std::nullopt;
+  const reader r(config);
+  const text_context c = text_context_of(r, options);
+  const std::string key = c.p + "rope_parameters";
+  if (c.f.rope_defaults[0].layer_type.empty() || r.has(key)) return std::nullopt;
+  hf_config out = config;
+  out[key] = config_value::object();
+  for (const type_default& d : c.f.rope_defaults) {
+    if (d.layer_type.empty()) continue;
+    const std::string dict = key + "." + std::string(d.layer_type);
+    out[dict] = config_value::object();
+    out[dict + ".rope_type"] = config_value::of_text(std::string(d.rope_type));
+    out[dict + ".rope_theta"] = config_value::of(d.theta);
+    if (d.partial > 0.0) out[dict + ".partial_rotary_factor"] = config_value::of(d.partial);
+  }
+  return out;
+}
+
 const layer_plan& plan_of(const std::vector<layer_plan>& plan, int layer) {
   if (layer < 0 || static_cast<std::size_t>(layer) >= plan.size())
     fail_argument("layer must be in [0, ", plan.size() - 1, "] (the decoder's layers), got ", layer);
@@ -272,7 +295,8 @@ double query_scale_at(const query_scale& q, std::int64_t position) {
 
 rope_config rope_from_config(const hf_config& config, const config_options& options) {
   detail::check_options(options);
-  const detail::reader r(config);
+  const std::optional<hf_config> completed = detail::with_class_ropes(config, options);
+  const detail::reader r(completed ? *completed : config);
   if (options.tower == "vision") return detail::vision_rope(r, options);
   const detail::text_context c = detail::text_context_of(r, options);
   if (!options.layer) return detail::text_rope(c, options.layer_type, options);
@@ -288,7 +312,8 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
                                                   const config_options& options) {
   detail::check_options(options);
   if (!options.layer) detail::fail_argument("layer is required (a decoder layer index)");
-  const detail::reader r(config);
+  const std::optional<hf_config> completed = detail::with_class_ropes(config, options);
+  const detail::reader r(completed ? *completed : config);
   if (options.tower == "vision") {
     const int n = detail::vision_layer_count(r);
     if (*options.layer < 0 || *options.layer >= n)
@@ -305,7 +330,8 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
 
 model_info model_from_config(const hf_config& config, const config_options& options) {
   detail::check_options(options);
-  const detail::reader r(config);
+  const std::optional<hf_config> completed = detail::with_class_ropes(config, options);
+  const detail::reader r(completed ? *completed : config);
   model_info out;
   if (options.tower == "vision") {
     out.model_type = r.text("vision_config.model_type").value_or(r.text("model_type").value_or(""));

@@ -68,6 +68,18 @@ std::string base_text(const family& f) {
   return out;
 }
 
+// The class's per-layer-type rope_parameters when the config has none.
+std::string defaults_text(const family& f) {
+  std::string out = "class default";
+  for (const auto& d : f.rope_defaults) {
+    if (d.layer_type.empty()) continue;
+    out += (out.size() > 13 ? ", " : " ") + std::string(d.layer_type.substr(0, d.layer_type.find('_'))) + " " +
+           std::string(d.rope_type) + " θ " + number(d.theta);
+    if (d.partial > 0) out += " p " + number(d.partial);
+  }
+  return out;
+}
+
 std::string layers_text(const family& f) {
   using posenc::detail::query_rule;
   using posenc::detail::rope_where;
@@ -82,7 +94,7 @@ std::string layers_text(const family& f) {
       parts.push_back("sliding except every " +
                       (l.period_key.empty() ? std::to_string(l.period)
                                             : "`" + std::string(l.period_key) + "` (" + std::to_string(l.period) + ")") +
-                      "-th" + (l.last_full ? ", last full" : ""));
+                      "-th" + (l.first_full ? ", first full" : "") + (l.last_full ? ", last full" : ""));
       break;
     case sliding_rule::nope: parts.push_back("no-RoPE layers slide when `use_sliding_window`"); break;
   }
@@ -96,9 +108,10 @@ std::string layers_text(const family& f) {
   if (l.scaling_full_only) parts.push_back("scaling on full layers only");
   if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
   if (l.query == query_rule::ministral3) parts.push_back("query scale on every layer");
-  if (f.needs_rope_parameters) parts.push_back("per-layer-type `rope_parameters` required");
+  if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));
   if (l.needs_layer_types) parts.push_back("`layer_types` required (linear / conv blocks: no RoPE)");
   if (!f.indexer_dim.empty()) parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, half");
+  if (!f.no_rope_flag.empty()) parts.push_back("no RoPE (ALiBi) when `" + std::string(f.no_rope_flag) + "`: refused");
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
   if (parts.empty()) return "every layer full attention, RoPE";
   std::string out;
@@ -123,7 +136,49 @@ std::string families_table() {
   return out;
 }
 
+// The README's table of model_types refused by name, one row per refusal.
+std::string refusals_table() {
+  std::string out = "| `model_type` | why posenc refuses it | source |\n|---|---|---|\n";
+  for (const posenc::detail::refusal& r : posenc::detail::kRefusals) {
+    std::string types;
+    for (std::string_view t : r.model_types)
+      if (!t.empty()) types += (types.empty() ? "`" : ", `") + std::string(t) + "`";
+    out += "| " + types + " | " + std::string(r.why) + " | " + std::string(r.source) + " |\n";
+  }
+  return out;
+}
+
+std::string readme_between(const std::string& name) {
+  std::ifstream in(std::string(POSENC_FIXTURES_DIR) + "/../../README.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string readme = text.str();
+  const std::string begin = "<!-- " + name + ":begin -->\n", end = "<!-- " + name + ":end -->";
+  const std::size_t a = readme.find(begin), b = readme.find(end);
+  if (a == std::string::npos || b == std::string::npos || b < a) return "(markers missing)";
+  return readme.substr(a + begin.size(), b - a - begin.size());
+}
+
 }  // namespace
+
+TEST_CASE("config families: README's refusals table is the refusal table, and each refusal is raised",
+          "[config][families]") {
+  const std::string want = refusals_table();
+  if (readme_between("refusals") != want) std::ofstream("refusals-table.md") << want;
+  INFO("README.md between the refusals markers should read refusals-table.md");
+  CHECK(readme_between("refusals") == want);
+  for (const posenc::detail::refusal& r : posenc::detail::kRefusals)
+    for (std::string_view t : r.model_types) {
+      if (t.empty()) continue;
+      posenc::hf_config c;
+      c["model_type"] = posenc::config_value::of_text(std::string(t));
+      c["hidden_size"] = posenc::config_value::of(4096);
+      c["num_attention_heads"] = posenc::config_value::of(32);
+      posenc::test::require_throws<posenc::invalid_argument>(
+          [&] { (void)posenc::rope_from_config(c); }, "model_type = '" + std::string(t) + "' is refused: " + std::string(r.why));
+      CHECK(posenc::rope_from_config(c, {.family = "llama"}).head_dim == 128);
+    }
+}
 
 TEST_CASE("config families: the family table's invariants hold", "[config][families]") {
   CHECK(posenc::detail::table_is_consistent());
