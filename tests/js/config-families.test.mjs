@@ -215,7 +215,7 @@ const FAMILIES = {
   'k-exaone-236b-a23b.reconstructed': { family: 'exaone4', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
     layers: every(32, (i) => ((i + 1) % 4 ? ['e0', 'sliding', 4096, null, null] : [null, 'full', null, null, null])) },
   // FalconConfig.head_dim = hidden_size // num_attention_heads (a property: 4544 / 71 = 64).
-  'falcon-7b.reconstructed': { family: 'falcon', encodings: [rotary(64, 64, 10000, 'half', plain(64, 10000))], layers: full(32) },
+  'falcon-7b-instruct': { family: 'falcon', encodings: [rotary(64, 64, 10000, 'half', plain(64, 10000))], layers: full(32) },
   'gpt-neox-japanese-2.7b.reconstructed': { family: 'gpt_neox_japanese', encodings: [rotary(80, 80, 10000, 'half', plain(80, 10000))],
     layers: full(32) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
@@ -354,7 +354,7 @@ for (const [name, pe] of Object.entries(both)) {
     assertEncoding(agreed, rotary(128, 64, 5e6, 'half', plain(64, 5e6)), 'minimax_m2 rotary_dim 64 with partial 0.5');
     agreed.dispose();
     // FalconAttention applies RoPE only when alibi is false.
-    assertThrows(() => pe.modelFromConfig({ ...load('falcon-7b.reconstructed'), alibi: true }), RangeError, /alibi = true: this falcon uses ALiBi/);
+    assertThrows(() => pe.modelFromConfig({ ...load('falcon-7b-instruct'), alibi: true }), RangeError, /alibi = true: this falcon uses ALiBi/);
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
     assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'nanochat' is refused: it rotates by -p·θ/);
