@@ -80,6 +80,7 @@ struct layer_rule {
   bool first_full = false;         // MiMo-V2-Flash: layer 0 is full attention too
   bool last_full = false;          // Gemma 4 forces the last layer to full attention
   int window_fallback = 0;         // sliding_window's class default (0: the key is required)
+  std::string_view bidirectional_key{};  // Gemma 4: 'all' halves the window, both ways: refused
   std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
   int rope_interval = 0;           // its default: (i + 1) % no_rope_layer_interval != 0
   bool empty_flags_default = false;  // Llama 4: an empty list takes the default
@@ -184,14 +185,14 @@ inline constexpr family kFamilies[] = {
      .head = {.fallback = 256, .full_key = "global_head_dim", .full_fallback = 512},
      .rotary = kFullHead, .max_fallback = 131072, .rope_defaults = kGemma4Ropes,
      .layers = {.sliding = sliding_rule::period, .period = 6, .last_full = true,
-                .window_fallback = 512}},
+                .window_fallback = 512, .bidirectional_key = "use_bidirectional_attention"}},
     {.name = "gemma4_unified",
      .source = "models/gemma4_unified (Gemma4UnifiedTextConfig)", .models = "Gemma 4 Unified",
      .model_types = {"gemma4_unified", "gemma4_unified_text"},
      .head = {.fallback = 256, .full_key = "global_head_dim", .full_fallback = 512},
      .rotary = kFullHead, .max_fallback = 262144, .rope_defaults = kGemma4Ropes,
      .layers = {.sliding = sliding_rule::period, .period = 6, .last_full = true,
-                .window_fallback = 1024}},
+                .window_fallback = 1024, .bidirectional_key = "use_bidirectional_attention"}},
     {.name = "gemma3n", .source = "models/gemma3n (Gemma3nTextConfig, Gemma3nTextAttention)",
      .models = "Gemma 3n", .model_types = {"gemma3n", "gemma3n_text"}, .head = {.fallback = 256},
      .rotary = kFullHead, .base = {.fallback = 1000000.0, .local_key = "rope_local_base_freq"},

@@ -109,6 +109,13 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
 
 std::vector<layer_plan> plan_layers(const text_context& c) {
   const int n = layer_count(c);
+  if (!c.f.layers.bidirectional_key.empty()) {  // Gemma4TextConfig.__post_init__
+    const std::string key = c.p + std::string(c.f.layers.bidirectional_key);
+    if (c.r.text(key).value_or("") == "all")
+      fail_argument(key, " = 'all': every layer then attends both ways and transformers halves "
+                    "sliding_window ((w // 2) + 1), which posenc's layer map does not describe; "
+                    "each layer type's rotary is unchanged (read it with { layerType })");
+  }
   std::vector<bool> rope = rope_flags(c, n);
   const std::string list_key = c.p + "layer_types";
   std::vector<std::string> types;

@@ -104,6 +104,7 @@ std::string layers_text(const family& f) {
   if (l.rope == rope_where::sliding) parts.push_back("RoPE on sliding layers only");
   if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
   if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
+  if (!l.bidirectional_key.empty()) parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': refused");
   if (l.rope_layers_chunked) parts.push_back("RoPE layers chunked (`attention_chunk_size`)");
   if (l.scaling_full_only) parts.push_back("scaling on full layers only");
   if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
@@ -298,4 +299,57 @@ TEST_CASE("config families: an unlisted model_type is refused by name; family ta
   CHECK(posenc::model_from_config(c, {.family = "llama4"}).family == "llama4");
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::rope_from_config(c, {.family = "llama9"}); }, "family 'llama9'");
+}
+
+TEST_CASE("config families: classes with per-layer-type rope dicts fill them when the config has none",
+          "[config][families]") {
+  using posenc::config_value;
+  // Gemma4TextConfig.__post_init__: sliding {default, 1e4}, full {proportional, p 0.25, 1e6}.
+  posenc::hf_config g;
+  g["model_type"] = config_value::of_text("gemma4_text");
+  g["hidden_size"] = config_value::of(2304);
+  g["num_attention_heads"] = config_value::of(8);
+  g["head_dim"] = config_value::of(256);
+  g["num_hidden_layers"] = config_value::of(12);
+  const posenc::model_info m = posenc::model_from_config(g);
+  REQUIRE(m.encodings.size() == 2);
+  const posenc::rope_config& local = m.encodings[*m.layers[0].rope];
+  const posenc::rope_config& global = m.encodings[*m.layers[5].rope];
+  CHECK(local.base == 10000.0);
+  CHECK(local.rotary_dim == 256);
+  CHECK(global.head_dim == 512);
+  CHECK(global.base == 1e6);
+  CHECK(global.scaling.type == posenc::scaling_type::proportional);
+  // _compute_proportional_rope_parameters: the first int(0.25 · 512 / 2) rungs over 512, then 0.
+  const posenc::frequencies f = posenc::inverse_frequencies(512, 1e6, global.scaling);
+  for (int i = 0; i < 256; ++i)
+    CHECK(f.inv_freq[static_cast<std::size_t>(i)] ==
+          Approx(i < 64 ? 1.0 / std::pow(1e6, 2.0 * i / 512) : 0.0).epsilon(1e-15));
+  // Its convert_rope_params_to_dict reads no top-level rope key.
+  posenc::hf_config t = g;
+  t["rope_theta"] = config_value::of(1e6);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(t); }, "rope_theta is not read by gemma4");
+
+  posenc::hf_config both = g;
+  both["use_bidirectional_attention"] = config_value::of_text("all");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(both); }, "use_bidirectional_attention = 'all'");
+  CHECK(posenc::rope_from_config(both, {.layer_type = "sliding_attention"}).base == 10000.0);
+
+  // MiMoV2FlashConfig: full on layer 0 and every 6th; int(192 · 0.334) = 64 dims at 5e6 / 1e4.
+  posenc::hf_config x;
+  x["model_type"] = config_value::of_text("mimo_v2_flash");
+  x["hidden_size"] = config_value::of(4096);
+  x["num_attention_heads"] = config_value::of(64);
+  x["num_hidden_layers"] = config_value::of(12);
+  const posenc::model_info mm = posenc::model_from_config(x);
+  for (const posenc::layer_info& l : mm.layers) {
+    const bool full = l.index == 0 || (l.index + 1) % 6 == 0;
+    CHECK(l.attention == (full ? posenc::attention_kind::full : posenc::attention_kind::sliding));
+    const posenc::rope_config& r = mm.encodings[*l.rope];
+    CHECK(r.head_dim == 192);
+    CHECK(r.rotary_dim == 64);
+    CHECK(r.base == (full ? 5e6 : 1e4));
+  }
 }

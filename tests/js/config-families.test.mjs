@@ -345,6 +345,12 @@ for (const [name, pe] of Object.entries(both)) {
       const c = { ...g4, text_config: { ...g4.text_config, [key]: key === 'rope_scaling' ? { rope_type: 'linear', factor: 2 } : 0.5 } };
       assertThrows(() => pe.modelFromConfig(c), RangeError, new RegExp(`text_config\\.${key} is not read by gemma4`));
     }
+    // use_bidirectional_attention 'all': Gemma4TextConfig halves the window and drops causality.
+    const both = { ...g4, text_config: { ...g4.text_config, use_bidirectional_attention: 'all' } };
+    assertThrows(() => pe.modelFromConfig(both), RangeError, /use_bidirectional_attention = 'all'/);
+    const local = pe.ropeFromConfig(both, { layerType: 'sliding_attention' });
+    assertEncoding(local, FAMILIES['gemma-4-e2b-it.class-defaults.reconstructed'].encodings[0], 'gemma 4 bidirectional sliding');
+    local.dispose();
     const flat = { ...g4, text_config: { ...g4.text_config, rope_parameters: { rope_type: 'default', rope_theta: 1e4 } } };
     assertThrows(() => pe.ropeFromConfig(flat), RangeError, /rope_parameters must hold one object per layer type/);
     // MiniMax-M2's rotary_dim: transformers rotates int(head_dim · partial_rotary_factor) and ignores it.
