@@ -522,7 +522,7 @@ text_context text_context_of(const reader& r, const config_options& options) {
 }
 
 rope_config text_rope(const text_context& c, const std::string& layer_type,
-                      const config_options& options) {
+                      const config_options& options, const std::optional<layer_theta>& theta) {
   const reader& r = c.r;
   const rope_source src = find_rope(c, layer_type);
   std::string type_key;
@@ -549,7 +549,11 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
     fail_argument(rotary_key, " gives rotary dim ", rotary_dim, " for head_dim ", head_dim,
                   ": it must be even, in [2, head_dim]");
   std::string base_key;
-  const double base = base_of(c, src, base_key);
+  double base = base_of(c, src, base_key);
+  if (theta) {  // GraniteSWAModel: {**rope_parameters, "rope_theta": layer_rope_theta[i]}
+    base = theta->value;
+    base_key = theta->key;
+  }
 
   std::vector<field_key> names = {{"scaling.type", type_key}, {"scaling.seq_len", "seq_len"}};
   scaling s = scaling_of(c, src.dict, type, options, names);

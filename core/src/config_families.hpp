@@ -78,9 +78,11 @@ struct layer_rule {
   std::string_view period_key{};     // read when present ("sliding_window_pattern")
   int period = 0;
   bool first_full = false;         // MiMo-V2-Flash: layer 0 is full attention too
+  bool period_from_first = false;  // GraniteSWA: full when i % period == 0
   bool last_full = false;          // Gemma 4 forces the last layer to full attention
   int window_fallback = 0;         // sliding_window's class default (0: the key is required)
   std::string_view bidirectional_key{};  // Gemma 4: 'all' halves the window, both ways: refused
+  std::string_view theta_list{};   // GraniteSWA: layer_rope_theta, one θ per layer (0 = no RoPE)
   std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
   int rope_interval = 0;           // its default: (i + 1) % no_rope_layer_interval != 0
   bool empty_flags_default = false;  // Llama 4: an empty list takes the default
@@ -435,6 +437,12 @@ inline constexpr family kFamilies[] = {
                         {.layer_type = "sliding_attention", .theta = 10000.0, .partial = 0.334}}},
      .layers = {.sliding = sliding_rule::period, .period = 6, .first_full = true,
                 .window_fallback = 128}},
+    {.name = "granite_swa",
+     .source = "models/granite_swa, granitemoe_swa (GraniteSWAConfig, GraniteSWAModel.rotary_embs)",
+     .models = "Granite SWA, Granite MoE SWA", .model_types = {"granite_swa", "granitemoe_swa"},
+     .rotary = kFullHead, .max_fallback = 8192,
+     .layers = {.sliding = sliding_rule::period, .period = 4, .period_from_first = true,
+                .window_fallback = 128, .theta_list = "layer_rope_theta"}},
     {.name = "falcon", .source = "models/falcon (FalconConfig, FalconAttention)",
      .models = "Falcon-7B / 40B / 180B, Falcon 2", .model_types = {"falcon"},
      .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 2048, .no_rope_flag = "alibi"},
@@ -472,10 +480,9 @@ inline constexpr refusal kRefusals[] = {
     {{"nanochat"}, "models/nanochat (rotate_half = cat((x2, -x1)))",
      "it rotates by -p·θ, the opposite direction of every other model, and posenc's rotators "
      "turn by +p·θ; a direction flag in the core would express it"},
-    {{"granite_swa", "granitemoe_swa", "muse_glimmer", "muse_glimmer_text"},
-     "models/granite_swa, granitemoe_swa, muse_glimmer (layer_rope_theta)",
-     "θ is a per-layer list (`layer_rope_theta`, 0 or null = no RoPE), and posenc shares one "
-     "rotary per layer type; per-layer bases in the layer map would express it"},
+    {{"muse_glimmer", "muse_glimmer_text"}, "models/muse_glimmer (layer_rope_theta, window_attention)",
+     "θ is a per-layer list (`layer_rope_theta`, 0 or null = no RoPE) over 'window_attention' "
+     "layers, a layer type posenc's layer map does not name"},
     {{"step3p5", "step3p7"}, "models/step3p7 (Step3p7Config: per-layer rope_theta, "
      "partial_rotary_factors)",
      "rope_theta and partial_rotary_factors are per-layer lists, and posenc shares one rotary "

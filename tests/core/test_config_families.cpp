@@ -91,6 +91,10 @@ std::string layers_text(const family& f) {
     case sliding_rule::everywhere: parts.push_back("all sliding when `sliding_window` is set"); break;
     case sliding_rule::qwen: parts.push_back("sliding from `max_window_layers` when `use_sliding_window`"); break;
     case sliding_rule::period:
+      if (l.period_from_first) {
+        parts.push_back("full when i % " + std::to_string(l.period) + " == 0, else sliding");
+        break;
+      }
       parts.push_back("sliding except every " +
                       (l.period_key.empty() ? std::to_string(l.period)
                                             : "`" + std::string(l.period_key) + "` (" + std::to_string(l.period) + ")") +
@@ -105,6 +109,7 @@ std::string layers_text(const family& f) {
   if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
   if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
   if (!l.bidirectional_key.empty()) parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': refused");
+  if (!l.theta_list.empty()) parts.push_back("θ per layer from `" + std::string(l.theta_list) + "` (0 = no RoPE)");
   if (l.rope_layers_chunked) parts.push_back("RoPE layers chunked (`attention_chunk_size`)");
   if (l.scaling_full_only) parts.push_back("scaling on full layers only");
   if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
@@ -352,4 +357,37 @@ TEST_CASE("config families: classes with per-layer-type rope dicts fill them whe
     CHECK(r.rotary_dim == 64);
     CHECK(r.base == (full ? 5e6 : 1e4));
   }
+}
+
+TEST_CASE("config families: GraniteSWA's layer_rope_theta gives each layer its own θ, 0 = no RoPE",
+          "[config][families]") {
+  using posenc::config_value;
+  posenc::hf_config g;
+  g["model_type"] = config_value::of_text("granite_swa");
+  g["hidden_size"] = config_value::of(1024);
+  g["num_attention_heads"] = config_value::of(8);
+  g["num_hidden_layers"] = config_value::of(8);
+  g["rope_theta"] = config_value::of(1e4);
+  // Without the list every layer takes rope_theta (GraniteSWAConfig.__post_init__).
+  const posenc::model_info plain = posenc::model_from_config(g);
+  REQUIRE(plain.encodings.size() == 1);
+  for (const posenc::layer_info& l : plain.layers)
+    CHECK(l.attention == (l.index % 4 == 0 ? posenc::attention_kind::full : posenc::attention_kind::sliding));
+  g["layer_rope_theta"] = config_value::of_numbers({0, 1e4, 1e4, 1e4, 5e5, 1e4, 0, 1e4});
+  const posenc::model_info m = posenc::model_from_config(g);
+  REQUIRE(m.encodings.size() == 2);
+  for (const posenc::layer_info& l : m.layers) {
+    const double want[] = {0, 1e4, 1e4, 1e4, 5e5, 1e4, 0, 1e4};
+    const double t = want[l.index];
+    CHECK(l.rope.has_value() == (t != 0));
+    if (l.rope) CHECK(m.encodings[*l.rope].base == t);
+    const auto one = posenc::layer_rope_from_config(g, {.layer = l.index});
+    CHECK(one.has_value() == (t != 0));
+    if (one) CHECK(one->base == t);
+  }
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(g); }, "layer_rope_theta gives each layer its own θ");
+  g["layer_rope_theta"] = config_value::of_numbers({1e4, 1e4});
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(g); }, "layer_rope_theta must hold one θ per layer (8)");
 }

@@ -218,6 +218,9 @@ const FAMILIES = {
   'falcon-7b-instruct': { family: 'falcon', encodings: [rotary(64, 64, 10000, 'half', plain(64, 10000))], layers: full(32) },
   'gpt-neox-japanese-2.7b.reconstructed': { family: 'gpt_neox_japanese', encodings: [rotary(80, 80, 10000, 'half', plain(80, 10000))],
     layers: full(32) },
+  // GraniteSWAConfig: full when i % 4 == 0; layer_rope_theta defaults to rope_theta everywhere.
+  'granite-swash-2b.reconstructed': { family: 'granite_swa', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: every(24, (i) => (i % 4 ? ['e0', 'sliding', 128, null, null] : ['e0', 'full', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -361,11 +364,23 @@ for (const [name, pe] of Object.entries(both)) {
     agreed.dispose();
     // FalconAttention applies RoPE only when alibi is false.
     assertThrows(() => pe.modelFromConfig({ ...load('falcon-7b-instruct'), alibi: true }), RangeError, /alibi = true: this falcon uses ALiBi/);
+    // GraniteSWAModel.rotary_embs: one rotary per θ of layer_rope_theta, 0 = no RoPE.
+    const thetas = [0, 1e4, 1e4, 1e4, 5e5, 1e4, 0, 1e4, ...Array(16).fill(1e4)];
+    const swa = { ...load('granite-swash-2b.reconstructed'), layer_rope_theta: thetas };
+    const model = pe.modelFromConfig(swa);
+    try {
+      assert.deepEqual(model.layers.slice(0, 8).map((l) => l.rope), [null, 'e0', 'e0', 'e0', 'e1', 'e0', null, 'e0']);
+      assertEncoding(model.encodings.e1, rotary(128, 128, 5e5, 'half', plain(128, 5e5)), 'granite_swa layer 4');
+    } finally {
+      model.dispose();
+    }
+    assert.equal(pe.ropeFromConfig(swa, { layer: 6 }), null);
+    assertThrows(() => pe.ropeFromConfig(swa), RangeError, /layer_rope_theta gives each layer its own θ/);
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
     assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'nanochat' is refused: it rotates by -p·θ/);
-    assertThrows(() => pe.modelFromConfig({ model_type: 'granite_swa', hidden_size: 768, num_attention_heads: 6 }), RangeError,
-      /model_type = 'granite_swa' is refused: θ is a per-layer list/);
+    assertThrows(() => pe.modelFromConfig({ model_type: 'step3p7', hidden_size: 768, num_attention_heads: 6 }), RangeError,
+      /model_type = 'step3p7' is refused: rope_theta and partial_rotary_factors are per-layer lists/);
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
     assert.equal(opted.headDim, 128);
     opted.dispose();
