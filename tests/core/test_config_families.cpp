@@ -306,16 +306,27 @@ TEST_CASE("config families: an unlisted model_type is refused by name; family ta
       [&] { (void)posenc::rope_from_config(c, {.family = "llama9"}); }, "family 'llama9'");
 }
 
+namespace {
+
+// A config with only the shape keys: model_type, hidden_size, num_attention_heads, num_hidden_layers.
+posenc::hf_config shape(const std::string& model_type, double hidden, double heads, double layers) {
+  using posenc::config_value;
+  posenc::hf_config c;
+  c["model_type"] = config_value::of_text(model_type);
+  c["hidden_size"] = config_value::of(hidden);
+  c["num_attention_heads"] = config_value::of(heads);
+  c["num_hidden_layers"] = config_value::of(layers);
+  return c;
+}
+
+}  // namespace
+
 TEST_CASE("config families: classes with per-layer-type rope dicts fill them when the config has none",
           "[config][families]") {
   using posenc::config_value;
   // Gemma4TextConfig.__post_init__: sliding {default, 1e4}, full {proportional, p 0.25, 1e6}.
-  posenc::hf_config g;
-  g["model_type"] = config_value::of_text("gemma4_text");
-  g["hidden_size"] = config_value::of(2304);
-  g["num_attention_heads"] = config_value::of(8);
+  posenc::hf_config g = shape("gemma4_text", 2304, 8, 12);
   g["head_dim"] = config_value::of(256);
-  g["num_hidden_layers"] = config_value::of(12);
   const posenc::model_info m = posenc::model_from_config(g);
   REQUIRE(m.encodings.size() == 2);
   const posenc::rope_config& local = m.encodings[*m.layers[0].rope];
@@ -343,12 +354,7 @@ TEST_CASE("config families: classes with per-layer-type rope dicts fill them whe
   CHECK(posenc::rope_from_config(both, {.layer_type = "sliding_attention"}).base == 10000.0);
 
   // MiMoV2FlashConfig: full on layer 0 and every 6th; int(192 · 0.334) = 64 dims at 5e6 / 1e4.
-  posenc::hf_config x;
-  x["model_type"] = config_value::of_text("mimo_v2_flash");
-  x["hidden_size"] = config_value::of(4096);
-  x["num_attention_heads"] = config_value::of(64);
-  x["num_hidden_layers"] = config_value::of(12);
-  const posenc::model_info mm = posenc::model_from_config(x);
+  const posenc::model_info mm = posenc::model_from_config(shape("mimo_v2_flash", 4096, 64, 12));
   for (const posenc::layer_info& l : mm.layers) {
     const bool full = l.index == 0 || (l.index + 1) % 6 == 0;
     CHECK(l.attention == (full ? posenc::attention_kind::full : posenc::attention_kind::sliding));
@@ -362,11 +368,7 @@ TEST_CASE("config families: classes with per-layer-type rope dicts fill them whe
 TEST_CASE("config families: GraniteSWA's layer_rope_theta gives each layer its own θ, 0 = no RoPE",
           "[config][families]") {
   using posenc::config_value;
-  posenc::hf_config g;
-  g["model_type"] = config_value::of_text("granite_swa");
-  g["hidden_size"] = config_value::of(1024);
-  g["num_attention_heads"] = config_value::of(8);
-  g["num_hidden_layers"] = config_value::of(8);
+  posenc::hf_config g = shape("granite_swa", 1024, 8, 8);
   g["rope_theta"] = config_value::of(1e4);
   // Without the list every layer takes rope_theta (GraniteSWAConfig.__post_init__).
   const posenc::model_info plain = posenc::model_from_config(g);
