@@ -115,6 +115,22 @@ bool nested(const reader& r, const std::string& dict) {
   return false;
 }
 
+// A top-level key transformers does not read must equal the value it uses instead (`used`,
+// else `fallback`); a disagreement is refused naming both.
+void unread_agrees(const text_context& c, const std::string& key, const std::string& used,
+                   std::optional<double> fallback) {
+  const std::optional<double> v = c.r.number(key);
+  if (!v) return;
+  const std::optional<double> u = c.r.has(used) ? c.r.number(used) : fallback;
+  if (u && *u == *v) return;
+  if (!u)
+    fail_argument(key, " = ", *v, " is not read by ", c.f.name, " (", c.f.source, " reads "
+                  "only the per-layer-type rope_parameters): remove it, or say it in ", used);
+  fail_argument(key, " = ", *v, " is not read by ", c.f.name, " (", c.f.source, " reads only "
+                "the per-layer-type rope_parameters, where ", used, " = ", *u, "): remove it, "
+                "or say it in ", used);
+}
+
 rope_source find_rope(const text_context& c, const std::string& layer_type) {
   const reader& r = c.r;
   const std::string scaling = c.p + "rope_scaling", parameters = c.p + "rope_parameters";
@@ -125,11 +141,17 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
   const bool local = !c.f.base.local_key.empty();
   const bool sliding = layer_type == "sliding_attention";
   const bool typed_only = !c.f.rope_defaults[0].layer_type.empty();
-  if (typed_only)  // convert_rope_params_to_dict returns kwargs: these keys are never read
-    for (const std::string& k : {scaling, c.p + "rope_theta", c.p + "partial_rotary_factor"})
-      if (r.has(k))
-        fail_argument(k, " is not read by ", c.f.name, " (", c.f.source, " reads only the "
-                      "per-layer-type rope_parameters): move it into rope_parameters.<layer type>");
+  if (typed_only) {  // convert_rope_params_to_dict returns kwargs: the per-type dicts decide
+    if (has_keys(r, scaling))
+      fail_argument(scaling, " is not read by ", c.f.name, " (", c.f.source, " reads only the "
+                    "per-layer-type rope_parameters): move it into rope_parameters.<layer type>");
+    // Published files may repeat the dicts' values at the top level (MiMo-V2-Flash): accepted
+    // when they agree with what transformers uses, refused when they do not.
+    const std::string own = parameters + "." + layer_type;
+    unread_agrees(c, c.p + "rope_theta", parameters + ".full_attention.rope_theta", std::nullopt);
+    unread_agrees(c, c.p + "partial_rotary_factor", own + ".partial_rotary_factor",
+                  c.f.rotary.factor_fallback);
+  }
   if (r.is_object(parameters) && nested(r, parameters)) {  // v5 per-layer-type parameters
     for (const std::string& child : r.children(parameters))
       if (!is_layer_type(child))
@@ -299,7 +321,8 @@ sourced first_number(const reader& r, const std::vector<std::string>& keys) {
 sourced partial_factor(const text_context& c, const std::string& dict) {
   std::vector<std::string> keys;
   if (!dict.empty()) keys.push_back(dict + ".partial_rotary_factor");
-  keys.push_back(c.p + "partial_rotary_factor");
+  if (c.f.rope_defaults[0].layer_type.empty())  // per-type-only classes never read it (find_rope)
+    keys.push_back(c.p + "partial_rotary_factor");
   if (!c.f.rotary.factor_alias.empty()) keys.push_back(c.p + std::string(c.f.rotary.factor_alias));
   c.r.refuse_null(c.p + "partial_rotary_factor", "int(head_dim * partial_rotary_factor)");
   sourced f = first_number(c.r, keys);
@@ -368,7 +391,8 @@ double base_of(const text_context& c, const rope_source& src, std::string& key) 
   }
   std::vector<std::string> keys;
   if (!src.dict.empty()) keys.push_back(src.dict + ".rope_theta");
-  keys.push_back(c.p + "rope_theta");
+  if (c.f.rope_defaults[0].layer_type.empty())  // per-type-only classes never read it (find_rope)
+    keys.push_back(c.p + "rope_theta");
   if (!b.alias.empty()) keys.push_back(c.p + std::string(b.alias));
   for (const std::string& k : keys) r.refuse_null(k, "the base of the ladder");
   const sourced s = first_number(r, keys);

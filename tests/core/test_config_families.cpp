@@ -341,11 +341,17 @@ TEST_CASE("config families: classes with per-layer-type rope dicts fill them whe
   for (int i = 0; i < 256; ++i)
     CHECK(f.inv_freq[static_cast<std::size_t>(i)] ==
           Approx(i < 64 ? 1.0 / std::pow(1e6, 2.0 * i / 512) : 0.0).epsilon(1e-15));
-  // Its convert_rope_params_to_dict reads no top-level rope key.
+  // Its convert_rope_params_to_dict reads no top-level rope key: one is accepted only when it
+  // agrees with the dicts.
   posenc::hf_config t = g;
-  t["rope_theta"] = config_value::of(1e6);
+  t["rope_theta"] = config_value::of(1e6);  // what full_attention uses: accepted
+  CHECK(posenc::model_from_config(t).encodings.size() == 2);
+  t["rope_theta"] = config_value::of(5e5);
   posenc::test::require_throws<posenc::invalid_argument>(
-      [&] { (void)posenc::model_from_config(t); }, "rope_theta is not read by gemma4");
+      [&] { (void)posenc::model_from_config(t); },
+      "rope_theta = 500000 is not read by gemma4 (models/gemma4, diffusion_gemma (Gemma4TextConfig, "
+      "Gemma4TextRotaryEmbedding) reads only the per-layer-type rope_parameters, where "
+      "rope_parameters.full_attention.rope_theta = 1000000)");
 
   posenc::hf_config both = g;
   both["use_bidirectional_attention"] = config_value::of_text("all");

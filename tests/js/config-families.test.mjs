@@ -262,8 +262,8 @@ function assertEncoding(rope, want, what) {
   assert.ok(worst <= 4e-7 * want.attention, `${what}: cos/sin max |error| ${worst}`);
 }
 
-function assertModel(pe, name, want, opts = {}) {
-  const model = pe.modelFromConfig(load(name), opts);
+function assertModel(pe, name, want, opts = {}, config = load(name)) {
+  const model = pe.modelFromConfig(config, opts);
   try {
     assert.equal(model.family, want.family, `${name}: family`);
     assert.equal(model.layers.length, want.layers.length, `${name}: layer count`);
@@ -346,8 +346,14 @@ for (const [name, pe] of Object.entries(both)) {
     const g4 = load('gemma-4-e2b-it.class-defaults.reconstructed');
     for (const key of ['rope_theta', 'rope_scaling', 'partial_rotary_factor']) {
       const c = { ...g4, text_config: { ...g4.text_config, [key]: key === 'rope_scaling' ? { rope_type: 'linear', factor: 2 } : 0.5 } };
-      assertThrows(() => pe.modelFromConfig(c), RangeError, new RegExp(`text_config\\.${key} is not read by gemma4`));
+      assertThrows(() => pe.modelFromConfig(c), RangeError, new RegExp(`text_config\\.${key}( = 0\\.5)? is not read by gemma4`));
     }
+    // MiMo-V2-Flash's published file repeats the class's values at the top level (rope_theta 5e6,
+    // partial_rotary_factor 0.334, its own swa_rope_theta): transformers ignores them; they agree.
+    const hub = { ...load('mimo-v2-flash.reconstructed'), rope_theta: 5000000, partial_rotary_factor: 0.334, swa_rope_theta: 10000 };
+    assertModel(pe, 'mimo-v2-flash.reconstructed', FAMILIES['mimo-v2-flash.reconstructed'], {}, hub);
+    assertThrows(() => pe.modelFromConfig({ ...hub, rope_theta: 1e6 }), RangeError,
+      /rope_theta = 1000000 is not read by mimo_v2_flash .*rope_parameters\.full_attention\.rope_theta = 5000000/);
     // use_bidirectional_attention 'all': Gemma4TextConfig halves the window and drops causality.
     const both = { ...g4, text_config: { ...g4.text_config, use_bidirectional_attention: 'all' } };
     assertThrows(() => pe.modelFromConfig(both), RangeError, /use_bidirectional_attention = 'all'/);
