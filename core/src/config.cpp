@@ -115,6 +115,22 @@ bool nested(const reader& r, const std::string& dict) {
   return false;
 }
 
+// A top-level key transformers does not read must equal the value it uses instead (`used`,
+// else `fallback`); a disagreement is refused naming both.
+void unread_agrees(const text_context& c, const std::string& key, const std::string& used,
+                   std::optional<double> fallback) {
+  const std::optional<double> v = c.r.number(key);
+  if (!v) return;
+  const std::optional<double> u = c.r.has(used) ? c.r.number(used) : fallback;
+  if (u && *u == *v) return;
+  if (!u)
+    fail_argument(key, " = ", *v, " is not read by ", c.f.name, " (", c.f.source, " reads "
+                  "only the per-layer-type rope_parameters): remove it, or say it in ", used);
+  fail_argument(key, " = ", *v, " is not read by ", c.f.name, " (", c.f.source, " reads only "
+                "the per-layer-type rope_parameters, where ", used, " = ", *u, "): remove it, "
+                "or say it in ", used);
+}
+
 rope_source find_rope(const text_context& c, const std::string& layer_type) {
   const reader& r = c.r;
   const std::string scaling = c.p + "rope_scaling", parameters = c.p + "rope_parameters";
@@ -124,6 +140,18 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
     fail_argument(parameters, " must be an object or null");
   const bool local = !c.f.base.local_key.empty();
   const bool sliding = layer_type == "sliding_attention";
+  const bool typed_only = !c.f.rope_defaults[0].layer_type.empty();
+  if (typed_only) {  // convert_rope_params_to_dict returns kwargs: the per-type dicts decide
+    if (has_keys(r, scaling))
+      fail_argument(scaling, " is not read by ", c.f.name, " (", c.f.source, " reads only the "
+                    "per-layer-type rope_parameters): move it into rope_parameters.<layer type>");
+    // Published files may repeat the dicts' values at the top level (MiMo-V2-Flash): accepted
+    // when they agree with what transformers uses, refused when they do not.
+    const std::string own = parameters + "." + layer_type;
+    unread_agrees(c, c.p + "rope_theta", parameters + ".full_attention.rope_theta", std::nullopt);
+    unread_agrees(c, c.p + "partial_rotary_factor", own + ".partial_rotary_factor",
+                  c.f.rotary.factor_fallback);
+  }
   if (r.is_object(parameters) && nested(r, parameters)) {  // v5 per-layer-type parameters
     for (const std::string& child : r.children(parameters))
       if (!is_layer_type(child))
@@ -136,9 +164,9 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
     if (local) return {"", sliding};  // HF's default {"rope_type": "default"}
     fail_argument(own, " is missing: the config has per-layer-type rope_parameters");
   }
-  if (c.f.needs_rope_parameters)
+  if (typed_only)
     fail_argument(parameters, " must hold one object per layer type (", c.f.name,
-                  " has no other form; the published config.json has them)");
+                  " has no other form; without the key the config class's defaults apply)");
   // Gemma 3, v4 layout: rope_scaling and rope_theta are the global rotary's; the local one is
   // the default type at rope_local_base_freq.
   if (local && sliding) return {"", true};
@@ -293,7 +321,8 @@ sourced first_number(const reader& r, const std::vector<std::string>& keys) {
 sourced partial_factor(const text_context& c, const std::string& dict) {
   std::vector<std::string> keys;
   if (!dict.empty()) keys.push_back(dict + ".partial_rotary_factor");
-  keys.push_back(c.p + "partial_rotary_factor");
+  if (c.f.rope_defaults[0].layer_type.empty())  // per-type-only classes never read it (find_rope)
+    keys.push_back(c.p + "partial_rotary_factor");
   if (!c.f.rotary.factor_alias.empty()) keys.push_back(c.p + std::string(c.f.rotary.factor_alias));
   c.r.refuse_null(c.p + "partial_rotary_factor", "int(head_dim * partial_rotary_factor)");
   sourced f = first_number(c.r, keys);
@@ -316,6 +345,16 @@ std::pair<int, std::string> rotary_dim_of(const text_context& c, const std::stri
     return {r.integer(key, 2).value_or(rule.dim_fallback), key};
   }
   const sourced f = partial_factor(c, dict);
+  if (!c.f.unread_dim_key.empty()) {  // MiniMax-M2: its own code rotates rotary_dim dims
+    const std::string key = c.p + std::string(c.f.unread_dim_key);
+    const auto dims = r.integer(key, 1);
+    const int hf = static_cast<int>(head_dim * f.value.value_or(rule.factor_fallback));
+    if ((dims || r.is_null(key)) && (!f.value || !dims || *dims != hf))
+      fail_argument(key, " is not read by transformers (", c.f.source, " rotates int(head_dim · "
+                    "partial_rotary_factor) = ", hf, " dims), while the model's own code rotates ",
+                    key, ": give partial_rotary_factor = ", key, " / head_dim to rotate ", key,
+                    " dims, or remove ", key, " to follow transformers");
+  }
   if (rule.factor_fixed && f.value)
     fail_argument(f.key, " is not read by ", c.f.name, ": its rotary width is fixed by ",
                   c.f.source);
@@ -352,7 +391,8 @@ double base_of(const text_context& c, const rope_source& src, std::string& key) 
   }
   std::vector<std::string> keys;
   if (!src.dict.empty()) keys.push_back(src.dict + ".rope_theta");
-  keys.push_back(c.p + "rope_theta");
+  if (c.f.rope_defaults[0].layer_type.empty())  // per-type-only classes never read it (find_rope)
+    keys.push_back(c.p + "rope_theta");
   if (!b.alias.empty()) keys.push_back(c.p + std::string(b.alias));
   for (const std::string& k : keys) r.refuse_null(k, "the base of the ladder");
   const sourced s = first_number(r, keys);
@@ -490,15 +530,23 @@ text_context text_context_of(const reader& r, const config_options& options) {
                   "config with a listed family's rules on purpose, pass { family: 'llama' } "
                   "(config_options.family) or another of: ", family_names());
   const family* f = family_named(*model_type);
+  if (const refusal* no = f ? nullptr : refusal_of(*model_type))
+    fail_argument(type_key, " = ", quoted(*model_type), " is refused: ", no->why, " (",
+                  no->source, "). To read it with a listed family's rules on purpose, pass "
+                  "{ family: 'llama' } (config_options.family) or another listed family");
   if (!f)
     fail_argument(type_key, " = ", quoted(*model_type), " is not a family posenc knows. To read "
                   "it with a listed family's rules on purpose, pass { family: 'llama' } "
                   "(config_options.family) or another of: ", family_names());
+  const std::string no_rope = p + std::string(f->no_rope_flag);
+  if (!f->no_rope_flag.empty() && r.flag(no_rope).value_or(false))
+    fail_argument(no_rope, " = true: this ", f->name, " uses ALiBi, not RoPE (", f->source,
+                  "); posenc describes rotary encodings only");
   return {r, p, *f, *model_type};
 }
 
 rope_config text_rope(const text_context& c, const std::string& layer_type,
-                      const config_options& options) {
+                      const config_options& options, const std::optional<layer_theta>& theta) {
   const reader& r = c.r;
   const rope_source src = find_rope(c, layer_type);
   std::string type_key;
@@ -525,7 +573,11 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
     fail_argument(rotary_key, " gives rotary dim ", rotary_dim, " for head_dim ", head_dim,
                   ": it must be even, in [2, head_dim]");
   std::string base_key;
-  const double base = base_of(c, src, base_key);
+  double base = base_of(c, src, base_key);
+  if (theta) {  // GraniteSWAModel: {**rope_parameters, "rope_theta": layer_rope_theta[i]}
+    base = theta->value;
+    base_key = theta->key;
+  }
 
   std::vector<field_key> names = {{"scaling.type", type_key}, {"scaling.seq_len", "seq_len"}};
   scaling s = scaling_of(c, src.dict, type, options, names);

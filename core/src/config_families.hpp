@@ -77,8 +77,12 @@ struct layer_rule {
   sliding_rule sliding = sliding_rule::none;
   std::string_view period_key{};     // read when present ("sliding_window_pattern")
   int period = 0;
+  bool first_full = false;         // MiMo-V2-Flash: layer 0 is full attention too
+  bool period_from_first = false;  // GraniteSWA: full when i % period == 0
   bool last_full = false;          // Gemma 4 forces the last layer to full attention
   int window_fallback = 0;         // sliding_window's class default (0: the key is required)
+  std::string_view bidirectional_key{};  // Gemma 4: 'all' halves the window, both ways: refused
+  std::string_view theta_list{};   // GraniteSWA: layer_rope_theta, one θ per layer (0 = no RoPE)
   std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
   int rope_interval = 0;           // its default: (i + 1) % no_rope_layer_interval != 0
   bool empty_flags_default = false;  // Llama 4: an empty list takes the default
@@ -97,6 +101,15 @@ enum class mrope_rule : std::uint8_t {
   interleaved,  // Qwen3-VL: always interleaved, section default [24, 20, 20]
 };
 
+// One layer type's rope parameters as the config class fills them when the config has no
+// rope_parameters (Gemma4TextConfig, LagunaConfig, …: per-layer-type dicts, no v4 form).
+struct type_default {
+  std::string_view layer_type{};  // "" = unused slot
+  std::string_view rope_type = "default";
+  double theta = 10000.0;
+  double partial = 0.0;  // partial_rotary_factor; 0 = the dict has none
+};
+
 struct family {
   std::string_view name{};    // what `family` options name
   std::string_view source{};  // the code its rules are read from
@@ -112,7 +125,10 @@ struct family {
   int original_fallback = 0;     // Phi-3: a top-level original_max_position_embeddings of 4096
   bool scalable = true;          // GPT-J, ChatGLM: no rope_scaling
   bool yarn_is_longrope = false;  // Phi-3 saved LongRoPE as "yarn"
-  bool needs_rope_parameters = false;  // Gemma 4: no v4 form; the published dicts are required
+  // Per-layer-type rope_parameters only (no v4 form): the class's dicts when the config has none.
+  std::array<type_default, 2> rope_defaults{};
+  std::string_view unread_dim_key{};  // MiniMax-M2: rotary_dim, which transformers does not read
+  std::string_view no_rope_flag{};    // Falcon: alibi (true: ALiBi instead of RoPE)
   std::array<std::string_view, 4> ignored_keys{};  // rope keys its checkpoints carry, unread
   std::string_view alpha_key{};    // Hunyuan: rope "alpha" (dynamic NTK-α)
   mrope_rule mrope = mrope_rule::optional;
@@ -122,6 +138,13 @@ struct family {
 };
 
 inline constexpr rotary_rule kFullHead{.default_full_head = true};
+
+// Gemma4TextConfig.__post_init__'s default_rope_params.
+inline constexpr std::array<type_default, 2> kGemma4Ropes = {{
+    {.layer_type = "sliding_attention", .theta = 10000.0},
+    {.layer_type = "full_attention", .rope_type = "proportional", .theta = 1000000.0,
+     .partial = 0.25},
+}};
 
 inline constexpr family kFamilies[] = {
     {.name = "llama", .source = "models/llama (LlamaConfig, modeling_llama.py)",
@@ -157,12 +180,26 @@ inline constexpr family kFamilies[] = {
      .max_fallback = 131072,
      .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
                 .period = 6, .window_fallback = 4096}},
-    {.name = "gemma4", .source = "models/gemma4 (Gemma4TextConfig, Gemma4TextRotaryEmbedding)",
-     .models = "Gemma 4", .model_types = {"gemma4", "gemma4_text"},
+    {.name = "gemma4",
+     .source = "models/gemma4, diffusion_gemma (Gemma4TextConfig, Gemma4TextRotaryEmbedding)",
+     .models = "Gemma 4, DiffusionGemma",
+     .model_types = {"gemma4", "gemma4_text", "diffusion_gemma", "diffusion_gemma_text"},
      .head = {.fallback = 256, .full_key = "global_head_dim", .full_fallback = 512},
-     .rotary = kFullHead, .max_fallback = 131072, .needs_rope_parameters = true,
+     .rotary = kFullHead, .max_fallback = 131072, .rope_defaults = kGemma4Ropes,
      .layers = {.sliding = sliding_rule::period, .period = 6, .last_full = true,
-                .window_fallback = 512}},
+                .window_fallback = 512, .bidirectional_key = "use_bidirectional_attention"}},
+    {.name = "gemma4_unified",
+     .source = "models/gemma4_unified (Gemma4UnifiedTextConfig)", .models = "Gemma 4 Unified",
+     .model_types = {"gemma4_unified", "gemma4_unified_text"},
+     .head = {.fallback = 256, .full_key = "global_head_dim", .full_fallback = 512},
+     .rotary = kFullHead, .max_fallback = 262144, .rope_defaults = kGemma4Ropes,
+     .layers = {.sliding = sliding_rule::period, .period = 6, .last_full = true,
+                .window_fallback = 1024, .bidirectional_key = "use_bidirectional_attention"}},
+    {.name = "gemma3n", .source = "models/gemma3n (Gemma3nTextConfig, Gemma3nTextAttention)",
+     .models = "Gemma 3n", .model_types = {"gemma3n", "gemma3n_text"}, .head = {.fallback = 256},
+     .rotary = kFullHead, .base = {.fallback = 1000000.0, .local_key = "rope_local_base_freq"},
+     .max_fallback = 32768,
+     .layers = {.sliding = sliding_rule::period, .period = 5, .window_fallback = 512}},
     {.name = "cohere", .source = "models/cohere (CohereConfig, modeling_cohere.py)",
      .models = "Command R, Command R+, Aya 23, Aya Expanse", .model_types = {"cohere"},
      .layout = rope_layout::interleaved, .rotary = kFullHead, .base = {.fallback = 500000.0},
@@ -232,8 +269,10 @@ inline constexpr family kFamilies[] = {
      .max_fallback = 2048,
      .layers = {.sliding = sliding_rule::period, .period = 4, .window_fallback = 4096,
                 .scaling_full_only = true}},
-    {.name = "exaone4", .source = "models/exaone4 (Exaone4Config, Exaone4Attention)",
-     .models = "EXAONE 4.0", .model_types = {"exaone4"}, .rotary = kFullHead,
+    {.name = "exaone4",
+     .source = "models/exaone4, exaone_moe (Exaone4Config, ExaoneMoeConfig, *Attention)",
+     .models = "EXAONE 4.0, K-EXAONE (exaone_moe)", .model_types = {"exaone4", "exaone_moe"},
+     .rotary = kFullHead,
      .max_fallback = 2048,
      .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
                 .period = 4, .window_fallback = 4096, .rope = rope_where::sliding_if_window}},
@@ -367,6 +406,51 @@ inline constexpr family kFamilies[] = {
      .rotary = {.dim_key = "rotary_dim", .dim_fallback = 64}, .base = {.fixed = true},
      .max_key = "n_positions", .max_fallback = 2048, .scalable = false,
      .layers = {.count_key = "n_layer"}},
+    {.name = "hy_v3", .source = "models/hy_v3 (HYV3Config, modeling_hy_v3.py)",
+     .models = "Hunyuan (hy_v3)", .model_types = {"hy_v3"}, .head = {.fallback = 128},
+     .rotary = kFullHead, .base = {.fallback = 11158840.0}, .max_fallback = 131072},
+    {.name = "afmoe", .source = "models/afmoe (AfmoeConfig, AfmoeAttention)",
+     .models = "Arcee Trinity (afmoe)", .model_types = {"afmoe"}, .head = {.fallback = 128},
+     .rotary = kFullHead, .max_fallback = 16384,
+     .layers = {.sliding = sliding_rule::period, .period_key = "global_attn_every_n_layers",
+                .period = 4, .window_fallback = 1024, .rope = rope_where::sliding}},
+    {.name = "minimax_m2", .source = "models/minimax_m2 (MiniMaxM2Config, MiniMaxM2RotaryEmbedding)",
+     .models = "MiniMax-M2, MiniMax-M2.1", .model_types = {"minimax_m2"}, .head = {.fallback = 128},
+     .base = {.fallback = 5000000.0}, .max_fallback = 196608, .unread_dim_key = "rotary_dim"},
+    {.name = "laguna", .source = "models/laguna (LagunaConfig, LagunaRotaryEmbedding)",
+     .models = "Laguna", .model_types = {"laguna"}, .head = {.fallback = 128},
+     .max_fallback = 131072,
+     .rope_defaults = {{{.layer_type = "full_attention", .theta = 500000.0, .partial = 0.5},
+                        {.layer_type = "sliding_attention", .theta = 10000.0, .partial = 1.0}}},
+     .layers = {.window_fallback = 512}},
+    {.name = "mellum", .source = "models/mellum (MellumConfig, MellumRotaryEmbedding)",
+     .models = "Mellum", .model_types = {"mellum"}, .head = {.fallback = 128},
+     .rotary = kFullHead, .max_fallback = 131072,
+     .rope_defaults = {{{.layer_type = "full_attention", .theta = 500000.0},
+                        {.layer_type = "sliding_attention", .theta = 10000.0}}},
+     .layers = {.window_fallback = 1024}},
+    {.name = "mimo_v2_flash",
+     .source = "models/mimo_v2_flash (MiMoV2FlashConfig, MiMoV2FlashRotaryEmbedding)",
+     .models = "MiMo-V2-Flash", .model_types = {"mimo_v2_flash"}, .head = {.fallback = 192},
+     .rotary = {.factor_fallback = 0.334}, .max_fallback = 131072,
+     .rope_defaults = {{{.layer_type = "full_attention", .theta = 5000000.0, .partial = 0.334},
+                        {.layer_type = "sliding_attention", .theta = 10000.0, .partial = 0.334}}},
+     .layers = {.sliding = sliding_rule::period, .period = 6, .first_full = true,
+                .window_fallback = 128}},
+    {.name = "granite_swa",
+     .source = "models/granite_swa, granitemoe_swa (GraniteSWAConfig, GraniteSWAModel.rotary_embs)",
+     .models = "Granite SWA, Granite MoE SWA", .model_types = {"granite_swa", "granitemoe_swa"},
+     .rotary = kFullHead, .max_fallback = 8192,
+     .layers = {.sliding = sliding_rule::period, .period = 4, .period_from_first = true,
+                .window_fallback = 128, .theta_list = "layer_rope_theta"}},
+    {.name = "falcon", .source = "models/falcon (FalconConfig, FalconAttention)",
+     .models = "Falcon-7B / 40B / 180B, Falcon 2", .model_types = {"falcon"},
+     .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 2048, .no_rope_flag = "alibi"},
+    {.name = "gpt_neox_japanese",
+     .source = "models/gpt_neox_japanese (GPTNeoXJapaneseConfig, GPTNeoXJapaneseAttention)",
+     .models = "GPT-NeoX-Japanese", .model_types = {"gpt_neox_japanese"},
+     .rotary = {.factor_alias = "rotary_pct", .default_full_head = true},
+     .base = {.alias = "rotary_emb_base"}, .max_fallback = 2048},
     {.name = "qwen2_vl", .source = "models/qwen2_vl (Qwen2VLConfig, Qwen2VisionTransformer)",
      .models = "Qwen2-VL", .model_types = {"qwen2_vl", "qwen2_vl_text"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required, .vision_dims = "embed_dim"},
@@ -384,6 +468,89 @@ inline constexpr family kFamilies[] = {
 
 constexpr std::span<const family> families() { return kFamilies; }
 
+// model_types whose text attention uses RoPE in a way posenc cannot express yet: refused
+// naming what is missing and the way forward, never read with another family's rules.
+struct refusal {
+  std::array<std::string_view, 8> model_types{};
+  std::string_view source{};
+  std::string_view why{};
+};
+
+inline constexpr refusal kRefusals[] = {
+    {{"nanochat"}, "models/nanochat (rotate_half = cat((x2, -x1)))",
+     "it rotates by -p·θ, the opposite direction of every other model, and posenc's rotators "
+     "turn by +p·θ; a direction flag in the core would express it"},
+    {{"muse_glimmer", "muse_glimmer_text"}, "models/muse_glimmer (layer_rope_theta, window_attention)",
+     "θ is a per-layer list (`layer_rope_theta`, 0 or null = no RoPE) over 'window_attention' "
+     "layers, a layer type posenc's layer map does not name"},
+    {{"step3p5", "step3p7"}, "models/step3p7 (Step3p7Config: per-layer rope_theta, "
+     "partial_rotary_factors)",
+     "rope_theta and partial_rotary_factors are per-layer lists, and posenc shares one rotary "
+     "per layer type; per-layer ladders in the layer map would express it"},
+    {{"zaya"}, "models/zaya (ZayaConfig)",
+     "its layer types are 'hybrid' / 'hybrid_sliding' (CCA attention) with their own rope "
+     "dicts, which posenc's layer map does not name"},
+    {{"deepseek_v4"}, "models/deepseek_v4 (DeepseekV4Config)",
+     "its partial interleaved RoPE differs per layer type (compressed / sliding) and its indexer "
+     "has a rotary of its own; these rules are not in the family table yet"},
+    {{"mistral4"}, "models/mistral4 (Mistral4Config, Mistral4Attention)",
+     "its MLA rotary names the rope slice by partial_rotary_factor of qk_nope + qk_rope and "
+     "scales queries by llama_4_scaling_beta; a row joining the deepseek MLA rules with "
+     "Ministral 3's query scale would express it"},
+    {{"glm_moe_dsa", "axk2"}, "models/glm_moe_dsa, axk2 (MLA with a DSA indexer)",
+     "the indexer's pair layout differs from DeepSeek-V3.2's (glm_moe_dsa interleaves both), "
+     "and posenc's indexer is half-layout; an indexer layout rule would express it"},
+    {{"cohere2_moe", "cohere_compass", "cohere_compass_text"},
+     "models/cohere2_moe (force_rope), cohere_compass (per-type rotary or none)",
+     "which layers take RoPE depends on prefix dense layers or on null per-type rope dicts, a "
+     "rule posenc's layer map lacks"},
+    {{"glm4v", "glm4v_text", "glm4v_moe", "glm4v_moe_text", "glm_ocr", "glm_ocr_text",
+      "glm_image", "glm_image_text"},
+     "models/glm4v, glm4v_moe, glm_ocr, glm_image (3-D M-RoPE)",
+     "the text rotary takes (t, h, w) positions in mrope sections with GLM's pair layout, which "
+     "posenc's M-RoPE rows (Qwen2-VL, Qwen3-VL) do not describe"},
+    {{"ernie4_5_vl_moe", "ernie4_5_vl_moe_text", "paddleocr_vl", "paddleocr_vl_text"},
+     "models/ernie4_5_vl_moe, paddleocr_vl (3-D RoPE, inv_freq_3d)",
+     "the text rotary permutes the frequency ladder over (t, h, w) sections, which posenc's "
+     "M-RoPE rows do not describe"},
+    {{"hunyuan_vl", "hunyuan_vl_text"}, "models/hunyuan_vl (xdrope)",
+     "the text rotary is XD-RoPE over several position axes, which posenc does not describe"},
+    {{"qwen2_5_omni", "qwen2_5_omni_thinker", "qwen2_5_omni_text", "qwen3_omni_moe",
+      "qwen3_omni_moe_thinker", "qwen3_omni_moe_text", "qwen3_omni_moe_talker"},
+     "models/qwen2_5_omni, qwen3_omni_moe (thinker / talker configs)",
+     "the language model sits under thinker_config (and talker_config), which posenc does not "
+     "read; pass the thinker's text_config with { family: 'qwen2_5_vl' } or 'qwen3_vl'"},
+    {{"minimax_m3_vl", "minimax_m3_vl_text", "granite4_vision", "granite4_vision_text",
+      "video_llama_3", "exaone4_5"},
+     "models/minimax_m3_vl, granite4_vision, video_llama_3, exaone4_5",
+     "the text model's multimodal position rules have not been read into the family table"},
+    {{"bamba", "falcon_h1", "nemotron_h", "zamba2", "olmo_hybrid", "granitemoehybrid",
+      "recurrent_gemma", "minimax"},
+     "models/bamba, falcon_h1, nemotron_h, zamba2, olmo_hybrid, granitemoehybrid, "
+     "recurrent_gemma, minimax",
+     "attention layers sit among SSM / recurrent / linear blocks listed by keys posenc's layer "
+     "map does not read (attn_layer_indices, block_types, hybrid_override_pattern, …)"},
+    {{"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_text", "t5gemma2_encoder",
+      "t5gemma2_decoder"},
+     "models/t5gemma, t5gemma2 (encoder-decoder)",
+     "it is an encoder-decoder whose rope settings live in encoder / decoder configs, and posenc "
+     "reads decoder-only text configs"},
+    {{"dbrx"}, "models/dbrx (DbrxConfig, DbrxRotaryEmbedding)",
+     "published files carry θ in attn_config.rope_theta, which transformers does not read (it "
+     "takes rope_parameters, else 10000): the two disagree"},
+    {{"modernbert-decoder", "muse_glimmer_assistant", "openai_privacy_filter"},
+     "models/modernbert_decoder, muse_glimmer_assistant, openai_privacy_filter",
+     "their rope rules (global/local θ keys, queries rotated at the last q_len positions, a "
+     "bidirectional classifier) have not been read into the family table"},
+};
+
+constexpr const refusal* refusal_of(std::string_view model_type) {
+  for (const refusal& r : kRefusals)
+    for (std::string_view t : r.model_types)
+      if (!t.empty() && t == model_type) return &r;
+  return nullptr;
+}
+
 // The table's own invariants (tests/core/test_config_families.cpp checks them): names and
 // model_types unique, every row with a source and its models, period rules with a period.
 constexpr bool table_is_consistent() {
@@ -396,6 +563,8 @@ constexpr bool table_is_consistent() {
     if (f.layers.rope_flags.empty() != (f.layers.rope_interval == 0)) return false;
     for (std::size_t b = a + 1; b < all.size(); ++b)
       if (f.name == all[b].name) return false;
+    for (std::string_view t : f.model_types)
+      if (!t.empty() && refusal_of(t)) return false;
     for (std::size_t i = 0; i < f.model_types.size(); ++i) {
       const std::string_view t = f.model_types[i];
       if (t.empty()) continue;

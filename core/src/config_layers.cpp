@@ -32,6 +32,7 @@ std::optional<attention_kind> attention_of(std::string_view t) {
 struct layer_plan {
   std::string type;  // full_attention | sliding_attention | chunked_attention
   bool rope = true;
+  std::optional<layer_theta> theta;  // GraniteSWA: the layer's own θ
 };
 
 int layer_count(const text_context& c) {
@@ -91,8 +92,10 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
       int period = rule.period;
       if (!rule.period_key.empty())
         period = r.integer(c.p + std::string(rule.period_key), 1).value_or(rule.period);
+      const std::size_t shift = rule.period_from_first ? 0 : 1;  // GraniteSWA: i % period == 0
       for (std::size_t i = 0; i < n; ++i)
-        if ((i + 1) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
+        if ((i + shift) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
+      if (rule.first_full && n > 0) out[0] = "full_attention";  // MiMoV2FlashConfig: i == 0
       break;
     }
     case sliding_rule::nope:  // SmolLM3Config: sliding on no-RoPE layers
@@ -108,6 +111,13 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
 
 std::vector<layer_plan> plan_layers(const text_context& c) {
   const int n = layer_count(c);
+  if (!c.f.layers.bidirectional_key.empty()) {  // Gemma4TextConfig.__post_init__
+    const std::string key = c.p + std::string(c.f.layers.bidirectional_key);
+    if (c.r.text(key).value_or("") == "all")
+      fail_argument(key, " = 'all': every layer then attends both ways and transformers halves "
+                    "sliding_window ((w // 2) + 1), which posenc's layer map does not describe; "
+                    "each layer type's rotary is unchanged (read it with { layerType })");
+  }
   std::vector<bool> rope = rope_flags(c, n);
   const std::string list_key = c.p + "layer_types";
   std::vector<std::string> types;
@@ -142,11 +152,24 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
   const bool sliding_only = where == rope_where::sliding ||
                             (where == rope_where::sliding_if_window && c.r.has(c.p + "sliding_window"));
   std::vector<layer_plan> out(types.size());
+  const std::string theta_key = c.p + std::string(c.f.layers.theta_list);
+  std::optional<std::vector<double>> thetas;
+  if (!c.f.layers.theta_list.empty()) {
+    if (c.r.has(theta_key) && c.r.find(theta_key)->type != config_value::kind::numbers)
+      fail_argument(theta_key, " must be a list of numbers (one θ per layer, 0 = no RoPE)");
+    thetas = c.r.numbers(theta_key);
+    if (thetas && thetas->size() != out.size())
+      fail_argument(theta_key, " must hold one θ per layer (", out.size(), "), got ", thetas->size());
+  }
   for (std::size_t i = 0; i < out.size(); ++i) {
     const attention_kind a = *attention_of(types[i]);
     out[i].type = types[i];
     out[i].rope = rope[i] && a <= attention_kind::sparse &&
                   (!sliding_only || a == attention_kind::sliding);
+    if (!thetas) continue;
+    const double t = (*thetas)[i];
+    if (t == 0.0) out[i].rope = false;  // "theta == 0 => NoPE"
+    else out[i].theta = layer_theta{t, theta_key + "[" + std::to_string(i) + "]"};
   }
   return out;
 }
@@ -235,6 +258,28 @@ void check_options(const config_options& options) {
     fail_argument("part 'indexer' is a text-model part; tower must be 'text'");
 }
 
+// The config as a class with per-layer-type defaults completes it (Gemma4TextConfig,
+// LagunaConfig, …: `if self.rope_parameters is None: self.rope_parameters = default_rope_params`);
+// nullopt when nothing is added.
+std::optional<hf_config> with_class_ropes(const hf_config& config, const config_options& options) {
+  if (options.tower == "vision") return std::nullopt;
+  const reader r(config);
+  const text_context c = text_context_of(r, options);
+  const std::string key = c.p + "rope_parameters";
+  if (c.f.rope_defaults[0].layer_type.empty() || r.has(key)) return std::nullopt;
+  hf_config out = config;
+  out[key] = config_value::object();
+  for (const type_default& d : c.f.rope_defaults) {
+    if (d.layer_type.empty()) continue;
+    const std::string dict = key + "." + std::string(d.layer_type);
+    out[dict] = config_value::object();
+    out[dict + ".rope_type"] = config_value::of_text(std::string(d.rope_type));
+    out[dict + ".rope_theta"] = config_value::of(d.theta);
+    if (d.partial > 0.0) out[dict + ".partial_rotary_factor"] = config_value::of(d.partial);
+  }
+  return out;
+}
+
 const layer_plan& plan_of(const std::vector<layer_plan>& plan, int layer) {
   if (layer < 0 || static_cast<std::size_t>(layer) >= plan.size())
     fail_argument("layer must be in [0, ", plan.size() - 1, "] (the decoder's layers), got ", layer);
@@ -272,23 +317,31 @@ double query_scale_at(const query_scale& q, std::int64_t position) {
 
 rope_config rope_from_config(const hf_config& config, const config_options& options) {
   detail::check_options(options);
-  const detail::reader r(config);
+  const std::optional<hf_config> completed = detail::with_class_ropes(config, options);
+  const detail::reader r(completed ? *completed : config);
   if (options.tower == "vision") return detail::vision_rope(r, options);
   const detail::text_context c = detail::text_context_of(r, options);
-  if (!options.layer) return detail::text_rope(c, options.layer_type, options);
+  if (!options.layer) {
+    const std::string key = c.p + std::string(c.f.layers.theta_list);
+    if (!c.f.layers.theta_list.empty() && r.has(key))
+      detail::fail_argument(key, " gives each layer its own θ: pass layer (a decoder layer "
+                            "index) to read one");
+    return detail::text_rope(c, options.layer_type, options);
+  }
   const auto plan = detail::plan_layers(c);
   const detail::layer_plan& l = detail::plan_of(plan, *options.layer);
   if (!l.rope)
     detail::fail_argument("layer ", *options.layer, " has no RoPE (", l.type, " in ", c.f.name,
                           "): layer_rope_from_config returns nullopt for it");
-  return detail::text_rope(c, l.type, options);
+  return detail::text_rope(c, l.type, options, l.theta);
 }
 
 std::optional<rope_config> layer_rope_from_config(const hf_config& config,
                                                   const config_options& options) {
   detail::check_options(options);
   if (!options.layer) detail::fail_argument("layer is required (a decoder layer index)");
-  const detail::reader r(config);
+  const std::optional<hf_config> completed = detail::with_class_ropes(config, options);
+  const detail::reader r(completed ? *completed : config);
   if (options.tower == "vision") {
     const int n = detail::vision_layer_count(r);
     if (*options.layer < 0 || *options.layer >= n)
@@ -300,12 +353,13 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
   const auto plan = detail::plan_layers(c);
   const detail::layer_plan& l = detail::plan_of(plan, *options.layer);
   if (!l.rope) return std::nullopt;
-  return detail::text_rope(c, l.type, options);
+  return detail::text_rope(c, l.type, options, l.theta);
 }
 
 model_info model_from_config(const hf_config& config, const config_options& options) {
   detail::check_options(options);
-  const detail::reader r(config);
+  const std::optional<hf_config> completed = detail::with_class_ropes(config, options);
+  const detail::reader r(completed ? *completed : config);
   model_info out;
   if (options.tower == "vision") {
     out.model_type = r.text("vision_config.model_type").value_or(r.text("model_type").value_or(""));
@@ -319,7 +373,7 @@ model_info model_from_config(const hf_config& config, const config_options& opti
   out.model_type = c.model_type;
   out.family = std::string(c.f.name);
   const auto plan = detail::plan_layers(c);
-  std::vector<std::pair<std::string, std::size_t>> by_type;  // layer type → encoding
+  std::vector<std::pair<std::string, std::size_t>> by_type;  // layer type (and θ) → encoding
   const std::optional<query_scale> scale = detail::query_scale_of(c);
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const detail::layer_plan& l = plan[i];
@@ -327,14 +381,15 @@ model_info model_from_config(const hf_config& config, const config_options& opti
     if (info.attention == attention_kind::sliding) info.window = detail::window_of(c);
     if (info.attention == attention_kind::chunked) info.chunk = detail::chunk_of(c);
     if (l.rope) {
+      const std::string key = l.theta ? l.type + "@" + l.theta->key : l.type;
       auto known = by_type.begin();
-      while (known != by_type.end() && known->first != l.type) ++known;
+      while (known != by_type.end() && known->first != key) ++known;
       if (known == by_type.end()) {
-        rope_config rope = detail::text_rope(c, l.type, options);
+        rope_config rope = detail::text_rope(c, l.type, options, l.theta);
         std::size_t at = 0;
         while (at < out.encodings.size() && !detail::same_rope(out.encodings[at], rope)) ++at;
         if (at == out.encodings.size()) out.encodings.push_back(std::move(rope));
-        known = by_type.insert(by_type.end(), {l.type, at});
+        known = by_type.insert(by_type.end(), {key, at});
       }
       info.rope = known->second;
     }

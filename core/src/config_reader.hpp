@@ -102,9 +102,14 @@ struct text_context {
 // one options.family names. An unlisted model_type is refused naming it.
 text_context text_context_of(const reader& r, const config_options& options);
 
-// The rotary of one layer type ("full_attention", "sliding_attention", "chunked_attention").
+// The rotary of one layer type ("full_attention", "sliding_attention", "chunked_attention");
+// `layer_theta` replaces rope_theta (GraniteSWA's layer_rope_theta, named by `theta_key`).
+struct layer_theta {
+  double value = 0.0;
+  std::string key;
+};
 rope_config text_rope(const text_context& c, const std::string& layer_type,
-                      const config_options& options);
+                      const config_options& options, const std::optional<layer_theta>& theta = {});
 
 // The vision tower's 2-D rotary and its layer count.
 rope_config vision_rope(const reader& r, const config_options& options);

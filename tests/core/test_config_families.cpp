@@ -68,6 +68,18 @@ std::string base_text(const family& f) {
   return out;
 }
 
+// The class's per-layer-type rope_parameters when the config has none.
+std::string defaults_text(const family& f) {
+  std::string out = "class default";
+  for (const auto& d : f.rope_defaults) {
+    if (d.layer_type.empty()) continue;
+    out += (out.size() > 13 ? ", " : " ") + std::string(d.layer_type.substr(0, d.layer_type.find('_'))) + " " +
+           std::string(d.rope_type) + " θ " + number(d.theta);
+    if (d.partial > 0) out += " p " + number(d.partial);
+  }
+  return out;
+}
+
 std::string layers_text(const family& f) {
   using posenc::detail::query_rule;
   using posenc::detail::rope_where;
@@ -79,10 +91,14 @@ std::string layers_text(const family& f) {
     case sliding_rule::everywhere: parts.push_back("all sliding when `sliding_window` is set"); break;
     case sliding_rule::qwen: parts.push_back("sliding from `max_window_layers` when `use_sliding_window`"); break;
     case sliding_rule::period:
+      if (l.period_from_first) {
+        parts.push_back("full when i % " + std::to_string(l.period) + " == 0, else sliding");
+        break;
+      }
       parts.push_back("sliding except every " +
                       (l.period_key.empty() ? std::to_string(l.period)
                                             : "`" + std::string(l.period_key) + "` (" + std::to_string(l.period) + ")") +
-                      "-th" + (l.last_full ? ", last full" : ""));
+                      "-th" + (l.first_full ? ", first full" : "") + (l.last_full ? ", last full" : ""));
       break;
     case sliding_rule::nope: parts.push_back("no-RoPE layers slide when `use_sliding_window`"); break;
   }
@@ -92,13 +108,16 @@ std::string layers_text(const family& f) {
   if (l.rope == rope_where::sliding) parts.push_back("RoPE on sliding layers only");
   if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
   if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
+  if (!l.bidirectional_key.empty()) parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': refused");
+  if (!l.theta_list.empty()) parts.push_back("θ per layer from `" + std::string(l.theta_list) + "` (0 = no RoPE)");
   if (l.rope_layers_chunked) parts.push_back("RoPE layers chunked (`attention_chunk_size`)");
   if (l.scaling_full_only) parts.push_back("scaling on full layers only");
   if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
   if (l.query == query_rule::ministral3) parts.push_back("query scale on every layer");
-  if (f.needs_rope_parameters) parts.push_back("per-layer-type `rope_parameters` required");
+  if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));
   if (l.needs_layer_types) parts.push_back("`layer_types` required (linear / conv blocks: no RoPE)");
   if (!f.indexer_dim.empty()) parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, half");
+  if (!f.no_rope_flag.empty()) parts.push_back("no RoPE (ALiBi) when `" + std::string(f.no_rope_flag) + "`: refused");
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
   if (parts.empty()) return "every layer full attention, RoPE";
   std::string out;
@@ -123,7 +142,49 @@ std::string families_table() {
   return out;
 }
 
+// The README's table of model_types refused by name, one row per refusal.
+std::string refusals_table() {
+  std::string out = "| `model_type` | why posenc refuses it | source |\n|---|---|---|\n";
+  for (const posenc::detail::refusal& r : posenc::detail::kRefusals) {
+    std::string types;
+    for (std::string_view t : r.model_types)
+      if (!t.empty()) types += (types.empty() ? "`" : ", `") + std::string(t) + "`";
+    out += "| " + types + " | " + std::string(r.why) + " | " + std::string(r.source) + " |\n";
+  }
+  return out;
+}
+
+std::string readme_between(const std::string& name) {
+  std::ifstream in(std::string(POSENC_FIXTURES_DIR) + "/../../README.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string readme = text.str();
+  const std::string begin = "<!-- " + name + ":begin -->\n", end = "<!-- " + name + ":end -->";
+  const std::size_t a = readme.find(begin), b = readme.find(end);
+  if (a == std::string::npos || b == std::string::npos || b < a) return "(markers missing)";
+  return readme.substr(a + begin.size(), b - a - begin.size());
+}
+
 }  // namespace
+
+TEST_CASE("config families: README's refusals table is the refusal table, and each refusal is raised",
+          "[config][families]") {
+  const std::string want = refusals_table();
+  if (readme_between("refusals") != want) std::ofstream("refusals-table.md") << want;
+  INFO("README.md between the refusals markers should read refusals-table.md");
+  CHECK(readme_between("refusals") == want);
+  for (const posenc::detail::refusal& r : posenc::detail::kRefusals)
+    for (std::string_view t : r.model_types) {
+      if (t.empty()) continue;
+      posenc::hf_config c;
+      c["model_type"] = posenc::config_value::of_text(std::string(t));
+      c["hidden_size"] = posenc::config_value::of(4096);
+      c["num_attention_heads"] = posenc::config_value::of(32);
+      posenc::test::require_throws<posenc::invalid_argument>(
+          [&] { (void)posenc::rope_from_config(c); }, "model_type = '" + std::string(t) + "' is refused: " + std::string(r.why));
+      CHECK(posenc::rope_from_config(c, {.family = "llama"}).head_dim == 128);
+    }
+}
 
 TEST_CASE("config families: the family table's invariants hold", "[config][families]") {
   CHECK(posenc::detail::table_is_consistent());
@@ -243,4 +304,98 @@ TEST_CASE("config families: an unlisted model_type is refused by name; family ta
   CHECK(posenc::model_from_config(c, {.family = "llama4"}).family == "llama4");
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::rope_from_config(c, {.family = "llama9"}); }, "family 'llama9'");
+}
+
+namespace {
+
+// A config with only the shape keys: model_type, hidden_size, num_attention_heads, num_hidden_layers.
+posenc::hf_config shape(const std::string& model_type, double hidden, double heads, double layers) {
+  using posenc::config_value;
+  posenc::hf_config c;
+  c["model_type"] = config_value::of_text(model_type);
+  c["hidden_size"] = config_value::of(hidden);
+  c["num_attention_heads"] = config_value::of(heads);
+  c["num_hidden_layers"] = config_value::of(layers);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("config families: classes with per-layer-type rope dicts fill them when the config has none",
+          "[config][families]") {
+  using posenc::config_value;
+  // Gemma4TextConfig.__post_init__: sliding {default, 1e4}, full {proportional, p 0.25, 1e6}.
+  posenc::hf_config g = shape("gemma4_text", 2304, 8, 12);
+  g["head_dim"] = config_value::of(256);
+  const posenc::model_info m = posenc::model_from_config(g);
+  REQUIRE(m.encodings.size() == 2);
+  const posenc::rope_config& local = m.encodings[*m.layers[0].rope];
+  const posenc::rope_config& global = m.encodings[*m.layers[5].rope];
+  CHECK(local.base == 10000.0);
+  CHECK(local.rotary_dim == 256);
+  CHECK(global.head_dim == 512);
+  CHECK(global.base == 1e6);
+  CHECK(global.scaling.type == posenc::scaling_type::proportional);
+  // _compute_proportional_rope_parameters: the first int(0.25 · 512 / 2) rungs over 512, then 0.
+  const posenc::frequencies f = posenc::inverse_frequencies(512, 1e6, global.scaling);
+  for (int i = 0; i < 256; ++i)
+    CHECK(f.inv_freq[static_cast<std::size_t>(i)] ==
+          Approx(i < 64 ? 1.0 / std::pow(1e6, 2.0 * i / 512) : 0.0).epsilon(1e-15));
+  // Its convert_rope_params_to_dict reads no top-level rope key: one is accepted only when it
+  // agrees with the dicts.
+  posenc::hf_config t = g;
+  t["rope_theta"] = config_value::of(1e6);  // what full_attention uses: accepted
+  CHECK(posenc::model_from_config(t).encodings.size() == 2);
+  t["rope_theta"] = config_value::of(5e5);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(t); },
+      "rope_theta = 500000 is not read by gemma4 (models/gemma4, diffusion_gemma (Gemma4TextConfig, "
+      "Gemma4TextRotaryEmbedding) reads only the per-layer-type rope_parameters, where "
+      "rope_parameters.full_attention.rope_theta = 1000000)");
+
+  posenc::hf_config both = g;
+  both["use_bidirectional_attention"] = config_value::of_text("all");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(both); }, "use_bidirectional_attention = 'all'");
+  CHECK(posenc::rope_from_config(both, {.layer_type = "sliding_attention"}).base == 10000.0);
+
+  // MiMoV2FlashConfig: full on layer 0 and every 6th; int(192 · 0.334) = 64 dims at 5e6 / 1e4.
+  const posenc::model_info mm = posenc::model_from_config(shape("mimo_v2_flash", 4096, 64, 12));
+  for (const posenc::layer_info& l : mm.layers) {
+    const bool full = l.index == 0 || (l.index + 1) % 6 == 0;
+    CHECK(l.attention == (full ? posenc::attention_kind::full : posenc::attention_kind::sliding));
+    const posenc::rope_config& r = mm.encodings[*l.rope];
+    CHECK(r.head_dim == 192);
+    CHECK(r.rotary_dim == 64);
+    CHECK(r.base == (full ? 5e6 : 1e4));
+  }
+}
+
+TEST_CASE("config families: GraniteSWA's layer_rope_theta gives each layer its own θ, 0 = no RoPE",
+          "[config][families]") {
+  using posenc::config_value;
+  posenc::hf_config g = shape("granite_swa", 1024, 8, 8);
+  g["rope_theta"] = config_value::of(1e4);
+  // Without the list every layer takes rope_theta (GraniteSWAConfig.__post_init__).
+  const posenc::model_info plain = posenc::model_from_config(g);
+  REQUIRE(plain.encodings.size() == 1);
+  for (const posenc::layer_info& l : plain.layers)
+    CHECK(l.attention == (l.index % 4 == 0 ? posenc::attention_kind::full : posenc::attention_kind::sliding));
+  g["layer_rope_theta"] = config_value::of_numbers({0, 1e4, 1e4, 1e4, 5e5, 1e4, 0, 1e4});
+  const posenc::model_info m = posenc::model_from_config(g);
+  REQUIRE(m.encodings.size() == 2);
+  for (const posenc::layer_info& l : m.layers) {
+    const double want[] = {0, 1e4, 1e4, 1e4, 5e5, 1e4, 0, 1e4};
+    const double t = want[l.index];
+    CHECK(l.rope.has_value() == (t != 0));
+    if (l.rope) CHECK(m.encodings[*l.rope].base == t);
+    const auto one = posenc::layer_rope_from_config(g, {.layer = l.index});
+    CHECK(one.has_value() == (t != 0));
+    if (one) CHECK(one->base == t);
+  }
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(g); }, "layer_rope_theta gives each layer its own θ");
+  g["layer_rope_theta"] = config_value::of_numbers({1e4, 1e4});
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(g); }, "layer_rope_theta must hold one θ per layer (8)");
 }

@@ -190,6 +190,37 @@ const FAMILIES = {
     layers: every(36, (i) => [(i + 1) % 4 ? 'e0' : null, 'full', null, null, null]) },
   'stablelm-2-zephyr-1.6b': { family: 'stablelm', encodings: [rotary(64, 16, 10000, 'half', plain(16, 10000))], layers: full(24) },
   // Starcoder2Attention: sliding_window on every layer.
+  // Gemma3nTextConfig: sliding except every 5th layer, global θ rope_theta, local rope_local_base_freq.
+  'gemma-3n-e4b.reconstructed': { family: 'gemma3n', encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000)),
+    rotary(256, 256, 1e6, 'half', plain(256, 1e6))],
+  layers: every(35, (i) => ((i + 1) % 5 ? ['e0', 'sliding', 512, null, null] : ['e1', 'full', null, null, null])) },
+  // Gemma4TextConfig without rope_parameters: its default_rope_params, as transformers fills them.
+  'gemma-4-e2b-it.class-defaults.reconstructed': { family: 'gemma4', encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000)),
+    rotary(512, 512, 1e6, 'half', [hfProportional(512, 1e6, 0.25), 1])],
+  layers: every(30, (i) => ((i + 1) % 6 && i !== 29 ? ['e0', 'sliding', 512, null, null] : ['e1', 'full', null, null, null])) },
+  'hy3-preview.reconstructed': { family: 'hy_v3', encodings: [rotary(128, 128, 11158840, 'half', plain(128, 11158840))], layers: full(80) },
+  // AfmoeAttention: RoPE only on the local (sliding) layers; every 4th layer is global.
+  'afmoe.reconstructed': { family: 'afmoe', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: every(32, (i) => ((i + 1) % 4 ? ['e0', 'sliding', 1024, null, null] : [null, 'full', null, null, null])) },
+  'minimax-m2.reconstructed': { family: 'minimax_m2', encodings: [rotary(128, 128, 5e6, 'half', plain(128, 5e6))], layers: full(62) },
+  // LagunaConfig default_rope_params: full_attention θ 5e5 over int(128 · 0.5) dims.
+  'laguna-xs.2.reconstructed': { family: 'laguna', encodings: [rotary(128, 64, 5e5, 'half', plain(64, 5e5))], layers: full(40) },
+  'mellum2-12b-a2.5b-base.reconstructed': { family: 'mellum', encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5))],
+    layers: full(28) },
+  // MiMoV2FlashConfig: full on layer 0 and every 6th, int(192 · 0.334) = 64 rotary dims at θ 5e6 / 1e4.
+  'mimo-v2-flash.reconstructed': { family: 'mimo_v2_flash', encodings: [rotary(192, 64, 5e6, 'half', plain(64, 5e6)),
+    rotary(192, 64, 10000, 'half', plain(64, 10000))],
+  layers: every(48, (i) => (i === 0 || (i + 1) % 6 === 0 ? ['e0', 'full', null, null, null] : ['e1', 'sliding', 128, null, null])) },
+  // ExaoneMoeAttention: as EXAONE 4, RoPE on the sliding layers only.
+  'k-exaone-236b-a23b.reconstructed': { family: 'exaone4', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: every(32, (i) => ((i + 1) % 4 ? ['e0', 'sliding', 4096, null, null] : [null, 'full', null, null, null])) },
+  // FalconConfig.head_dim = hidden_size // num_attention_heads (a property: 4544 / 71 = 64).
+  'falcon-7b-instruct': { family: 'falcon', encodings: [rotary(64, 64, 10000, 'half', plain(64, 10000))], layers: full(32) },
+  'gpt-neox-japanese-2.7b.reconstructed': { family: 'gpt_neox_japanese', encodings: [rotary(80, 80, 10000, 'half', plain(80, 10000))],
+    layers: full(32) },
+  // GraniteSWAConfig: full when i % 4 == 0; layer_rope_theta defaults to rope_theta everywhere.
+  'granite-swash-2b.reconstructed': { family: 'granite_swa', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: every(24, (i) => (i % 4 ? ['e0', 'sliding', 128, null, null] : ['e0', 'full', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -231,8 +262,8 @@ function assertEncoding(rope, want, what) {
   assert.ok(worst <= 4e-7 * want.attention, `${what}: cos/sin max |error| ${worst}`);
 }
 
-function assertModel(pe, name, want, opts = {}) {
-  const model = pe.modelFromConfig(load(name), opts);
+function assertModel(pe, name, want, opts = {}, config = load(name)) {
+  const model = pe.modelFromConfig(config, opts);
   try {
     assert.equal(model.family, want.family, `${name}: family`);
     assert.equal(model.layers.length, want.layers.length, `${name}: layer count`);
@@ -308,6 +339,57 @@ for (const [name, pe] of Object.entries(both)) {
     assert.equal(gemma4.scaling.e1.type, 'proportional');
     scout.dispose();
     gemma4.dispose();
+  });
+
+  test(`${name}: long-tail families: class-default rope dicts, unread keys and refusals are named`, () => {
+    // Gemma4TextConfig's convert_rope_params_to_dict reads no top-level rope keys.
+    const g4 = load('gemma-4-e2b-it.class-defaults.reconstructed');
+    for (const key of ['rope_theta', 'rope_scaling', 'partial_rotary_factor']) {
+      const c = { ...g4, text_config: { ...g4.text_config, [key]: key === 'rope_scaling' ? { rope_type: 'linear', factor: 2 } : 0.5 } };
+      assertThrows(() => pe.modelFromConfig(c), RangeError, new RegExp(`text_config\\.${key}( = 0\\.5)? is not read by gemma4`));
+    }
+    // MiMo-V2-Flash's published file repeats the class's values at the top level (rope_theta 5e6,
+    // partial_rotary_factor 0.334, its own swa_rope_theta): transformers ignores them; they agree.
+    const hub = { ...load('mimo-v2-flash.reconstructed'), rope_theta: 5000000, partial_rotary_factor: 0.334, swa_rope_theta: 10000 };
+    assertModel(pe, 'mimo-v2-flash.reconstructed', FAMILIES['mimo-v2-flash.reconstructed'], {}, hub);
+    assertThrows(() => pe.modelFromConfig({ ...hub, rope_theta: 1e6 }), RangeError,
+      /rope_theta = 1000000 is not read by mimo_v2_flash .*rope_parameters\.full_attention\.rope_theta = 5000000/);
+    // use_bidirectional_attention 'all': Gemma4TextConfig halves the window and drops causality.
+    const both = { ...g4, text_config: { ...g4.text_config, use_bidirectional_attention: 'all' } };
+    assertThrows(() => pe.modelFromConfig(both), RangeError, /use_bidirectional_attention = 'all'/);
+    const local = pe.ropeFromConfig(both, { layerType: 'sliding_attention' });
+    assertEncoding(local, FAMILIES['gemma-4-e2b-it.class-defaults.reconstructed'].encodings[0], 'gemma 4 bidirectional sliding');
+    local.dispose();
+    const flat = { ...g4, text_config: { ...g4.text_config, rope_parameters: { rope_type: 'default', rope_theta: 1e4 } } };
+    assertThrows(() => pe.ropeFromConfig(flat), RangeError, /rope_parameters must hold one object per layer type/);
+    // MiniMax-M2's rotary_dim: transformers rotates int(head_dim · partial_rotary_factor) and ignores it.
+    const m2 = load('minimax-m2.reconstructed');
+    assertThrows(() => pe.ropeFromConfig({ ...m2, rotary_dim: 64 }), RangeError, /rotary_dim is not read by transformers/);
+    const agreed = pe.ropeFromConfig({ ...m2, rotary_dim: 64, partial_rotary_factor: 0.5 });
+    assertEncoding(agreed, rotary(128, 64, 5e6, 'half', plain(64, 5e6)), 'minimax_m2 rotary_dim 64 with partial 0.5');
+    agreed.dispose();
+    // FalconAttention applies RoPE only when alibi is false.
+    assertThrows(() => pe.modelFromConfig({ ...load('falcon-7b-instruct'), alibi: true }), RangeError, /alibi = true: this falcon uses ALiBi/);
+    // GraniteSWAModel.rotary_embs: one rotary per θ of layer_rope_theta, 0 = no RoPE.
+    const thetas = [0, 1e4, 1e4, 1e4, 5e5, 1e4, 0, 1e4, ...Array(16).fill(1e4)];
+    const swa = { ...load('granite-swash-2b.reconstructed'), layer_rope_theta: thetas };
+    const model = pe.modelFromConfig(swa);
+    try {
+      assert.deepEqual(model.layers.slice(0, 8).map((l) => l.rope), [null, 'e0', 'e0', 'e0', 'e1', 'e0', null, 'e0']);
+      assertEncoding(model.encodings.e1, rotary(128, 128, 5e5, 'half', plain(128, 5e5)), 'granite_swa layer 4');
+    } finally {
+      model.dispose();
+    }
+    assert.equal(pe.ropeFromConfig(swa, { layer: 6 }), null);
+    assertThrows(() => pe.ropeFromConfig(swa), RangeError, /layer_rope_theta gives each layer its own θ/);
+    // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
+    assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
+      /model_type = 'nanochat' is refused: it rotates by -p·θ/);
+    assertThrows(() => pe.modelFromConfig({ model_type: 'step3p7', hidden_size: 768, num_attention_heads: 6 }), RangeError,
+      /model_type = 'step3p7' is refused: rope_theta and partial_rotary_factors are per-layer lists/);
+    const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
+    assert.equal(opted.headDim, 128);
+    opted.dispose();
   });
 
   test(`${name}: ropeFromConfig({ layer }) is the layer's encoding, null without RoPE`, () => {
