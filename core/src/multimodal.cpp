@@ -203,6 +203,7 @@ axis_ladder band_ladder(const rope_axes& axes, int rotary_dim, double base, cons
     out.inv_freq.resize(shared.inv_freq.size());
     out.pair_axis.resize(shared.inv_freq.size());
     out.attention_factor = shared.attention_factor;
+    out.shared = true;
   }
   for (int a = 0; a < n; ++a) {
     const axis_band& band = axes.bands[static_cast<std::size_t>(a)];

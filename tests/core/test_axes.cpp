@@ -638,6 +638,11 @@ TEST_CASE("mrope and mrope-interleaved are bands on the shared ladder: the expli
       posenc::rope_apply(a, tensor_view::dense(x.data(), x.size(), 4, 3, 128), std::span<const std::int64_t>(ids));
       posenc::rope_apply(b, tensor_view::dense(y.data(), y.size(), 4, 3, 128), std::span<const std::int64_t>(ids));
       CHECK(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
+      // A shared ladder takes start (M-RoPE's text tokens), as the kind does.
+      CHECK(b.shared_ladder());
+      posenc::rope_apply(a, tensor_view::dense(x.data(), x.size(), 4, 3, 128), std::int64_t{1} << 40);
+      posenc::rope_apply(b, tensor_view::dense(y.data(), y.size(), 4, 3, 128), std::int64_t{1} << 40);
+      CHECK(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
     }
   // Refused descriptions name the field.
   const auto refused = [](std::vector<axis_band> b, const char* needle, bool shared = true,

@@ -95,7 +95,8 @@ int axis_count(rope_axes_kind kind) noexcept;
 //    naming layout), and such a rotator takes float32 tensors only (16-bit: invalid_argument
 //    naming x).
 //  - bands with shared_ladder: ladder_dim 0 or rotary_dim, dims ≥ 0, and the bands' rungs
-//    taking every rung of the ladder once; any scaling applies; not with half_per_band.
+//    taking every rung of the ladder once; any scaling applies; not with half_per_band. As
+//    for M-RoPE, a rotator of such bands takes `start` (every axis at start + t).
 // Violations throw posenc::invalid_argument naming mrope.section, axes[i].dims, axes[i].scale,
 // axes[i].rungs, axes, rotary_dim or scaling.
 struct rope_axes {
