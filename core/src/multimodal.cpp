@@ -117,21 +117,17 @@ int rung_of(const axis_band& band, int k) {
 void check_rungs(const axis_band& band, const std::string& at, const std::string& name,
                  int ladder) {
   const int count = band.dims / 2;
-  if (!band.rungs.empty()) {
-    if (static_cast<int>(band.rungs.size()) != count)
-      detail::fail_argument(at, ".rungs (", name, ", axis ", band.name, ") must hold dims/2 = ",
-                            count, " rungs, got ", band.rungs.size());
-    for (const int j : band.rungs)
-      if (j < 0 || j >= ladder / 2)
-        detail::fail_argument(at, ".rungs (", name, ", axis ", band.name,
-                              ") must be rungs of a ladder of ", ladder / 2, ", got ", j);
-    return;
-  }
   const long long last = band.first + static_cast<long long>(band.step) * (count - 1);
-  if (count > 0 && (band.first < 0 || band.step < 1 || last >= ladder / 2))
-    detail::fail_argument(at, ".ladder_dim / first / step (", name, ", axis ", band.name,
-                          ") must pick rungs of an even ladder: rungs ", band.first, " + ",
-                          band.step, "·k for k < ", count, " of ", ladder / 2);
+  const bool listed = !band.rungs.empty();
+  const bool fits =
+      listed ? static_cast<int>(band.rungs.size()) == count &&
+                   std::all_of(band.rungs.begin(), band.rungs.end(),
+                               [&](int j) { return j >= 0 && j < ladder / 2; })
+             : count == 0 || (band.first >= 0 && band.step >= 1 && last < ladder / 2);
+  if (!fits)
+    detail::fail_argument(at, listed ? ".rungs (" : ".ladder_dim / first / step (", name,
+                          ", axis ", band.name, ") must pick dims/2 = ", count,
+                          " rungs of a ladder of ", ladder / 2);
 }
 
 // Shared ladder: every rung of the rotary dim's ladder taken by exactly one band.
@@ -170,14 +166,13 @@ void check_bands(const rope_axes& axes, int rotary_dim) {
     if (!std::isfinite(band.scale) || !(band.scale > 0))
       detail::fail_argument(at, ".scale (", name, ", axis ", band.name,
                             ") must be finite and > 0, got ", band.scale);
-    if (axes.shared_ladder && band.ladder_dim != 0 && band.ladder_dim != rotary_dim)
-      detail::fail_argument(at, ".ladder_dim (", name, ", axis ", band.name, ") must be 0 or "
-                            "rotaryDim ", rotary_dim, " with a shared ladder, got ", band.ladder_dim);
     const int ladder = axes.shared_ladder ? rotary_dim
                        : band.ladder_dim == 0 ? band.dims : band.ladder_dim;
-    if (ladder % 2 != 0 || ladder > max_dim)
-      detail::fail_argument(at, ".ladder_dim (", name, ", axis ", band.name,
-                            ") must be even and <= ", max_dim, ", got ", ladder);
+    if (ladder % 2 != 0 || ladder > max_dim ||
+        (axes.shared_ladder && band.ladder_dim != 0 && band.ladder_dim != rotary_dim))
+      detail::fail_argument(at, ".ladder_dim (", name, ", axis ", band.name, ") must be even, <= ",
+                            max_dim, axes.shared_ladder ? " and 0 or rotaryDim (shared ladder)" : "",
+                            ", got ", band.ladder_dim);
     check_rungs(band, at, name, ladder);
     sum += band.dims;
     terms += detail::concat(a ? " + " : "", band.name, " ", band.dims);
