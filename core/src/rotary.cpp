@@ -508,10 +508,9 @@ position_source positions_of(const rotary_cache& cache, std::span<const double> 
 }
 
 position_source positions_of(const rotary_cache& cache, std::int64_t start, std::int64_t tokens) {
-  // M-RoPE's text tokens sit at t = h = w = start + i; other multi-axis rotators have no
+  // M-RoPE's text tokens sit at t = h = w = start + i; axes with their own ladders have no
   // such convention.
-  if (cache.axes() > 1 && cache.axes_kind() != rope_axes_kind::mrope &&
-      cache.axes_kind() != rope_axes_kind::mrope_interleaved)
+  if (cache.axes() > 1 && !cache.shared_ladder())
     detail::fail_argument("a ", cache.axes(), "-axis rotary (", cache.axes_name(), ") takes positions [",
                           cache.axes(), "][tokens], not start");
   check_position("start", start);
@@ -659,6 +658,7 @@ rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::i
   axes_name_ = axes_name_of(config.axes);
   inv_freq_ = std::move(ladder.inv_freq);
   pair_axis_ = std::move(ladder.pair_axis);
+  shared_ladder_ = ladder.shared;
   attention_factor_ = ladder.attention_factor;
 
   if (angles_ == angle_precision::exact) {

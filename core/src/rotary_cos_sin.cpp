@@ -126,8 +126,7 @@ void rope_cos_sin(const rotary_cache& cache, std::int64_t start, std::size_t tok
   if (tokens != 0)
     detail::check_range("start", start + static_cast<std::int64_t>(tokens - 1), -max_position,
                         max_position);
-  if (cache.axes() > 1 && cache.axes_kind() != rope_axes_kind::mrope &&
-      cache.axes_kind() != rope_axes_kind::mrope_interleaved)
+  if (cache.axes() > 1 && !cache.shared_ladder())
     detail::fail_argument("a ", cache.axes(), "-axis rotary (", cache.axes_name(),
                           ") takes positions [", cache.axes(), "][tokens], not start");
   // M-RoPE text tokens: t = h = w, the plain row (bit-identical, multimodal.hpp).

@@ -601,3 +601,64 @@ TEST_CASE("qwen2-vl's and pixtral's 2-D rotaries, now two bands of rotary_dim/2,
   bad.axes.bands[0].step = 9;
   posenc::test::require_throws<posenc::invalid_argument>([&] { rotary_cache{bad}; }, "axes[0].ladder_dim / first / step");
 }
+
+TEST_CASE("mrope and mrope-interleaved are bands on the shared ladder: the explicit "
+          "description rotates bit for bit as the kind; bad shared-ladder bands are refused "
+          "by name", "[axes]") {
+  using posenc::axis_band;
+  // HF's rules written as bands: apply_multimodal_rotary_pos_emb's contiguous sections
+  // [16, 24, 24]; apply_interleaved_mrope's [24, 20, 20] (h at 1::3 below 60, w at 2::3
+  // below 60, t every other rung).
+  std::vector<int> t_rungs;
+  for (int i = 0; i < 64; ++i)
+    if (!(i < 60 && i % 3 != 0)) t_rungs.push_back(i);
+  REQUIRE(t_rungs.size() == 24);
+  struct pair_case { posenc::rope_axes_kind kind; std::array<int, 3> section; std::vector<axis_band> bands; };
+  const pair_case cases[] = {
+      {posenc::rope_axes_kind::mrope, {16, 24, 24}, {{"t", 32}, {"h", 48, 1.0, 0, 16}, {"w", 48, 1.0, 0, 40}}},
+      {posenc::rope_axes_kind::mrope_interleaved, {24, 20, 20},
+       {{"t", 48, 1.0, 0, 0, 1, t_rungs}, {"h", 40, 1.0, 0, 1, 3}, {"w", 40, 1.0, 0, 2, 3}}},
+      {posenc::rope_axes_kind::mrope, {0, 32, 32}, {{"t", 0}, {"h", 64}, {"w", 64, 1.0, 128, 32}}}};
+  posenc::scaling yarn;
+  yarn.type = posenc::scaling_type::yarn, yarn.factor = 4.0, yarn.original_max_position_embeddings = 32768;
+  for (const pair_case& k : cases)
+    for (const rope_layout layout : {rope_layout::half, rope_layout::interleaved}) {
+      rope_config kind{.head_dim = 128, .base = 5e6, .layout = layout, .scaling = yarn};
+      kind.axes = {k.kind, k.section};
+      rope_config bands = kind;
+      bands.axes = {posenc::rope_axes_kind::bands, {}, k.bands, "custom"};
+      bands.axes.shared_ladder = true;
+      const rotary_cache a(kind, 0, 16), b(bands, 0, 16);
+      REQUIRE(b.axes() == 3);
+      CHECK(std::memcmp(a.inv_freq().data(), b.inv_freq().data(), 64 * sizeof(double)) == 0);
+      CHECK(std::equal(a.pair_axis().begin(), a.pair_axis().end(), b.pair_axis().begin(), b.pair_axis().end()));
+      CHECK(a.attention_factor() == b.attention_factor());
+      const std::vector<std::int64_t> ids = {0, 9, 3000, 1 << 24, 7, 9, 15, -2, 2, 9, 16, 1 << 20};
+      std::vector<float> x = posenc::test::random_tensor(4 * 3 * 128, 41), y = x;
+      posenc::rope_apply(a, tensor_view::dense(x.data(), x.size(), 4, 3, 128), std::span<const std::int64_t>(ids));
+      posenc::rope_apply(b, tensor_view::dense(y.data(), y.size(), 4, 3, 128), std::span<const std::int64_t>(ids));
+      CHECK(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
+      // A shared ladder takes start (M-RoPE's text tokens), as the kind does.
+      CHECK(b.shared_ladder());
+      posenc::rope_apply(a, tensor_view::dense(x.data(), x.size(), 4, 3, 128), std::int64_t{1} << 40);
+      posenc::rope_apply(b, tensor_view::dense(y.data(), y.size(), 4, 3, 128), std::int64_t{1} << 40);
+      CHECK(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
+    }
+  // Refused descriptions name the field.
+  const auto refused = [](std::vector<axis_band> b, const char* needle, bool shared = true,
+                          posenc::scaling s = {}) {
+    rope_config c{.head_dim = 128, .base = 1e4, .scaling = s};
+    c.axes = {posenc::rope_axes_kind::bands, {}, std::move(b), "custom"};
+    c.axes.shared_ladder = shared;
+    posenc::test::require_throws<posenc::invalid_argument>([&] { rotary_cache{c}; }, needle);
+  };
+  refused({{"t", 32}, {"h", 48, 1.0, 0, 8}, {"w", 48, 1.0, 0, 40}}, "axes[1].rungs");  // rung 8 twice
+  refused({{"t", 32, 1.0, 0, 0, 1, {0, 1}}, {"h", 96, 1.0, 0, 16}}, "axes[0].rungs");  // 2 rungs of 16
+  refused({{"t", 4, 1.0, 0, 0, 1, {0, 64}}, {"h", 124, 1.0, 0, 2}}, "axes[0].rungs");  // rung 64 of 64
+  refused({{"t", 64, 1.0, 64}, {"h", 64, 1.0, 0, 32}}, "axes[0].ladder_dim");
+  refused({{"t", 0}, {"h", 128}}, "axes[0].dims", false);  // empty only on a shared ladder
+  refused({{"t", 64}, {"h", 64}}, "scaling", false, yarn);  // per-chunk ladders: no scaling
+  rope_config both = posenc::axes_preset("allegro", 96);
+  both.axes.shared_ladder = true;
+  posenc::test::require_throws<posenc::invalid_argument>([&] { rotary_cache{both}; }, "half_per_band");
+}

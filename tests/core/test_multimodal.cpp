@@ -350,6 +350,124 @@ TEST_CASE("text-only M-RoPE positions (t = h = w) equal plain RoPE bit for bit",
     }
 }
 
+namespace {
+
+// Every rope_scaling type M-RoPE models may carry (HF applies it to the one ladder all three
+// axes share: Qwen2VLRotaryEmbedding / Qwen3VLTextRotaryEmbedding via ROPE_INIT_FUNCTIONS).
+std::vector<posenc::scaling> every_scaling(int rotary_dim) {
+  using posenc::scaling_type;
+  std::vector<posenc::scaling> v(11);
+  v[1].type = scaling_type::linear, v[1].factor = 4.0;
+  v[2].type = scaling_type::dynamic, v[2].factor = 2.0, v[2].max_position_embeddings = 4096;
+  v[2].seq_len = 20000;
+  v[3].type = scaling_type::dynamic, v[3].alpha = 1000.0;
+  v[4].type = scaling_type::yarn, v[4].factor = 4.0, v[4].original_max_position_embeddings = 32768;
+  v[5] = v[4], v[5].factor = 8.0, v[5].mscale = 1.0, v[5].mscale_all_dim = 0.707, v[5].truncate = false;
+  v[6].type = scaling_type::llama3, v[6].factor = 8.0, v[6].original_max_position_embeddings = 8192;
+  v[7].type = scaling_type::longrope, v[7].original_max_position_embeddings = 4096;
+  v[7].max_position_embeddings = 131072, v[7].seq_len = 8000;
+  for (int i = 0; i < rotary_dim / 2; ++i) {
+    v[7].short_factor.push_back(1.0 + 0.01 * i);
+    v[7].long_factor.push_back(1.0 + 0.37 * i);
+  }
+  v[8] = v[7], v[8].seq_len = 100;  // short factors
+  v[9].type = scaling_type::proportional, v[9].partial_rotary_factor = 0.25, v[9].factor = 2.0;
+  v[10].type = scaling_type::none;
+  return v;
+}
+
+// The axis rung i takes, by HF's rule: apply_multimodal_rotary_pos_emb (contiguous sections,
+// the same in both halves) or Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope (h at
+// 1::3 below 3·s_h, w at 2::3 below 3·s_w, t elsewhere).
+int hf_axis_of(int i, std::array<int, 3> s, bool interleaved) {
+  if (interleaved) return i % 3 == 1 && i < 3 * s[1] ? 1 : i % 3 == 2 && i < 3 * s[2] ? 2 : 0;
+  return i < s[0] ? 0 : i < s[0] + s[1] ? 1 : 2;
+}
+
+// The dims of rung i's pair in a head row.
+std::array<int, 2> pair_dims(int i, int rotary_dim, rope_layout layout) {
+  if (layout == rope_layout::interleaved) return {2 * i, 2 * i + 1};
+  return {i, i + rotary_dim / 2};
+}
+
+}  // namespace
+
+TEST_CASE("M-RoPE under every scaling type, empty sections and partial rotary: each pair is "
+          "rotated exactly as plain RoPE of the same scaling rotates it at its axis' "
+          "position (bit for bit)", "[multimodal]") {
+  struct kind_case { bool interleaved; int head_dim, rotary_dim; std::array<int, 3> section; };
+  const kind_case kinds[] = {{false, 128, 128, {16, 24, 24}}, {false, 128, 128, {64, 0, 0}},
+                             {false, 128, 128, {0, 32, 32}},  {false, 128, 128, {0, 0, 64}},
+                             {false, 128, 64, {11, 11, 10}},  {true, 128, 128, {24, 20, 20}},
+                             {true, 128, 128, {64, 0, 0}},    {true, 128, 128, {43, 0, 21}},
+                             {true, 96, 64, {11, 11, 10}}};
+  // In and out of the cache, negative, past 2^24, 2^31 and up to 2^53.
+  const std::vector<std::int64_t> values = {0, 1, 5, 39, 40, 41, 1000, -3, -70001, 1 << 24,
+                                            (1 << 24) + 1, 2147483647, 123456789012LL,
+                                            (std::int64_t{1} << 53) - 1, -(std::int64_t{1} << 53)};
+  const auto tokens = static_cast<std::int64_t>(values.size());
+  const std::int64_t heads = 2;
+  for (const kind_case& k : kinds)
+    for (const posenc::scaling& s : every_scaling(k.rotary_dim))
+      for (const rope_layout layout : {rope_layout::half, rope_layout::interleaved})
+        for (const std::int64_t count : {0, 40}) {
+          rope_config pc{.head_dim = k.head_dim, .rotary_dim = k.rotary_dim, .base = 1e6,
+                         .layout = layout};
+          pc.scaling = s;
+          rope_config mc = pc;
+          mc.axes = {k.interleaved ? rope_axes_kind::mrope_interleaved : rope_axes_kind::mrope,
+                     k.section};
+          const rotary_cache m(mc, 0, count), plain(pc, 0, count);
+          INFO("section " << k.section[0] << " " << k.section[1] << " " << k.section[2]
+                          << (k.interleaved ? " interleaved" : "") << ", scaling "
+                          << posenc::to_string(s.type) << ", layout " << posenc::to_string(layout)
+                          << ", cache " << count);
+          REQUIRE(m.inv_freq().size() == plain.inv_freq().size());
+          CHECK(std::memcmp(m.inv_freq().data(), plain.inv_freq().data(),
+                            plain.inv_freq().size() * sizeof(double)) == 0);
+          CHECK(m.attention_factor() == plain.attention_factor());
+          CHECK(m.axes() == 3);
+          // Token t sits at (values[t], values[t + 5], values[t + 11]) (mod tokens); token 2
+          // is a text token (t = h = w). Integer and real-valued positions.
+          std::vector<std::int64_t> ids(static_cast<std::size_t>(3 * tokens));
+          for (std::int64_t t = 0; t < tokens; ++t)
+            for (int a = 0; a < 3; ++a)
+              ids[static_cast<std::size_t>(a * tokens + t)] =
+                  values[static_cast<std::size_t>((t + (t == 2 ? 0 : 5 * a + a / 2)) % tokens)];
+          std::vector<double> reals(ids.begin(), ids.end());
+          for (std::size_t i = 0; i < reals.size(); i += 4)
+            if (std::abs(reals[i]) < 1e9) reals[i] += 0.375;
+          const std::size_t n = static_cast<std::size_t>(tokens * heads * k.head_dim);
+          const std::vector<float> x = random_tensor(n, 31);
+          for (const bool real : {false, true}) {
+            std::vector<float> got = x;
+            std::array<std::vector<float>, 3> per_axis = {x, x, x};
+            const auto view = [&](std::vector<float>& v) {
+              return tensor_view::dense(v.data(), v.size(), tokens, heads, k.head_dim);
+            };
+            for (int a = 0; a < 3; ++a) {
+              const auto at = static_cast<std::ptrdiff_t>(a * tokens);
+              if (real)
+                posenc::rope_apply(plain, view(per_axis[a]),
+                                   std::span<const double>(reals.data() + at, tokens));
+              else
+                posenc::rope_apply(plain, view(per_axis[a]),
+                                   std::span<const std::int64_t>(ids.data() + at, tokens));
+            }
+            if (real) posenc::rope_apply(m, view(got), std::span<const double>(reals));
+            else posenc::rope_apply(m, view(got), std::span<const std::int64_t>(ids));
+            std::vector<float> want = x;  // pass-through dims stay
+            for (std::int64_t row = 0; row < tokens * heads; ++row)
+              for (int i = 0; i < k.rotary_dim / 2; ++i)
+                for (const int d : pair_dims(i, k.rotary_dim, layout)) {
+                  const auto e = static_cast<std::size_t>(row * k.head_dim + d);
+                  want[e] = per_axis[static_cast<std::size_t>(hf_axis_of(i, k.section, k.interleaved))][e];
+                }
+            CHECK(std::memcmp(got.data(), want.data(), n * sizeof(float)) == 0);
+          }
+        }
+}
+
 TEST_CASE("M-RoPE rows are the same with or without a cache; GQA equals two calls; "
           "inverse undoes it; interleaved layout is the half layout on permuted dims",
           "[multimodal]") {

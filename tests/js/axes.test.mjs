@@ -164,6 +164,16 @@ for (const [name, pe] of Object.entries(both)) {
     assert.equal(cv.positions[2 * cv.tokens + 1], 8 + (38 * 29 / 30 - 8) / 29);
     const cr = pe.rope({ headDim: 64, axes: 'cogvideox' });
     checkApply(cr, cv.positions, cv.tokens, 1, (t) => axesAngles([16, 24, 24], cv.positions, cv.tokens, t, 10000), 'cogvideox 1.0');
+    // CogVideoX 1.5: get_3d_rotary_pos_embed(grid_type="slice"): arange frames, rows and
+    // columns, a slice of the base grid (here 20 x 30 of 48 x 85), integers; text first at 0.
+    const cs = pe.axesPositions({ model: 'cogvideox', version: '1.5', frames: 3, height: 20, width: 30, baseHeight: 48, baseWidth: 85, textTokens: 2 });
+    assert.ok(cs.positions instanceof Int32Array);
+    assert.equal(cs.tokens, 2 + 3 * 20 * 30);
+    const at = (t) => [0, 1, 2].map((a) => cs.positions[a * cs.tokens + t]);
+    assert.deepEqual(at(1), [0, 0, 0]);
+    assert.deepEqual(at(2 + 20 * 30 + 31), [1, 1, 1]);
+    assert.deepEqual(at(cs.tokens - 1), [2, 19, 29]);
+    checkApply(cr, cs.positions, cs.tokens, 1, (t) => axesAngles([16, 24, 24], cs.positions, cs.tokens, t, 10000), 'cogvideox 1.5');
     cr.dispose();
   });
 

@@ -152,6 +152,57 @@ for (const [name, pe] of Object.entries(both)) {
     }
   });
 
+  test(`${name}: M-RoPE under every scaling type, empty sections, partial rotary: each pair rotated as plain RoPE at its axis' position, bit for bit`, () => {
+    // The axis of rung i by HF's rule (apply_multimodal_rotary_pos_emb's sections, or
+    // apply_interleaved_mrope's 1::3 / 2::3 slices below 3·section).
+    const axisOf = (i, s, interleaved) => (interleaved
+      ? (i % 3 === 1 && i < 3 * s[1] ? 1 : i % 3 === 2 && i < 3 * s[2] ? 2 : 0)
+      : (i < s[0] ? 0 : i < s[0] + s[1] ? 1 : 2));
+    const factors = (r, step) => Array.from({ length: r / 2 }, (_, i) => 1 + step * i);
+    const scalings = (r) => [undefined, { type: 'linear', factor: 4 },
+      { type: 'dynamic', factor: 2, maxPositionEmbeddings: 4096, seqLen: 20000 }, { type: 'dynamic', alpha: 1000 },
+      { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 32768 },
+      { type: 'yarn', factor: 8, originalMaxPositionEmbeddings: 4096, mscale: 1, mscaleAllDim: 0.707, truncate: false },
+      { type: 'llama3', factor: 8, originalMaxPositionEmbeddings: 8192 },
+      ...[8000, 100].map((seqLen) => ({ type: 'longrope', originalMaxPositionEmbeddings: 4096, maxPositionEmbeddings: 131072,
+        seqLen, shortFactor: factors(r, 0.01), longFactor: factors(r, 0.37) })),
+      { type: 'proportional', partialRotaryFactor: 0.25, factor: 2 }];
+    // In and out of the cache, negative, past 2^24, up to 2^53 (real positions reach it).
+    const values = [0, 1, 5, 39, 40, 41, 1000, -3, -70001, 2 ** 24, 2 ** 24 + 1, 2 ** 31 - 1, 123456789012.375, 2 ** 53 - 1, -(2 ** 53)];
+    const T = values.length;
+    for (const [headDim, rotaryDim, section, interleaved] of [[128, 128, [16, 24, 24], false], [128, 128, [64, 0, 0], false],
+      [128, 128, [0, 32, 32], false], [128, 64, [11, 11, 10], false], [128, 128, [24, 20, 20], true],
+      [128, 128, [64, 0, 0], true], [128, 128, [43, 0, 21], true], [96, 64, [11, 11, 10], true]]) {
+      for (const scaling of scalings(rotaryDim)) {
+        for (const layout of ['half', 'interleaved']) {
+          const base = { headDim, rotaryDim, base: 1e6, layout, cacheLength: 40, ...(scaling ? { scaling } : {}) };
+          const m = pe.rope({ ...base, mrope: { section, interleaved } });
+          const plain = pe.rope(base);
+          const what = `${section} ${interleaved} ${scaling?.type} ${layout}`;
+          assert.deepEqual(m.invFreq, plain.invFreq, what);
+          assert.equal(m.attentionFactor, plain.attentionFactor, what);
+          // Token t at (values[t], values[t + 5], values[t + 11]); token 2 a text token.
+          const pos = new Float64Array(3 * T);
+          for (let a = 0; a < 3; a++) for (let t = 0; t < T; t++) pos[a * T + t] = values[(t + (t === 2 ? 0 : 5 * a + (a >> 1))) % T];
+          const x = randomFloats(rng, T * 2 * headDim);
+          const got = m.apply(x.slice(), { heads: 2, positions: pos });
+          const perAxis = [0, 1, 2].map((a) => plain.apply(x.slice(), { heads: 2, positions: pos.subarray(a * T, (a + 1) * T) }));
+          const want = x.slice();
+          for (let row = 0; row < 2 * T; row++) {
+            for (let i = 0; i < rotaryDim / 2; i++) {
+              for (const d of layout === 'half' ? [i, i + rotaryDim / 2] : [2 * i, 2 * i + 1]) {
+                want[row * headDim + d] = perAxis[axisOf(i, section, interleaved)][row * headDim + d];
+              }
+            }
+          }
+          assert.deepEqual(new Uint32Array(got.buffer), new Uint32Array(want.buffer), what);
+          m.dispose();
+          plain.dispose();
+        }
+      }
+    }
+  });
+
   test(`${name}: Qwen2-VL vision 2-D rotary matches HF VisionRotaryEmbedding + apply_rotary_pos_emb_vision`, () => {
     const rope = pe.rope({ headDim: 80, base: 10000, vision2d: 'qwen2-vl', cacheLength: 16 });
     assert.equal(rope.axes, 2);

@@ -12,9 +12,11 @@
 //     section = HF `mrope_section` (s_t, s_h, s_w), s_t + s_h + s_w = r/2. HF splits the
 //     full-width cos/sin [c_0 … c_{r/2−1}, c_0 … c_{r/2−1}] by mrope_section·2, i.e. the same
 //     contiguous sections in both halves, so rung i < s_t takes t, the next s_h take h, the
-//     last s_w take w. θ'_i = θ_i (the plain ladder, with any scaling).
+//     last s_w take w. θ'_i = θ_i (the plain ladder, with any scaling): three bands on the
+//     shared ladder, rungs 0 + k, s_t + k and s_t + s_h + k.
 //   mrope_interleaved (Qwen3-VL; HF `apply_interleaved_mrope`): rung i takes h when
-//     i ≡ 1 (mod 3) and i < 3·s_h, w when i ≡ 2 (mod 3) and i < 3·s_w, t otherwise.
+//     i ≡ 1 (mod 3) and i < 3·s_h, w when i ≡ 2 (mod 3) and i < 3·s_w, t otherwise: bands
+//     on the shared ladder, h rungs 1 + 3k, w rungs 2 + 3k, t the list of the others.
 //   vision_qwen2vl (Qwen2-VL / Qwen2.5-VL vision tower; HF `VisionRotaryEmbedding(head_dim/2)`,
 //     `rot_pos_emb`, `apply_rotary_pos_emb_vision`): positions (row, col); with φ_j the
 //     ladder of dim r/2 (φ_j = b^(−4j/r), j < r/4), rung i < r/4 is row·φ_i and rung
@@ -36,6 +38,10 @@
 //     (transformers `rotate_half`, DINOv3 / Qwen2-VL vision). With half_per_band the half
 //     layout pairs inside each chunk instead: dim o_a + j with o_a + d_a/2 + j (diffusers
 //     `apply_rotary_emb_allegro`: x.chunk(3) then rotate-half per chunk).
+//     With shared_ladder the bands split one ladder instead of the head: the ladder of the
+//     rotary dim with the config's scaling (as plain RoPE has it), each band taking a set of
+//     its rungs (possibly none), and rung j rotating pair j whichever band takes it
+//     (M-RoPE's sections and Qwen3-VL's round-robin).
 // A token whose positions are all equal (text in M-RoPE: t = h = w) is rotated exactly as
 // plain RoPE rotates that position (bit-identical).
 #pragma once
@@ -54,10 +60,10 @@ enum class rope_axes_kind { none, mrope, mrope_interleaved, vision_qwen2vl, visi
 inline constexpr int max_axes = 4;
 
 // One axis of a `bands` description: its name in messages ("t", "h", "w", "l", "y", "x"),
-// the rotary dims its chunk takes (even, ≥ 2), the factor s on its angles (finite, > 0),
-// and which rungs it takes: rung k of the chunk is rung first + step·k of the ladder
-// b^(−2j/ladder_dim) (ladder_dim 0 = dims; Pixtral: the rotary dim's ladder, rows even
-// rungs, columns odd ones).
+// the rotary dims its chunk takes (even, ≥ 2; ≥ 0 with shared_ladder), the factor s on its
+// angles (finite, > 0), and which rungs it takes: rung k of the chunk is rung first + step·k
+// of the ladder b^(−2j/ladder_dim) (ladder_dim 0 = dims; Pixtral: the rotary dim's ladder,
+// rows even rungs, columns odd ones), or rungs[k] when `rungs` is given (dims/2 of them).
 struct axis_band {
   std::string name;
   int dims = 0;
@@ -65,6 +71,7 @@ struct axis_band {
   int ladder_dim = 0;
   int first = 0;
   int step = 1;
+  std::vector<int> rungs = {};
 };
 
 // "none" | "mrope" | "mrope-interleaved" | "qwen2-vl" | "pixtral"; anything else throws
@@ -87,14 +94,18 @@ int axis_count(rope_axes_kind kind) noexcept;
 //    appears in every message. half_per_band needs layout half (else invalid_argument
 //    naming layout), and such a rotator takes float32 tensors only (16-bit: invalid_argument
 //    naming x).
+//  - bands with shared_ladder: ladder_dim 0 or rotary_dim, dims ≥ 0, and the bands' rungs
+//    taking every rung of the ladder once; any scaling applies; not with half_per_band. As
+//    for M-RoPE, a rotator of such bands takes `start` (every axis at start + t).
 // Violations throw posenc::invalid_argument naming mrope.section, axes[i].dims, axes[i].scale,
-// axes, rotary_dim or scaling.
+// axes[i].rungs, axes, rotary_dim or scaling.
 struct rope_axes {
   rope_axes_kind kind = rope_axes_kind::none;
   std::array<int, 3> section = {0, 0, 0};
   std::vector<axis_band> bands = {};  // kind bands only
   std::string name = {};              // kind bands only: the preset, or "custom"
   bool half_per_band = false;         // kind bands, layout half: pairs within each chunk
+  bool shared_ladder = false;         // kind bands: rungs of one ladder, rung j at pair j
   // Positions per token.
   int count() const noexcept {
     return kind == rope_axes_kind::bands ? static_cast<int>(bands.size()) : axis_count(kind);

@@ -123,6 +123,9 @@ public:
   // and axis(i) per rung (empty for 1).
   int axes() const noexcept { return axes_count_; }
   std::span<const std::uint8_t> pair_axis() const noexcept { return pair_axis_; }
+  // The axes split one ladder (rope_axes::shared_ladder, M-RoPE): a token at equal positions
+  // on every axis is plain RoPE at that position, so `start` means every axis at start + t.
+  bool shared_ladder() const noexcept { return shared_ladder_; }
   // Bands with half pairs inside each chunk (rope_axes::half_per_band): each chunk's first
   // dim and width, in order; empty otherwise (the layout pairs over the whole rotary dim).
   std::span<const std::array<int, 2>> chunks() const noexcept { return chunks_; }
@@ -167,6 +170,7 @@ private:
   angle_precision angles_ = angle_precision::exact;
   rope_axes_kind axes_kind_ = rope_axes_kind::none;
   int axes_count_ = 1;
+  bool shared_ladder_ = false;
   std::string axes_name_ = "none";
   double attention_factor_ = 1.0;
   std::vector<double> inv_freq_;

@@ -26,6 +26,7 @@ struct axis_ladder {
   std::vector<double> inv_freq;
   std::vector<std::uint8_t> pair_axis;  // empty for kind none
   double attention_factor = 1.0;
+  bool shared = false;                  // bands on one shared ladder (multimodal.hpp)
 };
 axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
                              const scaling& s);
