@@ -114,6 +114,83 @@ export function plainTrainer({ vocab, dim, heads, layers, mlp, length, base = 10
     }
   }
 
+  // Causal softmax attention per head on the rotated q, k of qkv [T][3d]: P [heads][T][T], o [T][d].
+  function attentionForward(qkv, P, o, T) {
+    const sc = 1 / Math.sqrt(hd);
+    for (let h = 0; h < heads; h++) {
+      for (let i = 0; i < T; i++) {
+        let mx = -Infinity;
+        const row = h * T * T + i * T;
+        for (let j = 0; j <= i; j++) {
+          let a = 0;
+          for (let e = 0; e < hd; e++) a += qkv[i * 3 * d + h * hd + e] * qkv[j * 3 * d + d + h * hd + e];
+          P[row + j] = a * sc;
+          if (a * sc > mx) mx = a * sc;
+        }
+        let z = 0;
+        for (let j = 0; j <= i; j++) { const e = Math.exp(P[row + j] - mx); P[row + j] = e; z += e; }
+        for (let j = 0; j <= i; j++) P[row + j] /= z;
+        for (let e = 0; e < hd; e++) {
+          let a = 0;
+          for (let j = 0; j <= i; j++) a += P[row + j] * qkv[j * 3 * d + 2 * d + h * hd + e];
+          o[i * d + h * hd + e] = a;
+        }
+      }
+    }
+  }
+  // dO → dqkv (q, k before the rotation is undone; v) through the softmax rows P.
+  function attentionBackward(qkv, P, dO, dqkv, T) {
+    const sc = 1 / Math.sqrt(hd);
+    const dP = new Float64Array(T);
+    for (let h = 0; h < heads; h++) {
+      for (let i = 0; i < T; i++) {
+        const row = h * T * T + i * T;
+        let dot = 0;
+        for (let j = 0; j <= i; j++) {
+          let a = 0;
+          for (let e = 0; e < hd; e++) {
+            a += dO[i * d + h * hd + e] * qkv[j * 3 * d + 2 * d + h * hd + e];
+            dqkv[j * 3 * d + 2 * d + h * hd + e] += P[row + j] * dO[i * d + h * hd + e];
+          }
+          dP[j] = a;
+          dot += a * P[row + j];
+        }
+        for (let j = 0; j <= i; j++) {
+          const ds = P[row + j] * (dP[j] - dot) * sc;
+          for (let e = 0; e < hd; e++) {
+            dqkv[i * 3 * d + h * hd + e] += ds * qkv[j * 3 * d + d + h * hd + e];
+            dqkv[j * 3 * d + d + h * hd + e] += ds * qkv[i * 3 * d + h * hd + e];
+          }
+        }
+      }
+    }
+  }
+  // logits = hf·Eᵀ and softmax cross-entropy on the scored targets[at …]: adds dlogits' share
+  // to dhf and dE; returns the loss sum.
+  function outputBackward(hf, dhf, dE, targets, at, T, scale) {
+    let lossSum = 0;
+    const logits = new Float64Array(vocab);
+    for (let p = 0; p < T; p++) {
+      const target = targets[at + p];
+      if (target < 0) continue;
+      let mx = -Infinity;
+      for (let v = 0; v < vocab; v++) {
+        let a = 0;
+        for (let j = 0; j < d; j++) a += hf[p * d + j] * E[v * d + j];
+        logits[v] = a;
+        if (a > mx) mx = a;
+      }
+      let z = 0;
+      for (let v = 0; v < vocab; v++) z += Math.exp(logits[v] - mx);
+      lossSum += Math.log(z) + mx - logits[target];
+      for (let v = 0; v < vocab; v++) {
+        const g = (Math.exp(logits[v] - mx) / z - (v === target ? 1 : 0)) * scale;
+        for (let j = 0; j < d; j++) { dhf[p * d + j] += g * E[v * d + j]; dE[v * d + j] += g * hf[p * d + j]; }
+      }
+    }
+    return lossSum;
+  }
+
   /** Mean cross-entropy of tokens/targets [seqs][T] (target −1: not scored); fills the gradients. */
   function gradient(tokens, targets, seqs, T) {
     for (const g of grads) g.fill(0);
@@ -133,27 +210,7 @@ export function plainTrainer({ vocab, dim, heads, layers, mlp, length, base = 10
         mm(c.h1, w.qkv, c.qkv, T, d, 3 * d);
         rope(c.qkv, T, 3 * d, 0, 1);
         rope(c.qkv, T, 3 * d, d, 1);
-        const sc = 1 / Math.sqrt(hd);
-        for (let h = 0; h < heads; h++) {
-          for (let i = 0; i < T; i++) {
-            let mx = -Infinity;
-            const row = h * T * T + i * T;
-            for (let j = 0; j <= i; j++) {
-              let a = 0;
-              for (let e = 0; e < hd; e++) a += c.qkv[i * 3 * d + h * hd + e] * c.qkv[j * 3 * d + d + h * hd + e];
-              c.P[row + j] = a * sc;
-              if (a * sc > mx) mx = a * sc;
-            }
-            let z = 0;
-            for (let j = 0; j <= i; j++) { const e = Math.exp(c.P[row + j] - mx); c.P[row + j] = e; z += e; }
-            for (let j = 0; j <= i; j++) c.P[row + j] /= z;
-            for (let e = 0; e < hd; e++) {
-              let a = 0;
-              for (let j = 0; j <= i; j++) a += c.P[row + j] * c.qkv[j * 3 * d + 2 * d + h * hd + e];
-              c.o[i * d + h * hd + e] = a;
-            }
-          }
-        }
+        attentionForward(c.qkv, c.P, c.o, T);
         mm(c.o, w.out, x, T, d, d, true);
         c.x2 = x.slice();
         norm(x, w.g2, w.b2, c.xh2, c.r2, c.h2, T);
@@ -170,25 +227,7 @@ export function plainTrainer({ vocab, dim, heads, layers, mlp, length, base = 10
       // logits = hf·Eᵀ, softmax cross-entropy; dlogits → dhf and dE.
       const dhf = new Arr(T * d);
       const dE = gi(E);
-      const logits = new Float64Array(vocab);
-      for (let p = 0; p < T; p++) {
-        const target = targets[sq * T + p];
-        if (target < 0) continue;
-        let mx = -Infinity;
-        for (let v = 0; v < vocab; v++) {
-          let a = 0;
-          for (let j = 0; j < d; j++) a += hf[p * d + j] * E[v * d + j];
-          logits[v] = a;
-          if (a > mx) mx = a;
-        }
-        let z = 0;
-        for (let v = 0; v < vocab; v++) z += Math.exp(logits[v] - mx);
-        lossSum += Math.log(z) + mx - logits[target];
-        for (let v = 0; v < vocab; v++) {
-          const g = (Math.exp(logits[v] - mx) / z - (v === target ? 1 : 0)) * scale;
-          for (let j = 0; j < d; j++) { dhf[p * d + j] += g * E[v * d + j]; dE[v * d + j] += g * hf[p * d + j]; }
-        }
-      }
+      lossSum += outputBackward(hf, dhf, dE, targets, sq * T, T, scale);
       const dx = new Arr(T * d);
       normBack(dhf, gf, xhf, rf, dx, gi(gf), gi(bf), T);
       for (let l = layers - 1; l >= 0; l--) {
@@ -211,30 +250,7 @@ export function plainTrainer({ vocab, dim, heads, layers, mlp, length, base = 10
         const dO = new Arr(T * d);
         mmNT(dx, w.out, dO, T, d, d);
         const dqkv = new Arr(T * 3 * d);
-        const sc = 1 / Math.sqrt(hd);
-        const dP = new Float64Array(T);
-        for (let h = 0; h < heads; h++) {
-          for (let i = 0; i < T; i++) {
-            const row = h * T * T + i * T;
-            let dot = 0;
-            for (let j = 0; j <= i; j++) {
-              let a = 0;
-              for (let e = 0; e < hd; e++) {
-                a += dO[i * d + h * hd + e] * c.qkv[j * 3 * d + 2 * d + h * hd + e];
-                dqkv[j * 3 * d + 2 * d + h * hd + e] += c.P[row + j] * dO[i * d + h * hd + e];
-              }
-              dP[j] = a;
-              dot += a * c.P[row + j];
-            }
-            for (let j = 0; j <= i; j++) {
-              const ds = c.P[row + j] * (dP[j] - dot) * sc;
-              for (let e = 0; e < hd; e++) {
-                dqkv[i * 3 * d + h * hd + e] += ds * c.qkv[j * 3 * d + d + h * hd + e];
-                dqkv[j * 3 * d + d + h * hd + e] += ds * c.qkv[i * 3 * d + h * hd + e];
-              }
-            }
-          }
-        }
+        attentionBackward(c.qkv, c.P, dO, dqkv, T);
         rope(dqkv, T, 3 * d, 0, -1);
         rope(dqkv, T, 3 * d, d, -1);
         mmTN(c.h1, dqkv, gi(w.qkv), T, d, 3 * d);
