@@ -166,6 +166,7 @@ export default {
         columns: [t('s18.encoding'), ...settings.evalLengths.map((n, i) => (i ? `${2 ** i}L = ${n}` : `L = ${n}`))],
         rows: settings.encodings.map((e) => [e, ...meanAccuracy(e).map((v) => `${fixed(v, 1)} %`)]),
         testid: 'train-table',
+        reflow: true,
       }));
     }
 
