@@ -69,6 +69,11 @@ for (const lang of ['en', 'ko']) {
 test('a long run is cancelled at once, and the page can train again', async () => {
   const page = await suite.open('#lang=en&sec=18&s18.steps=2000&s18.seeds=5&s18.enc=0,1,2,3,4,5,6', { width: 1280, height: 900 });
   page.setDefaultTimeout(30000);
+  // Opening a link trains nothing (so the schema tests, which render every section under many
+  // hashes, never start a training): the run waits for the button.
+  await page.waitForTimeout(300);
+  assert.equal(await page.$eval('[data-testid="train-progress"]', (p) => p.value), 0);
+  assert.match(await page.textContent('[data-testid="train-status"]'), /press Train/);
   await page.click('[data-testid="train-run"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="train-progress"]').value > 0);
   await page.click('[data-testid="train-cancel"]');
