@@ -87,3 +87,19 @@ test('a long run is cancelled at once, and the page can train again', async () =
   assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
   await page.close();
 });
+
+test('ko: the text task trains on the page’s own Korean prose, byte by byte, and maps typed Korean', async () => {
+  const page = await suite.open('#lang=ko&sec=18&s18.task=text&s18.steps=20&s18.seeds=1&s18.enc=5&s18.L=16', { width: 1280, height: 900 });
+  page.setDefaultTimeout(60000);
+  await page.click('[data-testid="train-run"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]')?.dataset.seconds);
+  assert.deepEqual((await tableCells(page, 'train-table')).map((r) => r[0]), ['rope-half']);
+  const maps = '[data-testid="train-maps"] canvas.heat-canvas';
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 2, maps);
+  await page.fill('input[name="s18.input"]', '위치');
+  await page.press('input[name="s18.input"]', 'Enter');
+  await page.waitForFunction((sel) => document.querySelector(sel)?.width === 6, maps); // two characters, six bytes
+  const p = await page.problems();
+  assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
+  await page.close();
+});

@@ -895,7 +895,7 @@ export default {
   's18.lit.rope': 'Literature: plain RoPE degrades past L (Press et al. 2022); Position Interpolation and YaRN exist because it does not extend by itself. Kazemnejad et al. (2023) found that no encoding at all can generalise surprisingly well on some tasks.',
   's18.recorded': 'The recorded native run (recall, distance 8, L = 64, 300 steps, 3 seeds; bench/results/extrapolation.md), accuracy at L / 2L / 4L / 8L: none 13 / 13 / 11 / 9 %, sinusoidal 100 / 65 / 40 / 27 %, learned 100 / 51 / 28 / 17 %, T5 100 / 90 / 59 / 35 %, ALiBi 15 / 16 / 14 / 15 %, RoPE half 100 / 67 / 42 / 24 % (with PI 100 / 5 / 9 / 6 %, with YaRN 100 / 63 / 22 / 12 %), RoPE interleaved 100 / 85 / 70 / 44 %. So there no claim of extrapolation held in full: every encoding that learned the task lost accuracy past L, T5 and interleaved RoPE least. The learned table’s scores are what its first L positions give (51 % at 2L: about half the tokens; 17 % at 8L: about an eighth, plus chance): past L it had no value, as article 001 says. ALiBi and no encoding did not learn recall at this size.',
   's18.mapsTitle': 'Attention of a trained head on your input',
-  's18.mapsText': 'Type a sequence of the letters a … p (the task’s 16 symbols; `|` is copy’s separator) and press Enter. Each encoding’s first-seed model, last layer, shows the chosen head after training beside the same head before it (the same seed, untrained).',
+  's18.mapsText': 'Type a sequence of the letters a … p (the task’s 16 symbols; `|` is copy’s separator; for the text task, any text made of the training text’s characters) and press Enter. Each encoding’s first-seed model, last layer, shows the chosen head after training beside the same head before it (the same seed, untrained).',
   's18.input': 'input (letters a … p)',
   's18.badInput': 'Type 2 to 64 letters a … p (and | for copy).',
   's18.head': 'head',
@@ -905,4 +905,7 @@ export default {
   's18.axisK': 'key position',
   's18.readout': 'query {q} → key {k}: {v}',
   's18.note': 'A run holds one model at a time in WebAssembly memory (about 0.3 MiB at these sizes) plus, for the maps, each encoding’s first-seed model and its untrained twin. Times depend on your device; the recorded run took 34 s of wall time under Node on a 2-core machine.',
+  's18.task.text': 'text: predict the next byte',
+  's18.text': 'training text for the text task (empty: this page’s own prose)',
+  's18.textPlaceholder': 'Paste a text of at least 8L + 1 bytes, or leave empty',
 };

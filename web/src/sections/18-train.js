@@ -12,9 +12,10 @@ import { plot } from '../ui/plot.js';
 import { heatmap } from '../ui/heatmap.js';
 import { table } from '../ui/table.js';
 import { fixed } from '../ui/format.js';
+import { LANGS } from '../i18n/index.js';
 
 export const ENCODINGS = ['none', 'sinusoidal', 'learned', 't5', 'alibi', 'rope-half', 'rope-interleaved'];
-const TASKS = ['recall', 'copy', 'induction'];
+const TASKS = ['recall', 'copy', 'induction', 'text'];
 const SYMBOLS = 'abcdefghijklmnop'; // the tasks' 16 symbols as letters; copy's separator is '|'
 const DEFAULT_ENC = [0, 1, 2, 4, 5]; // the recorded page run: none, sinusoidal, learned, alibi, rope-half
 // The claims of the articles, each read against this run's encoding that it is about.
@@ -31,7 +32,7 @@ export default {
   num: 18,
   id: 'train',
   params: {
-    's18.task': spec.enumOf('recall', ['recall', 'copy', 'induction']),
+    's18.task': spec.enumOf('recall', ['recall', 'copy', 'induction', 'text']),
     's18.enc': spec.intList([0, 1, 2, 4, 5], 0, 6, 7), // indexes into ENCODINGS; default DEFAULT_ENC
     's18.L': spec.enumOf('64', ['16', '32', '64']),
     's18.steps': spec.int(300, 10, 2000),
@@ -52,6 +53,11 @@ export default {
     const mapsHolder = h('div', { class: 'head-grid', 'data-testid': 'train-maps' });
     const input = h('input', { type: 'text', name: 's18.input', value: 'abcdefghabcdefgh', autocomplete: 'off',
       spellcheck: 'false', 'aria-label': t('s18.input') });
+    // The text task's training text: the learner's, or by default this page's own prose in
+    // the page's language (every string of its dictionary, markup and placeholders included).
+    const pageText = () => Object.values(LANGS[t.lang] ?? LANGS.en).flat().join('\n');
+    const textBox = h('textarea', { name: 's18.text', rows: 4, spellcheck: 'false', 'aria-label': t('s18.text'),
+      placeholder: t('s18.textPlaceholder') });
     const inputMsg = h('p', { class: 'hint error', role: 'status', 'data-testid': 'train-input-error' });
     let lossPlot = null;
     let accPlot = null;
@@ -82,6 +88,7 @@ export default {
       stop();
       const settings = { task: state.get('s18.task'), encodings: encodings(), length: Number(state.get('s18.L')),
         steps: state.get('s18.steps'), seeds: state.get('s18.seeds') };
+      if (settings.task === 'text') settings.text = textBox.value.trim() || pageText();
       settings.evalLengths = [1, 2, 4, 8].map((k) => k * settings.length);
       runState = { settings, sums: new Map(), counts: new Map(), scores: new Map(), done: 0,
         total: settings.encodings.length * settings.seeds * settings.steps, started: performance.now() };
@@ -154,6 +161,8 @@ export default {
         askAttention();
       } else if (m.type === 'attention') {
         drawMaps(m.maps);
+      } else if (m.type === 'error' && m.during === 'attention') {
+        inputMsg.textContent = m.message;
       } else if (m.type === 'error') {
         stop(t('s18.failed', { message: m.message }));
       }
@@ -178,7 +187,8 @@ export default {
         if (!acc) verdict = t('s18.notRun', { encoding });
         else {
           const [atL, atFar] = [acc[0], acc[acc.length - 1]];
-          const learned = atL >= 50;
+          // Exact tasks: learned means most answers right at L; next-byte prediction has no such bar.
+          const learned = settings.task === 'text' || atL >= 50;
           const extended = atFar >= 0.9 * atL;
           const held = !learned ? null : expects === 'extends' ? extended : atFar < 0.5 * atL;
           verdict = t(held === null ? 's18.unlearned' : held ? `s18.held.${expects}` : 's18.notHeld',
@@ -204,13 +214,20 @@ export default {
     }
 
     function askAttention() {
+      if (runState?.settings.task === 'text') {
+        inputMsg.textContent = '';
+        if (worker && !running) worker.postMessage({ type: 'attention', text: input.value.slice(0, 64) });
+        return;
+      }
       const tk = tokens();
       inputMsg.textContent = tk ? '' : t('s18.badInput');
       if (tk && worker && !running) worker.postMessage({ type: 'attention', tokens: tk });
     }
 
     function drawMaps(maps) {
-      const letters = [...input.value.trim().toLowerCase()];
+      const letters = runState?.settings.task === 'text'
+        ? [...new TextEncoder().encode(input.value.slice(0, 64))].map((b) => (b < 128 ? String.fromCharCode(b) : '·'))
+        : [...input.value.trim().toLowerCase()];
       const head = state.get('s18.head') - 1;
       replace(mapsHolder, maps.flatMap(({ encoding, trained, fresh }) => [['trained', trained], ['fresh', fresh]].map(([kind, a]) => {
         const T = a.length;
@@ -242,6 +259,7 @@ export default {
 
     const el = shell(ctx, this,
       controlRow(taskCtl, lCtl, stepsCtl, seedsCtl),
+      h('div', { class: 'control list train-text' }, h('label', {}, t('s18.text')), textBox),
       h('fieldset', { class: 'control encodings' }, h('legend', {}, t('s18.encodings')), boxes.map((b) => b.el)),
       h('div', { class: 'controls' }, preset, runBtn, cancelBtn),
       h('div', { class: 'train-status' }, progress, status),

@@ -1,6 +1,6 @@
 // §18's Web Worker: runs "train short, test long" with pe.train off the main thread, so the
-// page stays responsive. Messages in: { type: 'run', task, encodings, length, steps, seeds,
-// evalLengths } and { type: 'attention', tokens }. Messages out: 'ready', 'progress' (a chunk of
+// page stays responsive. Messages in: { type: 'run', task, text, encodings, length, steps, seeds,
+// evalLengths } and { type: 'attention', tokens | text }. Messages out: 'progress' (a chunk of
 // one run's losses), 'scores' (one run's accuracy per length), 'done', 'attention', 'error'.
 // Cancelling is the page terminating this worker: a run is only ever stepped from here.
 import { createPosenc } from 'posenc';
@@ -15,12 +15,12 @@ function dropKept() {
   kept.clear();
 }
 
-function run({ task, encodings, length, steps, seeds, evalLengths }) {
+function run({ task, text, encodings, length, steps, seeds, evalLengths }) {
   dropKept();
   const started = performance.now();
   for (const encoding of encodings) {
     for (let s = 0; s < seeds; s++) {
-      const options = { task, encoding, seed: s + 1, length, steps, evalLengths };
+      const options = { task, encoding, seed: s + 1, length, steps, evalLengths, ...(task === 'text' ? { text } : {}) };
       const t = pe.train(options);
       while (t.stepsDone < steps) {
         const { loss, accuracy } = t.step(Math.min(CHUNK, steps - t.stepsDone));
@@ -34,10 +34,10 @@ function run({ task, encodings, length, steps, seeds, evalLengths }) {
   postMessage({ type: 'done', ms: performance.now() - started, simd: pe.simd });
 }
 
-function attention(tokens) {
+function attention(input) {
   const maps = [];
   for (const [encoding, { trained, fresh }] of kept) {
-    maps.push({ encoding, trained: trained.attention({ tokens }), fresh: fresh.attention({ tokens }) });
+    maps.push({ encoding, trained: trained.attention(input), fresh: fresh.attention(input) });
   }
   postMessage({ type: 'attention', maps });
 }
@@ -46,8 +46,8 @@ onmessage = async ({ data }) => {
   try {
     pe ??= await createPosenc();
     if (data.type === 'run') run(data);
-    else if (data.type === 'attention') attention(data.tokens);
+    else if (data.type === 'attention') attention(data.text === undefined ? { tokens: data.tokens } : { text: data.text });
   } catch (err) {
-    postMessage({ type: 'error', message: String(err?.message ?? err) });
+    postMessage({ type: 'error', during: data.type, message: String(err?.message ?? err) });
   }
 };
