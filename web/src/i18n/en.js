@@ -904,7 +904,7 @@ export default {
   's18.axisQ': 'query position',
   's18.axisK': 'key position',
   's18.readout': 'query {q} → key {k}: {v}',
-  's18.note': 'A run holds one model at a time in WebAssembly memory (about 0.3 MiB at these sizes) plus, for the maps, each encoding’s first-seed model and its untrained twin. Times depend on your device; the recorded run took 34 s of wall time under Node on a 2-core machine.',
+  's18.note': 'A run holds one model at a time in WebAssembly memory (about 5 MiB at L = 64, nearly all of it the workspace of one 8L-long sequence) plus, for the maps, each encoding’s first-seed model and its untrained twin (about 50 MiB for five encodings). Times depend on your device; the recorded run took 34 s of wall time under Node on a 2-core machine.',
   's18.task.text': 'text: predict the next byte',
   's18.text': 'training text for the text task (empty: this page’s own prose)',
   's18.textPlaceholder': 'Paste a text of at least 8L + 1 bytes, or leave empty',
