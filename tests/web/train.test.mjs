@@ -1,4 +1,4 @@
-// §18 (web/src/sections/18-train.js, train-worker.js): "train short, test long" in Chromium,
+// §19 (web/src/sections/19-train.js, train-worker.js): "train short, test long" in Chromium,
 // in both languages. A short training (2 encodings, 1 seed, 20 steps at L = 16) runs in the
 // Web Worker: the loss and accuracy plots draw, the table scores L … 8L, the reading names
 // each article's claim with this run's figures, the attention maps of the trained and the
@@ -12,11 +12,11 @@ let suite;
 before(async () => { suite = await startSuite(); });
 after(async () => { await suite?.close(); });
 
-const SHORT = 's18.steps=20&s18.seeds=1&s18.enc=1,5&s18.L=16';
+const SHORT = 's19.steps=20&s19.seeds=1&s19.enc=1,5&s19.L=16';
 
 for (const lang of ['en', 'ko']) {
   test(`${lang}: a short training draws the curves, the scores, the reading and the maps`, async () => {
-    const page = await suite.open(`#lang=${lang}&sec=18&${SHORT}`, { width: 1280, height: 900 });
+    const page = await suite.open(`#lang=${lang}&sec=19&${SHORT}`, { width: 1280, height: 900 });
     page.setDefaultTimeout(60000);
     await page.click('[data-testid="train-run"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]')?.dataset.seconds);
@@ -53,12 +53,12 @@ for (const lang of ['en', 'ko']) {
     assert.deepEqual(ids, ['train-map-sinusoidal-trained', 'train-map-sinusoidal-fresh', 'train-map-rope-half-trained',
       'train-map-rope-half-fresh']);
     const before = await page.$eval(maps, (c) => c.width);
-    await page.fill('input[name="s18.input"]', 'abcabc');
-    await page.press('input[name="s18.input"]', 'Enter');
+    await page.fill('input[name="s19.input"]', 'abcabc');
+    await page.press('input[name="s19.input"]', 'Enter');
     await page.waitForFunction(([sel, w]) => document.querySelector(sel)?.width !== w, [maps, before]);
     assert.equal(await page.$eval(maps, (c) => c.width), 6);
-    await page.fill('input[name="s18.input"]', 'xyz');
-    await page.press('input[name="s18.input"]', 'Enter');
+    await page.fill('input[name="s19.input"]', 'xyz');
+    await page.press('input[name="s19.input"]', 'Enter');
     assert.match(await page.textContent('[data-testid="train-input-error"]'), lang === 'en' ? /a … p/ : /a … p/);
     const p = await page.problems();
     assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
@@ -67,7 +67,7 @@ for (const lang of ['en', 'ko']) {
 }
 
 test('a long run is cancelled at once, and the page can train again', async () => {
-  const page = await suite.open('#lang=en&sec=18&s18.steps=2000&s18.seeds=5&s18.enc=0,1,2,3,4,5,6', { width: 1280, height: 900 });
+  const page = await suite.open('#lang=en&sec=19&s19.steps=2000&s19.seeds=5&s19.enc=0,1,2,3,4,5,6', { width: 1280, height: 900 });
   page.setDefaultTimeout(30000);
   // Opening a link trains nothing (so the schema tests, which render every section under many
   // hashes, never start a training): the run waits for the button.
@@ -89,15 +89,15 @@ test('a long run is cancelled at once, and the page can train again', async () =
 });
 
 test('ko: the text task trains on the page’s own Korean prose, byte by byte, and maps typed Korean', async () => {
-  const page = await suite.open('#lang=ko&sec=18&s18.task=text&s18.steps=20&s18.seeds=1&s18.enc=5&s18.L=16', { width: 1280, height: 900 });
+  const page = await suite.open('#lang=ko&sec=19&s19.task=text&s19.steps=20&s19.seeds=1&s19.enc=5&s19.L=16', { width: 1280, height: 900 });
   page.setDefaultTimeout(60000);
   await page.click('[data-testid="train-run"]');
   await page.waitForFunction(() => document.querySelector('[data-testid="train-status"]')?.dataset.seconds);
   assert.deepEqual((await tableCells(page, 'train-table')).map((r) => r[0]), ['rope-half']);
   const maps = '[data-testid="train-maps"] canvas.heat-canvas';
   await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 2, maps);
-  await page.fill('input[name="s18.input"]', '위치');
-  await page.press('input[name="s18.input"]', 'Enter');
+  await page.fill('input[name="s19.input"]', '위치');
+  await page.press('input[name="s19.input"]', 'Enter');
   await page.waitForFunction((sel) => document.querySelector(sel)?.width === 6, maps); // two characters, six bytes
   const p = await page.problems();
   assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);

@@ -18,7 +18,7 @@ import compare from './14-compare.js';
 import multiaxis from './15-multiaxis.js';
 import speed from './16-speed.js';
 import kvShift from './17-kv-shift.js';
-import train from './18-train.js';
+import train from './19-train.js';
 
 export const PARTS = [
   // The four articles' path: from why order is lost to RoPE and its relatives.

@@ -1,4 +1,4 @@
-// §18's Web Worker: runs "train short, test long" with pe.train off the main thread, so the
+// §19's Web Worker: runs "train short, test long" with pe.train off the main thread, so the
 // page stays responsive. Messages in: { type: 'run', task, text, encodings, length, steps, seeds,
 // evalLengths } and { type: 'attention', tokens | text }. Messages out: 'progress' (a chunk of
 // one run's losses), 'scores' (one run's accuracy per length), 'done', 'attention', 'error'.

@@ -1,4 +1,4 @@
-// 18. Train short, test long: tiny transformers trained in the visitor's browser with each
+// 19. Train short, test long: tiny transformers trained in the visitor's browser with each
 // encoding (pe.train, in a Web Worker: train-worker.js), live loss curves, accuracy against
 // length, attention maps of a trained head beside the untrained one, and a reading of the
 // outcome next to each article's claim. The page only averages what the package returns.
@@ -29,48 +29,48 @@ const CLAIMS = [
 const mean = (v) => v.reduce((a, b) => a + b, 0) / v.length;
 
 export default {
-  num: 18,
+  num: 19,
   id: 'train',
   params: {
-    's18.task': spec.enumOf('recall', ['recall', 'copy', 'induction', 'text']),
-    's18.enc': spec.intList([0, 1, 2, 4, 5], 0, 6, 7), // indexes into ENCODINGS; default DEFAULT_ENC
-    's18.L': spec.enumOf('64', ['16', '32', '64']),
-    's18.steps': spec.int(300, 10, 2000),
-    's18.seeds': spec.int(3, 1, 5),
-    's18.head': spec.int(1, 1, 2),
+    's19.task': spec.enumOf('recall', ['recall', 'copy', 'induction', 'text']),
+    's19.enc': spec.intList([0, 1, 2, 4, 5], 0, 6, 7), // indexes into ENCODINGS; default DEFAULT_ENC
+    's19.L': spec.enumOf('64', ['16', '32', '64']),
+    's19.steps': spec.int(300, 10, 2000),
+    's19.seeds': spec.int(3, 1, 5),
+    's19.head': spec.int(1, 1, 2),
   },
   mount(ctx) {
     const { t, state } = ctx;
     let worker = null;
     let running = false;
     let runState = null; // the run being drawn: settings, curves, scores
-    const status = h('p', { class: 'hint', 'data-testid': 'train-status', 'aria-live': 'polite' }, t('s18.idle'));
+    const status = h('p', { class: 'hint', 'data-testid': 'train-status', 'aria-live': 'polite' }, t('s19.idle'));
     const progress = h('progress', { max: 1, value: 0, 'data-testid': 'train-progress' });
     const lossHolder = h('div', { 'data-testid': 'train-loss' });
     const accHolder = h('div', { 'data-testid': 'train-accuracy' });
     const tableHolder = h('div');
     const reading = h('div', { class: 'reading', 'data-testid': 'train-reading' });
     const mapsHolder = h('div', { class: 'head-grid', 'data-testid': 'train-maps' });
-    const input = h('input', { type: 'text', name: 's18.input', value: 'abcdefghabcdefgh', autocomplete: 'off',
-      spellcheck: 'false', 'aria-label': t('s18.input') });
+    const input = h('input', { type: 'text', name: 's19.input', value: 'abcdefghabcdefgh', autocomplete: 'off',
+      spellcheck: 'false', 'aria-label': t('s19.input') });
     // The text task's training text: the learner's, or by default this page's own prose in
     // the page's language (every string of its dictionary, markup and placeholders included).
     const pageText = () => Object.values(LANGS[t.lang] ?? LANGS.en).flat().join('\n');
-    const textBox = h('textarea', { name: 's18.text', rows: 4, spellcheck: 'false', 'aria-label': t('s18.text'),
-      placeholder: t('s18.textPlaceholder') });
+    const textBox = h('textarea', { name: 's19.text', rows: 4, spellcheck: 'false', 'aria-label': t('s19.text'),
+      placeholder: t('s19.textPlaceholder') });
     const inputMsg = h('p', { class: 'hint error', role: 'status', 'data-testid': 'train-input-error' });
     let lossPlot = null;
     let accPlot = null;
 
-    const encodings = () => state.get('s18.enc').filter((v, i, a) => a.indexOf(v) === i).map((i) => ENCODINGS[i]);
+    const encodings = () => state.get('s19.enc').filter((v, i, a) => a.indexOf(v) === i).map((i) => ENCODINGS[i]);
 
-    // One check box per encoding, bound to the list s18.enc.
-    const boxes = ENCODINGS.map((name, i) => checkbox({ label: name, name: `s18.enc.${name}`,
-      value: state.get('s18.enc').includes(i),
+    // One check box per encoding, bound to the list s19.enc.
+    const boxes = ENCODINGS.map((name, i) => checkbox({ label: name, name: `s19.enc.${name}`,
+      value: state.get('s19.enc').includes(i),
       onChange: (on) => {
-        const now = state.get('s18.enc').filter((v) => v !== i);
+        const now = state.get('s19.enc').filter((v) => v !== i);
         const next = on ? [...now, i].sort((a, b) => a - b) : now;
-        if (next.length) state.set('s18.enc', next);
+        if (next.length) state.set('s19.enc', next);
         else boxes[i].set(true); // at least one encoding
       } }));
 
@@ -86,8 +86,8 @@ export default {
 
     function start() {
       stop();
-      const settings = { task: state.get('s18.task'), encodings: encodings(), length: Number(state.get('s18.L')),
-        steps: state.get('s18.steps'), seeds: state.get('s18.seeds') };
+      const settings = { task: state.get('s19.task'), encodings: encodings(), length: Number(state.get('s19.L')),
+        steps: state.get('s19.steps'), seeds: state.get('s19.seeds') };
       if (settings.task === 'text') settings.text = textBox.value.trim() || pageText();
       settings.evalLengths = [1, 2, 4, 8].map((k) => k * settings.length);
       runState = { settings, sums: new Map(), counts: new Map(), scores: new Map(), done: 0,
@@ -99,9 +99,9 @@ export default {
       }
       lossPlot?.dispose();
       accPlot?.dispose();
-      lossPlot = plot({ label: t('s18.lossLabel'), xLabel: t('s18.step'), yLabel: t('s18.loss'), xInt: true,
+      lossPlot = plot({ label: t('s19.lossLabel'), xLabel: t('s19.step'), yLabel: t('s19.loss'), xInt: true,
         series: settings.encodings.map((e) => ({ label: e })) });
-      accPlot = plot({ label: t('s18.accLabel'), xLabel: t('s18.length'), yLabel: t('s18.accuracy'), xLog: true,
+      accPlot = plot({ label: t('s19.accLabel'), xLabel: t('s19.length'), yLabel: t('s19.accuracy'), xLog: true,
         yRange: [0, 100], series: settings.encodings.map((e) => ({ label: e, points: { show: true } })) });
       replace(lossHolder, lossPlot.el);
       replace(accHolder, accPlot.el);
@@ -111,11 +111,11 @@ export default {
       progress.value = 0;
       runBtn.disabled = true;
       cancelBtn.disabled = false;
-      status.textContent = t('s18.starting');
+      status.textContent = t('s19.starting');
       running = true;
       worker = new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
       worker.onmessage = ({ data }) => onMessage(data);
-      worker.onerror = (e) => stop(t('s18.failed', { message: e.message ?? '' }));
+      worker.onerror = (e) => stop(t('s19.failed', { message: e.message ?? '' }));
       worker.postMessage({ type: 'run', ...settings });
     }
 
@@ -146,7 +146,7 @@ export default {
         for (let i = 0; i < m.loss.length; i++) { s[m.from + i] += m.loss[i]; c[m.from + i] += 1; }
         runState.done += m.loss.length;
         progress.value = runState.done / runState.total;
-        status.textContent = t('s18.progress', { encoding: m.encoding, seed: m.seed, step: m.from + m.loss.length,
+        status.textContent = t('s19.progress', { encoding: m.encoding, seed: m.seed, step: m.from + m.loss.length,
           steps: runState.settings.steps });
         drawLoss();
       } else if (m.type === 'scores') {
@@ -154,7 +154,7 @@ export default {
         drawScores();
       } else if (m.type === 'done') {
         const seconds = (performance.now() - runState.started) / 1000;
-        stop(t('s18.done', { s: seconds.toFixed(1), binary: m.simd ? 'SIMD' : 'scalar' }), true);
+        stop(t('s19.done', { s: seconds.toFixed(1), binary: m.simd ? 'SIMD' : 'scalar' }), true);
         status.dataset.seconds = seconds.toFixed(1);
         drawTable();
         drawReading();
@@ -164,15 +164,15 @@ export default {
       } else if (m.type === 'error' && m.during === 'attention') {
         inputMsg.textContent = m.message;
       } else if (m.type === 'error') {
-        stop(t('s18.failed', { message: m.message }));
+        stop(t('s19.failed', { message: m.message }));
       }
     }
 
     function drawTable() {
       const { settings } = runState;
       replace(tableHolder, table({
-        caption: t('s18.tableCaption', { task: settings.task, L: settings.length, steps: settings.steps, seeds: settings.seeds }),
-        columns: [t('s18.encoding'), ...settings.evalLengths.map((n, i) => (i ? `${2 ** i}L = ${n}` : `L = ${n}`))],
+        caption: t('s19.tableCaption', { task: settings.task, L: settings.length, steps: settings.steps, seeds: settings.seeds }),
+        columns: [t('s19.encoding'), ...settings.evalLengths.map((n, i) => (i ? `${2 ** i}L = ${n}` : `L = ${n}`))],
         rows: settings.encodings.map((e) => [e, ...meanAccuracy(e).map((v) => `${fixed(v, 1)} %`)]),
         testid: 'train-table',
         reflow: true,
@@ -184,26 +184,26 @@ export default {
       const items = CLAIMS.map(({ key, encoding, expects }) => {
         const acc = settings.encodings.includes(encoding) ? meanAccuracy(encoding) : null;
         let verdict;
-        if (!acc) verdict = t('s18.notRun', { encoding });
+        if (!acc) verdict = t('s19.notRun', { encoding });
         else {
           const [atL, atFar] = [acc[0], acc[acc.length - 1]];
           // Exact tasks: learned means most answers right at L; next-byte prediction has no such bar.
           const learned = settings.task === 'text' || atL >= 50;
           const extended = atFar >= 0.9 * atL;
           const held = !learned ? null : expects === 'extends' ? extended : atFar < 0.5 * atL;
-          verdict = t(held === null ? 's18.unlearned' : held ? `s18.held.${expects}` : 's18.notHeld',
+          verdict = t(held === null ? 's19.unlearned' : held ? `s19.held.${expects}` : 's19.notHeld',
             { encoding, L: fixed(atL, 1), far: fixed(atFar, 1), n: settings.evalLengths.at(-1) });
         }
-        return h('li', { 'data-claim': key }, h('p', {}, rich(t(`s18.claim.${key}`))), h('p', {}, rich(verdict)),
-          h('p', { class: 'hint' }, rich(t(`s18.lit.${key}`))));
+        return h('li', { 'data-claim': key }, h('p', {}, rich(t(`s19.claim.${key}`))), h('p', {}, rich(verdict)),
+          h('p', { class: 'hint' }, rich(t(`s19.lit.${key}`))));
       });
-      replace(reading, h('ul', { class: 'claims' }, items), h('p', { class: 'hint' }, rich(t('s18.recorded'))));
+      replace(reading, h('ul', { class: 'claims' }, items), h('p', { class: 'hint' }, rich(t('s19.recorded'))));
     }
 
     // The typed input as the task's tokens (letters a–p; '|' is copy's separator).
     function tokens() {
       const text = input.value.trim().toLowerCase();
-      const alphabet = state.get('s18.task') === 'copy' ? `${SYMBOLS}|` : SYMBOLS;
+      const alphabet = state.get('s19.task') === 'copy' ? `${SYMBOLS}|` : SYMBOLS;
       const out = [];
       for (const c of text) {
         const i = alphabet.indexOf(c);
@@ -220,7 +220,7 @@ export default {
         return;
       }
       const tk = tokens();
-      inputMsg.textContent = tk ? '' : t('s18.badInput');
+      inputMsg.textContent = tk ? '' : t('s19.badInput');
       if (tk && worker && !running) worker.postMessage({ type: 'attention', tokens: tk });
     }
 
@@ -228,48 +228,48 @@ export default {
       const letters = runState?.settings.task === 'text'
         ? [...new TextEncoder().encode(input.value.slice(0, 64))].map((b) => (b < 128 ? String.fromCharCode(b) : '·'))
         : [...input.value.trim().toLowerCase()];
-      const head = state.get('s18.head') - 1;
+      const head = state.get('s19.head') - 1;
       replace(mapsHolder, maps.flatMap(({ encoding, trained, fresh }) => [['trained', trained], ['fresh', fresh]].map(([kind, a]) => {
         const T = a.length;
-        const hm = heatmap({ label: t(`s18.map.${kind}`, { encoding }), rowLabel: t('s18.axisQ'), colLabel: t('s18.axisK'),
-          format: (v) => fixed(v, 2), readout: (r, c, v) => t('s18.readout', { q: letters[r], k: letters[c], v: fixed(v, 3) }) });
+        const hm = heatmap({ label: t(`s19.map.${kind}`, { encoding }), rowLabel: t('s19.axisQ'), colLabel: t('s19.axisK'),
+          format: (v) => fixed(v, 2), readout: (r, c, v) => t('s19.readout', { q: letters[r], k: letters[c], v: fixed(v, 3) }) });
         const last = (a.layers - 1) * a.heads + Math.min(head, a.heads - 1);
         hm.draw(a.weights.subarray(last * T * T, (last + 1) * T * T), T, T, { min: 0, max: 1, rowTicks: letters, colTicks: letters });
         hm.el.dataset.testid = `train-map-${encoding}-${kind}`;
-        return h('div', { class: 'head' }, h('h4', {}, t(`s18.map.${kind}`, { encoding })), hm.el);
+        return h('div', { class: 'head' }, h('h4', {}, t(`s19.map.${kind}`, { encoding })), hm.el);
       })));
     }
 
-    const runBtn = button(t('s18.run'), start, { 'data-testid': 'train-run' });
-    const cancelBtn = button(t('s18.cancel'), () => stop(t('s18.cancelled')), { 'data-testid': 'train-cancel' });
+    const runBtn = button(t('s19.run'), start, { 'data-testid': 'train-run' });
+    const cancelBtn = button(t('s19.cancel'), () => stop(t('s19.cancelled')), { 'data-testid': 'train-cancel' });
     cancelBtn.disabled = true;
     input.addEventListener('change', askAttention);
 
-    const taskCtl = boundChoice(ctx, 's18.task', { label: t('s18.task'),
-      options: TASKS.map((k) => [k, t(`s18.task.${k}`)]) }, () => {});
-    const lCtl = boundSelect(ctx, 's18.L', { label: t('s18.L'), options: ['16', '32', '64'].map((v) => [v, v]) }, () => {});
-    const stepsCtl = boundSlider(ctx, 's18.steps', { label: t('s18.steps') }, () => {});
-    const seedsCtl = boundSlider(ctx, 's18.seeds', { label: t('s18.seeds') }, () => {});
-    const headCtl = boundSlider(ctx, 's18.head', { label: t('s18.head') }, askAttention);
-    const preset = presetButton(ctx, t('s18.preset'), () => [['s18.task', 'recall', taskCtl], ['s18.L', '64', lCtl],
-      ['s18.steps', 300, stepsCtl], ['s18.seeds', 3, seedsCtl]], () => {
-      state.set('s18.enc', DEFAULT_ENC);
+    const taskCtl = boundChoice(ctx, 's19.task', { label: t('s19.task'),
+      options: TASKS.map((k) => [k, t(`s19.task.${k}`)]) }, () => {});
+    const lCtl = boundSelect(ctx, 's19.L', { label: t('s19.L'), options: ['16', '32', '64'].map((v) => [v, v]) }, () => {});
+    const stepsCtl = boundSlider(ctx, 's19.steps', { label: t('s19.steps') }, () => {});
+    const seedsCtl = boundSlider(ctx, 's19.seeds', { label: t('s19.seeds') }, () => {});
+    const headCtl = boundSlider(ctx, 's19.head', { label: t('s19.head') }, askAttention);
+    const preset = presetButton(ctx, t('s19.preset'), () => [['s19.task', 'recall', taskCtl], ['s19.L', '64', lCtl],
+      ['s19.steps', 300, stepsCtl], ['s19.seeds', 3, seedsCtl]], () => {
+      state.set('s19.enc', DEFAULT_ENC);
       ENCODINGS.forEach((_, i) => boxes[i].set(DEFAULT_ENC.includes(i)));
     });
 
     const el = shell(ctx, this,
       controlRow(taskCtl, lCtl, stepsCtl, seedsCtl),
-      h('div', { class: 'control list train-text' }, h('label', {}, t('s18.text')), textBox),
-      h('fieldset', { class: 'control encodings' }, h('legend', {}, t('s18.encodings')), boxes.map((b) => b.el)),
+      h('div', { class: 'control list train-text' }, h('label', {}, t('s19.text')), textBox),
+      h('fieldset', { class: 'control encodings' }, h('legend', {}, t('s19.encodings')), boxes.map((b) => b.el)),
       h('div', { class: 'controls' }, preset, runBtn, cancelBtn),
       h('div', { class: 'train-status' }, progress, status),
-      panel(t('s18.lossTitle'), lossHolder),
-      panel(t('s18.accTitle'), accHolder, tableHolder),
-      panel(t('s18.readingTitle'), reading),
-      panel(t('s18.mapsTitle'), h('p', {}, rich(t('s18.mapsText'))),
-        h('div', { class: 'controls' }, h('div', { class: 'control list' }, h('label', {}, t('s18.input')), input, inputMsg), headCtl.el),
+      panel(t('s19.lossTitle'), lossHolder),
+      panel(t('s19.accTitle'), accHolder, tableHolder),
+      panel(t('s19.readingTitle'), reading),
+      panel(t('s19.mapsTitle'), h('p', {}, rich(t('s19.mapsText'))),
+        h('div', { class: 'controls' }, h('div', { class: 'control list' }, h('label', {}, t('s19.input')), input, inputMsg), headCtl.el),
         mapsHolder),
-      h('p', { class: 'hint' }, rich(t('s18.note'))));
+      h('p', { class: 'hint' }, rich(t('s19.note'))));
     return { el, dispose() { stop(); lossPlot?.dispose(); accPlot?.dispose(); } };
   },
 };
