@@ -191,6 +191,10 @@ function targets(native, wasm) {
     if (sin) { const r = sin.js.ns / sin.simd.ns; add('WASM sinusoidal 8192×512 (into a tensor), × plain JS', fmtRatio(r), '≥ 10×', r >= 10); }
     const fresh = g['sinusoidal/8192x512/new_array'];
     if (fresh) add('  context: the same as a new Float32Array per call (both sides fault in fresh pages), × plain JS', fmtRatio(fresh.js.ns / fresh.simd.ns), '–', null);
+    const step = g['train/step/recall-rope-half/8x64'];
+    if (step) {
+      add('pe.train step (recall, RoPE, 8 × 64), SIMD / scalar / plain JS', `${fmtTime(step.simd.ns)} / ${fmtTime(step.scalar.ns)} / ${fmtTime(step.js.ns)}`, '–', null);
+    }
     if (wasm.sizes?.simd) {
       const kib = wasm.sizes.simd.gzipTotal / 1024;
       add('SIMD .wasm + JS glue, gzip', `${kib.toFixed(1)} KiB`, '≤ 60 KiB', kib <= 60);

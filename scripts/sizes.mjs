@@ -56,6 +56,7 @@ function functionBodies(wasm) {
 const PARTS = [
   ['RoPE kernels (rotary_kernels, half_kernels)', /posenc::detail::(rotate_token|rotate_lanes|rotate_row|expand_lanes|select_rungs)/],
   ['cos/sin rows and tables (angles, table kernels)', /posenc::detail::(sincos|angle_rows|table_|step_rows|fill_offsets|pe_row)|posenc::\(anonymous namespace\)::fill_rows|sinusoidal|rotary_cache::/],
+  ['trainer (pe.train)', /train|transformer|adam|task_source|norm_forward|norm_backward|protocol/],
   ['config.json reader', /config/],
   ['multi-axis RoPE and position grids', /axis|mrope|axes|vision/],
   ['attention and scores', /attention|score|dot_/],

@@ -18,6 +18,7 @@ import { relativeApi } from './js/relative.js';
 import { tensorApi } from './js/tensor.js';
 import { mropePositionsApi } from './js/mrope_positions.js';
 import { axesApi } from './js/axes.js';
+import { trainApi } from './js/train.js';
 
 export { simdSupported };
 
@@ -46,6 +47,7 @@ export async function createPosenc(opts) {
     ...tensorApi(ctx),
     ...mropePositionsApi(ctx),
     ...axesApi(ctx),
+    ...trainApi(ctx),
 
     /** Debug: WebAssembly memory size and allocator bytes in use (for leak tests). */
     memoryStats() {

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createPosenc } from '../../wasm/dist/inline.js';
 import { plainCosSinCache, plainRopeApply, plainRotaryScores } from '../plain-js-rope.mjs';
 import { plainSinusoidal } from '../plain-js-sinusoidal.mjs';
+import { plainTrainer } from '../plain-js-train.mjs';
 import { bareHalfPass, barePass } from './bare-pass.mjs';
 import { pairedRunner, randomFill } from './paired.mjs';
 
@@ -340,6 +341,32 @@ function inPlaceApply(tokens) {
     roundTrip: bare.run,
   });
   for (const o of [...Object.values(tensors), rope]) o.dispose();
+}
+
+// ── the trainer's step: the page's default model (recall, RoPE half) ──────────────────────
+// One Adam step on 8 sequences of 64 (dim 16, 2 heads, 2 layers, MLP 32, 16 symbols):
+// pe.train's step (forward, backward, Adam in WebAssembly; it draws its own batch) beside the
+// same model's step in plain JS (bench/plain-js-train.mjs) on a batch drawn once.
+{
+  const sizes = { dim: 16, heads: 2, layers: 2, mlp: 32 };
+  const T = 64, SEQS = 8, SYMBOLS = 16, DISTANCE = 8;
+  const options = { task: 'recall', encoding: 'rope-half', symbols: SYMBOLS, distance: DISTANCE, length: T, batch: SEQS,
+    steps: 1e6, evalLengths: [T], ...sizes };
+  const trainers = { simd: simd.train(options), scalar: scalar.train(options) };
+  const js = plainTrainer({ vocab: SYMBOLS, length: T, ...sizes });
+  const tokens = new Int32Array(SEQS * T), targets = new Int32Array(SEQS * T);
+  const symbols = randomFill(new Float32Array(SEQS * T), 3);
+  for (let i = 0; i < SEQS * T; i++) tokens[i] = Math.floor((symbols[i] + 1) / 2 * SYMBOLS) % SYMBOLS;
+  for (let i = 0; i < SEQS * T; i++) targets[i] = i % T >= DISTANCE ? tokens[i - DISTANCE] : -1;
+  // The plain-JS step is one large function V8 optimizes only after a few hundred ms of
+  // steps (its unoptimized code boxes every double): a longer warm-up than the other groups.
+  const trainPaired = pairedRunner({ runs: RUNS, warmNs: (quick ? 1 : 3) * 1e9 });
+  groups['train/step/recall-rope-half/8x64'] = { ...trainPaired({
+    simd: () => trainers.simd.step(1),
+    scalar: () => trainers.scalar.step(1),
+    js: () => js.step(tokens, targets, SEQS, T),
+  }), note: 'one forward + backward + Adam step; plain JS = bench/plain-js-train.mjs' };
+  for (const t of Object.values(trainers)) t.dispose();
 }
 
 // ── sizes of both binaries (raw and gzip) ─────────────────────────────────────────────

@@ -39,22 +39,48 @@ void check_protocol(const protocol_config& c, const task_source& task) {
 
 }  // namespace
 
+protocol_trainer::protocol_trainer(const protocol_config& config, train_encoding encoding,
+                                   std::uint64_t seed)
+    : config_(config),
+      task_(config.task),
+      model_((check_protocol(config_, task_), model_for(config_, task_, encoding)), seed),
+      optimizer_(model_.parameters().size(), config_.adam),
+      data_(seed ^ train_data_stream) {}
+
+batch_score protocol_trainer::step() {
+  if (done_ >= config_.steps)
+    throw length_error("posenc: protocol.steps: all " + std::to_string(config_.steps) +
+                       " steps are done");
+  const train_batch batch = task_.sample(data_, config_.batch, config_.train_length);
+  const batch_score s = model_.gradient(batch);
+  optimizer_.step(model_.parameters(), model_.gradients(), adam_rate(config_.adam, done_, config_.steps));
+  ++done_;
+  return s;
+}
+
+batch_score protocol_trainer::evaluate(int length, rope_extension extension) {
+  const int hi = std::min(task_.max_length(), model_.config().max_positions);
+  check_count("length", length, task_.min_length(), hi);
+  random r(config_.eval_seed + std::uint64_t(length));
+  const int sequences = (config_.eval_tokens + length - 1) / length;
+  return model_.evaluate(task_.sample(r, sequences, length), {extension, config_.train_length});
+}
+
+std::vector<float> protocol_trainer::attention(std::span<const std::int32_t> tokens,
+                                               rope_extension extension) {
+  return model_.attention(tokens, {extension, config_.train_length});
+}
+
 protocol_run run_protocol_one(const protocol_config& config, train_encoding encoding,
                               std::uint64_t seed, const protocol_progress& progress) {
-  const task_source task(config.task);
-  check_protocol(config, task);
-  transformer<float> model(model_for(config, task, encoding), seed);
-  adam<float> optimizer(model.parameters().size(), config.adam);
+  protocol_trainer trainer(config, encoding, seed);
   protocol_run run;
   run.encoding = encoding;
   run.seed = seed;
-  random data(seed ^ train_data_stream);
   for (int step = 0; step < config.steps; ++step) {
-    const train_batch batch = task.sample(data, config.batch, config.train_length);
-    const batch_score s = model.gradient(batch);
+    const batch_score s = trainer.step();
     run.train_loss.push_back(s.loss());
     run.train_accuracy.push_back(s.accuracy());
-    optimizer.step(model.parameters(), model.gradients(), adam_rate(config.adam, step, config.steps));
     if (progress && !progress(step, s.loss())) return run;
   }
   std::vector<rope_extension> extensions = {rope_extension::none};
@@ -63,12 +89,7 @@ protocol_run run_protocol_one(const protocol_config& config, train_encoding enco
   for (auto e : extensions) {
     protocol_evaluation ev;
     ev.extension = e;
-    for (int t : config.eval_lengths) {
-      random r(config.eval_seed + std::uint64_t(t));
-      const int sequences = (config.eval_tokens + t - 1) / t;
-      ev.by_length.push_back(model.evaluate(task.sample(r, sequences, t),
-                                            {e, config.train_length}));
-    }
+    for (int t : config.eval_lengths) ev.by_length.push_back(trainer.evaluate(t, e));
     run.evaluations.push_back(std::move(ev));
   }
   run.completed = true;

@@ -9,7 +9,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <fstream>
 #include <numeric>
+#include <nlohmann/json.hpp>
 #include <string>
 
 using namespace posenc;
@@ -85,6 +88,51 @@ TEST_CASE("train protocol: progress can stop a run", "[train]") {
   CHECK_FALSE(run.completed);
   CHECK(run.train_loss.size() == 5);
   CHECK(run.evaluations.empty());
+}
+
+TEST_CASE("protocol_trainer: stepping by hand is run_protocol_one, and stops at the schedule's end",
+          "[train]") {
+  const protocol_config c = small(train_task::induction);
+  const protocol_run run = run_protocol_one(c, train_encoding::t5, 5);
+  protocol_trainer t(c, train_encoding::t5, 5);
+  for (int i = 0; i < c.steps; ++i) CHECK(t.step().loss() == run.train_loss[std::size_t(i)]);
+  CHECK(t.steps_done() == c.steps);
+  require_throws<length_error>([&] { t.step(); }, "protocol.steps: all 100 steps are done");
+  for (std::size_t i = 0; i < c.eval_lengths.size(); ++i)
+    CHECK(t.evaluate(c.eval_lengths[i]).loss_sum == run.evaluations[0].by_length[i].loss_sum);
+  require_throws<invalid_argument>([&] { t.evaluate(33); }, "length must be in [2, 32], got 33");
+}
+
+// tests/fixtures/train-curves.json: the curves the WebAssembly tests compare with.
+TEST_CASE("protocol_trainer: the recorded native curves reproduce", "[train]") {
+  std::ifstream in(std::string(POSENC_FIXTURES_DIR) + "/train-curves.json");
+  REQUIRE(in);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  const nlohmann::json& o = j["options"];
+  protocol_config c;
+  c.task.kind = parse_train_task(o["task"].get<std::string>());
+  c.task.symbols = o["symbols"];
+  c.task.distance = o["distance"];
+  c.train_length = o["length"];
+  c.eval_lengths = o["evalLengths"].get<std::vector<int>>();
+  c.steps = o["steps"];
+  c.batch = o["batch"];
+  c.adam.learning_rate = o["learningRate"];
+  c.adam.warmup_steps = o["warmupSteps"];
+  c.eval_tokens = o["evalTokens"];
+  for (const auto& [name, curve] : j["curves"].items()) {
+    INFO(name);
+    protocol_trainer t(c, parse_train_encoding(name), o["seed"].get<std::uint64_t>());
+    std::vector<double> loss;
+    for (int i = 0; i < c.steps; ++i) loss.push_back(t.step().loss());
+    for (const auto& p : curve["loss"]) CHECK(std::abs(loss[p[0].get<std::size_t>()] - p[1].get<double>()) <= 1e-4);
+    for (const auto& e : curve["eval"]) {
+      const batch_score s = t.evaluate(e["length"]);
+      CHECK(std::abs(s.loss() - e["loss"].get<double>()) <= 1e-4);
+      CHECK(std::abs(s.correct - e["correct"].get<std::int64_t>()) <= 1);
+      CHECK(s.scored == e["scored"].get<std::int64_t>());
+    }
+  }
 }
 
 TEST_CASE("train protocol: PI and YaRN change only lengths past the training length",

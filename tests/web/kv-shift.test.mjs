@@ -57,8 +57,8 @@ test('parts: the table of contents lists the parts, and its links keep the whole
   for (const lang of ['en', 'ko']) {
     const page = await suite.open(`#lang=${lang}`, { width: 1280, height: 900 });
     const parts = await page.$$eval('#toc [data-part]', (as) => as.map((a) => a.dataset.part));
-    assert.deepEqual(parts, ['articles', 'models']);
-    assert.equal(await page.$$eval('#main .part-head', (ps) => ps.length), 2);
+    assert.deepEqual(parts, ['articles', 'models', 'lab']);
+    assert.equal(await page.$$eval('#main .part-head', (ps) => ps.length), 3);
     // §17 sits in the real-models part, after its heading.
     assert.ok(await page.$eval('#part-models', (p) => !!(p.compareDocumentPosition(document.getElementById('kv-shift')) & Node.DOCUMENT_POSITION_FOLLOWING)));
     await setNumber(page, 's17.T', 64);

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace posenc {
@@ -56,6 +57,42 @@ struct protocol_run {
   std::vector<double> train_accuracy;  // its accuracy
   std::vector<protocol_evaluation> evaluations;  // extension none first
   bool completed = false;              // false when progress asked to stop
+};
+
+// One model of the protocol, trained one step at a time (run_protocol_one runs it to the
+// end): the caller steps, scores and looks at attention when it likes, and stops a run by
+// not stepping. Memory: as stated above for one model.
+class protocol_trainer {
+public:
+  // Validates as run_protocol_one does; draws the weights from posenc::random(seed).
+  protocol_trainer(const protocol_config& config, train_encoding encoding, std::uint64_t seed);
+
+  const protocol_config& config() const noexcept { return config_; }
+  const task_source& task() const noexcept { return task_; }
+  const transformer<float>& model() const noexcept { return model_; }
+  int steps_done() const noexcept { return done_; }
+
+  // Step steps_done() of config().steps: one Adam update on the next training batch at the
+  // schedule's rate; returns that batch's score before the update. length_error naming
+  // `protocol.steps` once every step is done.
+  batch_score step();
+
+  // The score at length T (in the task's range, ≤ the model's max_positions) on the
+  // protocol's evaluation batch of T; extension applies to rope-* models past the training
+  // length.
+  batch_score evaluate(int length, rope_extension extension = rope_extension::none);
+
+  // transformer::attention of one sequence, extended as evaluate() is.
+  std::vector<float> attention(std::span<const std::int32_t> tokens,
+                               rope_extension extension = rope_extension::none);
+
+private:
+  protocol_config config_;
+  task_source task_;
+  transformer<float> model_;
+  adam<float> optimizer_;
+  random data_;
+  int done_ = 0;
 };
 
 // Called after each step with (step index, that step's loss); return false to stop.

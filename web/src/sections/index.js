@@ -18,6 +18,7 @@ import compare from './14-compare.js';
 import multiaxis from './15-multiaxis.js';
 import speed from './16-speed.js';
 import kvShift from './17-kv-shift.js';
+import train from './19-train.js';
 
 export const PARTS = [
   // The four articles' path: from why order is lost to RoPE and its relatives.
@@ -26,7 +27,7 @@ export const PARTS = [
   // Real models: what breaks when a published model's encoding is ported.
   { id: 'models', sections: [kvShift] },
   // The training lab.
-  { id: 'lab', sections: [] },
+  { id: 'lab', sections: [train] },
 ];
 
 export const SECTIONS = PARTS.flatMap((p) => p.sections);
