@@ -20,6 +20,7 @@ import { mropePositionsApi } from './js/mrope_positions.js';
 import { axesApi } from './js/axes.js';
 
 export { simdSupported };
+export { goldenVectors } from './js/golden.js';
 
 /**
  * Loads posenc. Options: `simd` (true/false forces a binary; default: SIMD when the engine

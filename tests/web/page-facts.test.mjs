@@ -23,7 +23,7 @@ const close = (text, want, tol, what) => {
 test('every section renders (no failure note) and the engine is reported', async () => {
   const sections = await page.$$eval('section[data-section]', (els) => els.map((e) => Number(e.dataset.section)));
   // The articles' path (1–16), then the real-models part (17 onwards).
-  assert.deepEqual(sections, [...Array(17).keys()].map((i) => i + 1));
+  assert.deepEqual(sections, [...Array(18).keys()].map((i) => i + 1));
   const failed = await page.$$eval('section .note.warn', (els) => els.map((e) => e.textContent));
   assert.deepEqual(failed, []);
   assert.match(await page.textContent('[data-testid="engine"]'), /SIMD/);

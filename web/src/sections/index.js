@@ -18,13 +18,14 @@ import compare from './14-compare.js';
 import multiaxis from './15-multiaxis.js';
 import speed from './16-speed.js';
 import kvShift from './17-kv-shift.js';
+import microscope from './18-microscope.js';
 
 export const PARTS = [
   // The four articles' path: from why order is lost to RoPE and its relatives.
   { id: 'articles', sections: [order, naive, ladder, table, properties, shift, leak, pair, invariance,
     layouts, decay, scaling, attention, compare, multiaxis, speed] },
   // Real models: what breaks when a published model's encoding is ported.
-  { id: 'models', sections: [kvShift] },
+  { id: 'models', sections: [kvShift, microscope] },
   // The training lab.
   { id: 'lab', sections: [] },
 ];

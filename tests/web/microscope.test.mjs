@@ -1,0 +1,174 @@
+// §18 (web/src/sections/18-microscope.js, web/src/api-scope.js): the model microscope on every
+// bundled config (tests/fixtures/hf-configs/) and on a pasted and a dropped config.json, in both
+// languages at desktop and phone widths. The layer table and strip match pe.modelFromConfig in
+// Node; a float32-angle port is worse than posenc at the last position; a refused config shows
+// the package's error naming the key (in Korean, a Korean sentence); the download is the JSON of
+// `posenc vectors` (wasm/bin/posenc.mjs) for the same file, byte for byte.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSuite, tableCells, num, ROOT } from './helpers.mjs';
+import { createPosenc } from '../../wasm/dist/inline.js';
+
+const FIX = join(ROOT, 'tests', 'fixtures', 'hf-configs');
+const BUNDLED = {
+  'llama-3.1-8b': 'llama-3.1-8b', 'qwen2.5-vl-7b': 'qwen2.5-vl-7b-instruct', 'gemma-3-27b': 'gemma-3-27b-it',
+  'gemma-4-e2b': 'gemma-4-e2b-it.reconstructed', 'llama-4-scout': 'llama-4-scout-17b-16e.reconstructed',
+  'deepseek-v3': 'deepseek-v3', 'phi-3.5-mini': 'phi-3.5-mini-instruct', 'smollm3-3b': 'smollm3-3b',
+  'command-r': 'c4ai-command-r-v01', 'gpt-j-6b': 'gpt-j-6b',
+};
+const fixture = (file) => join(FIX, `${file}.json`);
+
+let suite, pe;
+before(async () => { suite = await startSuite(); pe = await createPosenc(); });
+after(async () => { await suite?.close(); });
+
+const sci = (text) => num(String(text).replace(/ × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)/, (m, e) => `e${[...e].map((c) => '-0123456789'['⁻⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)]).join('')}`));
+
+// What the page must show for a config, from the package in Node.
+function expected(config) {
+  const model = pe.modelFromConfig(config);
+  try {
+    return {
+      layers: model.layers.length,
+      noRope: model.layers.filter((l) => l.rope === null).length,
+      keys: Object.keys(model.encodings),
+      mrope: Object.values(model.encodings).some((r) => r.mrope !== null),
+      queryScale: model.layers.some((l) => l.queryScale !== null),
+    };
+  } finally { model.dispose(); }
+}
+
+async function checkShown(page, config, width) {
+  const want = expected(config);
+  const source = await page.textContent('[data-testid="scope-source"]');
+  assert.match(source, new RegExp(`\\b${want.layers}\\b`));
+  assert.equal(await page.$$eval('[data-testid="scope-strip"] .layer', (c) => c.length), want.layers);
+  assert.equal(await page.$$eval('[data-testid="scope-strip"] .layer.k-none', (c) => c.length), want.noRope);
+  const kinds = await tableCells(page, 'scope-stack');
+  assert.equal(kinds.reduce((s, r) => s + Number(r[1].replace(/^\D+/, '')), 0), want.layers);
+  const enc = await tableCells(page, 'scope-encodings');
+  assert.deepEqual(enc.map((r) => r[0].replace(/^.*?(e\d+)$/, '$1')), want.keys);
+  assert.equal(await page.$('[data-testid="scope-mrope"]') !== null, want.mrope);
+  assert.equal(await page.$('[data-testid="scope-qscale"]') !== null, want.queryScale);
+  for (const r of await tableCells(page, 'scope-errors')) {
+    const [f32, ours] = [sci(r[1].replace(/^[^\d]*(?=\d)/, '')), sci(r[2].replace(/^[^\d]*(?=\d)/, ''))];
+    assert.ok(ours < 2e-7, `posenc ${r[2]}`);
+    assert.ok(f32 > ours, `float32 ${r[1]} vs posenc ${r[2]}`);
+  }
+  assert.equal(await page.textContent('[data-testid="scope-error"]'), '');
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= width, `page ${wide} px wide at ${width}`);
+  const over = await page.$$eval('#microscope *', (els) => els.filter((e) => e.getBoundingClientRect().right > innerWidth + 1
+    && !e.closest('.table-wrap')).map((e) => e.tagName + '.' + e.className).slice(0, 5));
+  assert.deepEqual(over, []);
+}
+
+for (const lang of ['en', 'ko']) {
+  for (const width of [1280, 390]) {
+    test(`${lang} ${width} px: every bundled config as pe.modelFromConfig reads it`, async () => {
+      const page = await suite.open(`#lang=${lang}&sec=18`, { width, height: 900 });
+      await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
+      for (const [key, file] of Object.entries(BUNDLED)) {
+        await page.selectOption('select[name="s18.m"]', key);
+        await page.waitForFunction((k) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(`${k}.json`), key);
+        await checkShown(page, JSON.parse(readFileSync(fixture(file), 'utf8')), width);
+        // The link keeps the choice (the default is left out of it).
+        if (key !== 'llama-3.1-8b') await page.waitForFunction((k) => location.hash.includes(`s18.m=${k}`), key);
+      }
+      const p = await page.problems();
+      assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
+      await page.close();
+    });
+
+    test(`${lang} ${width} px: a pasted and a dropped config, and refused ones named`, async () => {
+      const page = await suite.open(`#lang=${lang}&sec=18`, { width, height: 900 });
+      await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
+      // Pasted: OLMo 2 (not bundled).
+      const olmo = readFileSync(fixture('olmo-2-7b'), 'utf8');
+      await page.fill('[data-testid="scope-paste"]', olmo);
+      await page.click('[data-testid="scope-read"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
+      await checkShown(page, JSON.parse(olmo), width);
+      // The picker says it is the learner's own, and the bundled default can be picked again.
+      assert.equal(await page.inputValue('select[name="s18.m"]'), '');
+      await page.selectOption('select[name="s18.m"]', 'llama-3.1-8b');
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('llama-3.1-8b.json'));
+      // Dropped: Qwen3-VL 4B, as a file dropped on the zone.
+      const qwen = readFileSync(fixture('qwen3-vl-4b-instruct'), 'utf8');
+      await page.evaluate((text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], 'qwen3-vl.json', { type: 'application/json' }));
+        document.querySelector('[data-testid="scope-drop"]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, qwen);
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('qwen3-vl.json'));
+      await checkShown(page, JSON.parse(qwen), width);
+      // Chosen with the file input: StarCoder2.
+      await page.setInputFiles('[data-testid="scope-file"]', fixture('starcoder2-7b'));
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('starcoder2-7b.json'));
+      await checkShown(page, JSON.parse(readFileSync(fixture('starcoder2-7b'), 'utf8')), width);
+      // Refused: an unknown family, and a rope_type that needs a key the config lacks.
+      const refused = [
+        [{ model_type: 'nope_model' }, 'model_type'],
+        [{ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, rope_scaling: { rope_type: 'dynamic', factor: 2 } }, 'max_position_embeddings'],
+        [{ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, rope_theta: -1 }, 'rope_theta'],
+      ];
+      for (const [config, key] of refused) {
+        let message;
+        try { pe.modelFromConfig(config); } catch (e) { message = e.message; }
+        assert.ok(message, 'the package refuses it');
+        await page.fill('[data-testid="scope-paste"]', JSON.stringify(config));
+        await page.click('[data-testid="scope-read"]');
+        await page.waitForFunction(() => document.querySelector('[data-testid="scope-error"]').textContent !== '');
+        const shown = await page.textContent('[data-testid="scope-error"]');
+        assert.ok(shown.includes(key), shown);
+        if (lang === 'en') assert.equal(shown, message.replace(/^posenc: /, ''));
+        else {
+          assert.match(shown, /[가-힣]/);
+          assert.doesNotMatch(shown, /\b(is|must|required|not a family)\b/, shown);
+        }
+        assert.equal(await page.$('[data-testid="scope-strip"]'), null);
+        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= width);
+      }
+      // Not JSON at all.
+      await page.fill('[data-testid="scope-paste"]', '{ "model_type": ');
+      await page.click('[data-testid="scope-read"]');
+      await page.waitForFunction(() => /JSON/.test(document.querySelector('[data-testid="scope-error"]').textContent));
+      // And a bundled one shows again.
+      await page.selectOption('select[name="s18.m"]', 'gpt-j-6b');
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('gpt-j-6b.json'));
+      assert.equal(await page.textContent('[data-testid="scope-error"]'), '');
+      const p = await page.problems();
+      assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
+      await page.close();
+    });
+  }
+}
+
+function cli(file) {
+  const r = spawnSync('node', [join(ROOT, 'wasm', 'bin', 'posenc.mjs'), 'vectors', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+test('download golden vectors: the JSON of `posenc vectors` for the same config, byte for byte', async () => {
+  const page = await suite.open('#lang=ko&sec=18', { width: 390, height: 900 });
+  await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
+  for (const key of ['qwen2.5-vl-7b', 'gemma-4-e2b', 'llama-4-scout']) {
+    await page.selectOption('select[name="s18.m"]', key);
+    await page.waitForFunction((k) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(`${k}.json`), key);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="scope-download"]')]);
+    assert.equal(download.suggestedFilename(), `${key}.golden.json`);
+    const text = readFileSync(await download.path(), 'utf8');
+    assert.equal(text, cli(fixture(BUNDLED[key])), key);
+  }
+  // A pasted config too.
+  await page.fill('[data-testid="scope-paste"]', readFileSync(fixture('minicpm3-4b'), 'utf8'));
+  await page.click('[data-testid="scope-read"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="scope-download"]')]);
+  assert.equal(readFileSync(await download.path(), 'utf8'), cli(fixture('minicpm3-4b')));
+  await page.close();
+});
