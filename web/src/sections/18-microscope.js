@@ -29,7 +29,7 @@ export default {
     let config = null;        // the parsed config on show
     let name = '';            // its file name for the download
     let ladder = null;
-    let run = 0;              // the latest load wins
+    let run = 0;              // the latest load wins; dispose ends every load in flight
 
     const source = h('p', { class: 'hint', 'data-testid': 'scope-source' });
     const error = h('p', { class: 'hint error', role: 'alert', 'data-testid': 'scope-error' });
@@ -132,7 +132,8 @@ export default {
     async function loadBundled() {
       const key = state.get('s18.m');
       const mine = ++run;
-      const mod = await BUNDLED[key][1]();
+      let mod;
+      try { mod = await BUNDLED[key][1](); } catch (err) { if (mine === run) showError(err); return; }
       if (mine !== run) return;
       show(mod.default, `${key}.json`);
     }
@@ -174,6 +175,6 @@ export default {
         h('div', { class: 'paste' }, h('label', {}, t('s18.pasteLabel')), paste, read), source, error),
       body);
     loadBundled();
-    return { el, dispose: () => { ladder?.dispose(); URL.revokeObjectURL(download.href); } };
+    return { el, dispose: () => { run++; ladder?.dispose(); URL.revokeObjectURL(download.href); } };
   },
 };
