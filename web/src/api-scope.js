@@ -1,7 +1,9 @@
 // The model microscope's numbers, all from the package: pe.modelFromConfig's layers and
-// rotators, rope.cosSin at the model's last position, pe.queryScale, and the golden-vectors
-// document of `npx posenc vectors` (goldenVectors). The only arithmetic here is the labelled
-// yardstick (cos/sin of p·θ in JS double) and the float32-angle port (Math.fround).
+// rotators (the text tower, and the vision tower with tower: 'vision'), rope.cosSin at the
+// model's last position, the axis each rung and column turns on (rope.row / rope.cosSin at a
+// unit position on one axis), pe.queryScale, and the golden-vectors document of
+// `npx posenc vectors` (goldenVectors). The only arithmetic here is the labelled yardstick
+// (cos/sin of p·θ in JS double) and the float32-angle port (Math.fround).
 import { goldenVectors } from 'posenc';
 import { version } from '../../package.json';
 
@@ -9,6 +11,8 @@ import { version } from '../../package.json';
 export const BUNDLED = {
   'llama-3.1-8b': ['Llama 3.1 8B', () => import('../../tests/fixtures/hf-configs/llama-3.1-8b.json')],
   'qwen2.5-vl-7b': ['Qwen2.5-VL 7B Instruct', () => import('../../tests/fixtures/hf-configs/qwen2.5-vl-7b-instruct.json')],
+  'qwen3-vl-4b': ['Qwen3-VL 4B Instruct', () => import('../../tests/fixtures/hf-configs/qwen3-vl-4b-instruct.json')],
+  'ministral-3-3b': ['Ministral 3 3B (Pixtral vision)', () => import('../../tests/fixtures/hf-configs/ministral-3-3b-2512.json')],
   'gemma-3-27b': ['Gemma 3 27B it', () => import('../../tests/fixtures/hf-configs/gemma-3-27b-it.json')],
   'gemma-4-e2b': ['Gemma 4 E2B it (reconstructed)', () => import('../../tests/fixtures/hf-configs/gemma-4-e2b-it.reconstructed.json')],
   'llama-4-scout': ['Llama 4 Scout 17B-16E (reconstructed)', () => import('../../tests/fixtures/hf-configs/llama-4-scout-17b-16e.reconstructed.json')],
@@ -75,6 +79,50 @@ export function angleErrors(rope, p) {
   return { posenc: pe, float32: f32 };
 }
 
+// The names of a config's multi-axis rotator's axes, in the order its positions are given
+// (pe.modelFromConfig builds M-RoPE or a vision tower's 2-D rotary, no other kind).
+function axisNames(rope) {
+  if (rope.mrope !== null) return ['t', 'h', 'w'];
+  if (rope.vision2d !== null) return ['row', 'col'];
+  throw new Error(`a rotator with ${rope.axes} axes that is neither M-RoPE nor a vision tower's`);
+}
+
+// Which axis turns each entry of a row: the package's row at position 1 on axis a and 0 on
+// the others turns exactly that axis' entries; −1 for an entry no axis turns (θ = 0).
+function turnedBy(rope, length, rowAt) {
+  const out = new Array(length).fill(-1);
+  for (let a = 0; a < rope.axes; a++) {
+    const unit = new Array(rope.axes).fill(0);
+    unit[a] = 1;
+    const sin = rowAt(unit);
+    for (let i = 0; i < length; i++) if (sin[i] !== 0) out[i] = a;
+  }
+  return out;
+}
+
+/**
+ * A multi-axis rotator's axes as the package rotates them (null for one axis): the axis of
+ * every rung (rope.row) and of every HF cos/sin column (rope.cosSin), and per axis its rungs,
+ * columns and the shortest and longest turn (2π/θ, in positions of that axis).
+ */
+export function axesOf(rope) {
+  if (rope.axes === 1) return null;
+  const half = rope.rotaryDim / 2;
+  const rungs = turnedBy(rope, half, (unit) => rope.row(unit).sin);
+  const columns = turnedBy(rope, rope.rotaryDim, (unit) => rope.cosSin({ positions: unit }).sin);
+  const axes = axisNames(rope).map((name, a) => {
+    const own = rungs.flatMap((x, i) => (x === a ? [i] : []));
+    const turns = own.map((i) => (2 * Math.PI) / rope.invFreq[i]);
+    return { name, rungs: own, columns: columns.flatMap((x, c) => (x === a ? [c] : [])),
+      shortest: own.length ? Math.min(...turns) : null, longest: own.length ? Math.max(...turns) : null };
+  });
+  return {
+    kind: rope.mrope !== null ? 'mrope' : 'vision2d',
+    mrope: rope.mrope === null ? null : { section: [...rope.mrope.section], interleaved: rope.mrope.interleaved },
+    vision2d: rope.vision2d, rungs, columns, axes,
+  };
+}
+
 /** Everything the section draws for one parsed config. Throws the package's error. */
 export function inspect(pe, config) {
   const model = pe.modelFromConfig(config);
@@ -89,7 +137,7 @@ export function inspect(pe, config) {
         scaling: model.scaling[key], attentionFactor: r.attentionFactor, invFreq,
         zeroPairs: invFreq.filter((v) => v === 0).length,
         passThrough: r.headDim - r.rotaryDim,
-        mrope: r.mrope === null ? null : { section: [...r.mrope.section], interleaved: r.mrope.interleaved },
+        axes: axesOf(r),
         errors: angleErrors(r, last),
       };
     });
@@ -104,6 +152,27 @@ export function inspect(pe, config) {
   }
 }
 
+/**
+ * The vision tower of a config with a `vision_config` (null without one): pe.modelFromConfig
+ * with tower 'vision' — its layer count and each rotary with its axes — or { error } when the
+ * package refuses it (a tower without a rotary posenc knows, such as SigLIP's learned table).
+ */
+export function inspectVision(pe, config) {
+  const vc = Object.hasOwn(config, 'vision_config') ? config.vision_config : null;
+  if (vc === null || typeof vc !== 'object' || Array.isArray(vc)) return null;
+  let model;
+  try { model = pe.modelFromConfig(config, { tower: 'vision' }); } catch (error) { return { error }; }
+  try {
+    const encodings = Object.keys(model.encodings).map((key) => {
+      const r = model.encodings[key];
+      return { key, headDim: r.headDim, rotaryDim: r.rotaryDim, base: r.base, layout: r.layout, vision2d: r.vision2d, axes: axesOf(r) };
+    });
+    return { modelType: model.modelType, family: model.family, layers: model.layers.length, encodings };
+  } finally {
+    model.dispose();
+  }
+}
+
 function queryScaleCurve(pe, scale, last) {
   const positions = [];
   for (let p = 1; p <= last; p *= 2) positions.push(p - 1);
@@ -111,7 +180,9 @@ function queryScaleCurve(pe, scale, last) {
   return { scale: { ...scale }, positions, values: Array.from(pe.queryScale(scale, positions)) };
 }
 
-/** The text `npx posenc vectors` writes for this config at the default positions. */
-export function goldenText(pe, config) {
-  return `${JSON.stringify(goldenVectors(pe, config, { version, positions: GOLDEN_POSITIONS }), null, 1)}\n`;
+/** The text `npx posenc vectors [--tower vision]` writes for this config at the default positions. */
+export function goldenText(pe, config, tower = 'text') {
+  const opts = { version, positions: GOLDEN_POSITIONS };
+  if (tower !== 'text') opts.tower = tower;
+  return `${JSON.stringify(goldenVectors(pe, config, opts), null, 1)}\n`;
 }

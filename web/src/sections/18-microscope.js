@@ -1,7 +1,8 @@
 // 18. A published model under the microscope: a config.json (bundled from the repository's
 // test fixtures, or the learner's own) read by pe.modelFromConfig — its layer stack, each
-// distinct rotator's ladder against the context length, M-RoPE sections, Llama 4's query
-// scale, the float32-angle error at the last position, and the golden vectors (api-scope.js).
+// distinct rotator's ladder against the context length, the M-RoPE axes and the vision tower's
+// 2-D axes (which rungs and HF columns turn on t, h, w or row, col), Llama 4's query scale, the
+// float32-angle error at the last position, and the golden vectors (api-scope.js).
 import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
@@ -11,12 +12,27 @@ import { button, controlRow } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { plot } from '../ui/plot.js';
 import { sci, sig, int } from '../ui/format.js';
-import { BUNDLED, GOLDEN_POSITIONS, inspect, goldenText } from '../api-scope.js';
+import { BUNDLED, GOLDEN_POSITIONS, inspect, inspectVision, goldenText } from '../api-scope.js';
 import { configError } from '../ui/errors.js';
 
 // θ base as the config writes it: 500 000, 10 000, 1.5e6 → 1 500 000.
 const base = (b) => (Number.isInteger(b) ? int(b) : sig(b, 6));
 const KIND_CLASS = { full: 'k-full', sliding: 'k-sliding', chunked: 'k-chunked' };
+
+// Index lists as runs: 0–15 for steps of 1, "1, 4, …, 58" for a longer constant step.
+function runs(list) {
+  const out = [];
+  for (let i = 0; i < list.length;) {
+    const step = list[i + 1] - list[i];
+    let j = i + 1;
+    while (j + 1 < list.length && list[j + 1] - list[j] === step) j++;
+    if (j - i >= 2 && step === 1) out.push(`${list[i]}–${list[j]}`);
+    else if (j - i >= 3) out.push(`${list[i]}, ${list[i] + step}, …, ${list[j]}`);
+    else { out.push(String(list[i])); j = i; }
+    i = j + 1;
+  }
+  return out.join(', ');
+}
 
 export default {
   num: 18,
@@ -34,16 +50,21 @@ export default {
     const source = h('p', { class: 'hint', 'data-testid': 'scope-source' });
     const error = h('p', { class: 'hint error', role: 'alert', 'data-testid': 'scope-error' });
     const body = h('div', { 'data-testid': 'scope-body' });
-    const download = h('a', { class: 'btn', 'data-testid': 'scope-download', download: 'golden-vectors.json', href: '#' },
-      t('s18.download'));
-    download.addEventListener('click', (e) => {
-      if (config === null) { e.preventDefault(); return; }
-      let text;
-      try { text = goldenText(pe, config); } catch (err) { e.preventDefault(); showError(err); return; }
-      URL.revokeObjectURL(download.href);
-      download.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-      download.download = `${name.replace(/\.json$/i, '')}.golden.json`;
-    });
+    // The golden vectors of one tower, made when clicked ('text': the decoder's; 'vision').
+    function goldenLink(tower, testid, label, suffix) {
+      const a = h('a', { class: 'btn', 'data-testid': testid, download: 'golden-vectors.json', href: '#' }, label);
+      a.addEventListener('click', (e) => {
+        if (config === null) { e.preventDefault(); return; }
+        let text;
+        try { text = goldenText(pe, config, tower); } catch (err) { e.preventDefault(); showError(err); return; }
+        URL.revokeObjectURL(a.href);
+        a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+        a.download = `${name.replace(/\.json$/i, '')}${suffix}.golden.json`;
+      });
+      return a;
+    }
+    const download = goldenLink('text', 'scope-download', t('s18.download'), '');
+    const visionDownload = goldenLink('vision', 'scope-vision-download', t('s18.visionDownload'), '.vision');
 
     function showError(err) {
       error.textContent = configError(t, err);
@@ -62,7 +83,7 @@ export default {
       try { m = inspect(pe, parsed); } catch (err) { config = null; showError(err); return; }
       download.hidden = false;
       source.textContent = t('s18.source', { name: label, type: m.modelType || '—', family: m.family, n: m.layers.length });
-      replace(body, stackPanel(m), ladderPanel(m), mropePanel(m), queryPanel(m), errorPanel(m),
+      replace(body, stackPanel(m), ladderPanel(m), mropePanel(m), visionPanel(inspectVision(pe, parsed)), queryPanel(m), errorPanel(m),
         panel(t('s18.goldenTitle'), h('p', {}, rich(t('s18.goldenText', { p: GOLDEN_POSITIONS.join(', ') }))), download));
     }
 
@@ -103,13 +124,45 @@ export default {
         h('p', { class: 'hint' }, rich(t('s18.ladderAfter'))));
     }
 
+    // Which rungs and HF cos/sin columns turn on each axis (api-scope.js axesOf), as two strips
+    // and a table; `unit` names what a position counts on these axes (tokens, patches).
+    function axesView(key, axes, unit, testid) {
+      const cell = (x, i, what) => h('span', { class: `cell ax-${x < 0 ? 'none' : x}`, 'data-axis': x < 0 ? '' : axes.axes[x].name,
+        title: `${what} ${i}: ${x < 0 ? 'θ = 0' : axes.axes[x].name}` });
+      const strip = (list, what, label) => h('div', { class: 'axis-strip', role: 'img', 'aria-label': label, 'data-testid': `${testid}-${what}` },
+        list.map((x, i) => cell(x, i, what === 'rungs' ? t('s18.rung') : t('s18.column'))));
+      const rows = axes.axes.map((a) => [t(`s18.axisName.${a.name}`), String(a.rungs.length), runs(a.rungs), runs(a.columns),
+        a.shortest === null ? '—' : `${sig(a.shortest, 3)} – ${sig(a.longest, 3)}`]);
+      return [
+        h('p', { class: 'hint' }, t('s18.stripRungs', { key, n: axes.rungs.length })), strip(axes.rungs, 'rungs', t('s18.stripRungsLabel', { key })),
+        h('p', { class: 'hint' }, t('s18.stripColumns', { key, n: axes.columns.length })), strip(axes.columns, 'columns', t('s18.stripColumnsLabel', { key })),
+        h('p', { class: 'hint' }, t(`s18.axesKey.${axes.kind}`)),
+        table({ caption: t('s18.axesCaption', { key }), columns: [t('s18.axis'), t('s18.rungs'), t('s18.rungList'), t('s18.columns'), t('s18.turns', { unit })],
+          rows, testid, reflow: true, className: 'axes-table' }),
+      ];
+    }
+
     function mropePanel(m) {
-      const withAxes = m.encodings.filter((e) => e.mrope !== null);
+      const withAxes = m.encodings.filter((e) => e.axes !== null);
       if (withAxes.length === 0) return null;
-      const rows = withAxes.flatMap((e) => e.mrope.section.map((s, a) => [e.key, ['t', 'h', 'w'][a] ?? String(a), String(s),
-        e.mrope.interleaved ? t('s18.interleaved') : t('s18.contiguous')]));
       return panel(t('s18.mropeTitle'), h('p', {}, rich(t('s18.mropeText'))),
-        table({ caption: t('s18.mropeCaption'), columns: [t('s18.rope'), t('s18.axis'), t('s18.rungs'), t('s18.order')], rows, testid: 'scope-mrope', reflow: true }));
+        withAxes.map((e) => [
+          h('p', { 'data-testid': 'scope-mrope-config' }, rich(t('s18.mropeConfig', { key: e.key, section: `[${e.axes.mrope.section.join(', ')}]`,
+            order: e.axes.mrope.interleaved ? t('s18.interleaved') : t('s18.contiguous') }))),
+          axesView(e.key, e.axes, t('s18.unitTokens'), 'scope-mrope')]));
+    }
+
+    function visionPanel(v) {
+      if (v === null) return null;
+      if (v.error !== undefined) {
+        return panel(t('s18.visionTitle'), h('p', { class: 'hint', 'data-testid': 'scope-vision-error' }, t('s18.visionRefused', { message: configError(t, v.error) })));
+      }
+      return panel(t('s18.visionTitle'), h('p', {}, rich(t('s18.visionText'))),
+        v.encodings.map((e) => [
+          h('p', { 'data-testid': 'scope-vision-source' }, rich(t('s18.visionSource', { type: v.modelType, n: v.layers, key: e.key,
+            kind: e.vision2d, hd: e.headDim, rd: e.rotaryDim, base: base(e.base) }))),
+          axesView(e.key, e.axes, t('s18.unitPatches'), 'scope-vision')]),
+        h('p', {}, rich(t('s18.visionGolden'))), visionDownload);
     }
 
     function queryPanel(m) {
@@ -175,6 +228,6 @@ export default {
         h('div', { class: 'paste' }, h('label', {}, t('s18.pasteLabel')), paste, read), source, error),
       body);
     loadBundled();
-    return { el, dispose: () => { run++; ladder?.dispose(); URL.revokeObjectURL(download.href); } };
+    return { el, dispose: () => { run++; ladder?.dispose(); URL.revokeObjectURL(download.href); URL.revokeObjectURL(visionDownload.href); } };
   },
 };
