@@ -1,9 +1,10 @@
 // §18 (web/src/sections/18-microscope.js, web/src/api-scope.js): the model microscope on every
 // bundled config (tests/fixtures/hf-configs/) and on a pasted and a dropped config.json, in both
 // languages at desktop and phone widths. The layer table and strip match pe.modelFromConfig in
-// Node; a float32-angle port is worse than posenc at the last position; a refused config shows
-// the package's error naming the key (in Korean, a Korean sentence); the download is the JSON of
-// `posenc vectors` (wasm/bin/posenc.mjs) for the same file, byte for byte.
+// Node; a float32-angle port is worse than posenc at the last position; the M-RoPE and vision-tower
+// axes are those of transformers' code; a refused config shows the package's error naming the key
+// (in Korean, a Korean sentence); the downloads are the JSON of `posenc vectors [--tower vision]`
+// (wasm/bin/posenc.mjs) for the same file, byte for byte.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,7 +15,8 @@ import { createPosenc } from '../../wasm/dist/inline.js';
 
 const FIX = join(ROOT, 'tests', 'fixtures', 'hf-configs');
 const BUNDLED = {
-  'llama-3.1-8b': 'llama-3.1-8b', 'qwen2.5-vl-7b': 'qwen2.5-vl-7b-instruct', 'gemma-3-27b': 'gemma-3-27b-it',
+  'llama-3.1-8b': 'llama-3.1-8b', 'qwen2.5-vl-7b': 'qwen2.5-vl-7b-instruct', 'qwen3-vl-4b': 'qwen3-vl-4b-instruct',
+  'ministral-3-3b': 'ministral-3-3b-2512', 'gemma-3-27b': 'gemma-3-27b-it',
   'gemma-4-e2b': 'gemma-4-e2b-it.reconstructed', 'llama-4-scout': 'llama-4-scout-17b-16e.reconstructed',
   'deepseek-v3': 'deepseek-v3', 'phi-3.5-mini': 'phi-3.5-mini-instruct', 'smollm3-3b': 'smollm3-3b',
   'command-r': 'c4ai-command-r-v01', 'gpt-j-6b': 'gpt-j-6b',
@@ -39,6 +41,95 @@ function expected(config) {
       queryScale: model.layers.some((l) => l.queryScale !== null),
     };
   } finally { model.dispose(); }
+}
+
+// The axes of the configs that have them, as their config.json files state them: M-RoPE
+// (text_config.rope_scaling.mrope_section, mrope_interleaved) and the vision tower's 2-D rotary
+// (vision_config: head dim = hidden_size / num_heads for Qwen2.5-VL and Qwen3-VL, head_dim for
+// Pixtral; base 10 000). Gemma 3's SigLIP tower has a learned position table: refused by name.
+const AXES = {
+  'qwen2.5-vl-7b-instruct': { text: { rule: 'qwen2-vl', dim: 128, section: [16, 24, 24] }, vision: { rule: 'qwen2-vl', dim: 80, base: 10000 } },
+  'qwen3-vl-4b-instruct': { text: { rule: 'qwen3-vl', dim: 128, section: [24, 20, 20] }, vision: { rule: 'qwen2-vl', dim: 64, base: 10000 } },
+  'ministral-3-3b-2512': { vision: { rule: 'pixtral', dim: 64, base: 10000 } },
+  'devstral-small-2-24b-instruct': { vision: { rule: 'pixtral', dim: 64, base: 10000 } },
+  'gemma-3-27b-it': { refused: 'vision_config.model_type' },
+};
+
+// The axis of every HF cos/sin column, written from transformers' code (not the package's):
+//  - qwen2-vl M-RoPE: models/qwen2_vl/modeling_qwen2_vl.py, apply_multimodal_rotary_pos_emb:
+//    cos (cat(freqs, freqs)) split by mrope_section * 2, chunk i taken from axis i % 3.
+//  - qwen3-vl M-RoPE: models/qwen3_vl/modeling_qwen3_vl.py, apply_interleaved_mrope:
+//    freqs_t[..., o:3·section[d]:3] = freqs[d] for (d, o) = (1, 1), (2, 2); cat(freqs_t, freqs_t).
+//  - qwen2-vl vision: modeling_qwen2_vl.py, VisionRotaryEmbedding(head_dim // 2) + rot_pos_emb
+//    (cat of the row and the column ladder) + apply_rotary_pos_emb_vision (cat(rpe, rpe)).
+//  - pixtral: models/pixtral/modeling_pixtral.py, PixtralRotaryEmbedding: cat(h·freqs[::2],
+//    w·freqs[1::2]), then cat((inv_freq, inv_freq)).
+function hfColumns({ rule, dim, section }) {
+  const half = dim / 2;
+  const rung = (c) => c % half;
+  if (rule === 'qwen2-vl' && section) {
+    return [...section, ...section].flatMap((n, i) => Array(n).fill(['t', 'h', 'w'][i % 3]));
+  }
+  if (rule === 'qwen3-vl') {
+    return Array.from({ length: dim }, (_, c) => {
+      const i = rung(c);
+      if (i % 3 === 1 && i < 3 * section[1]) return 'h';
+      if (i % 3 === 2 && i < 3 * section[2]) return 'w';
+      return 't';
+    });
+  }
+  return Array.from({ length: dim }, (_, c) => (rung(c) < dim / 4 ? 'row' : 'col'));
+}
+
+// Positions per turn (2π/θ) of each axis' rungs: [shortest, longest], θ_k = base^(−2k/d).
+function hfTurns({ rule, dim, base }, axis) {
+  const theta = (k, d) => base ** (-2 * k / d);
+  const ks = Array.from({ length: dim / 4 }, (_, j) => j);
+  // qwen2-vl vision: both axes use the ladder of dim/2 (VisionRotaryEmbedding(head_dim // 2)).
+  const thetas = rule === 'pixtral' ? ks.map((j) => theta(2 * j + (axis === 'col' ? 1 : 0), dim)) : ks.map((j) => theta(j, dim / 2));
+  const turns = thetas.map((x) => (2 * Math.PI) / x);
+  return [Math.min(...turns), Math.max(...turns)];
+}
+
+async function stripAxes(page, testid) {
+  return page.$$eval(`[data-testid="${testid}"] .cell`, (cells) => cells.map((c) => c.dataset.axis));
+}
+
+// The axes views of a config named in AXES (or their absence), in the page's language.
+async function checkAxes(page, file, lang) {
+  const want = AXES[file] ?? {};
+  const axisName = { en: { t: 't (time)', h: 'h (row)', w: 'w (column)', row: 'row', col: 'column' },
+    ko: { t: 't(시간)', h: 'h(행)', w: 'w(열)', row: '행', col: '열' } }[lang];
+  for (const [tower, testid] of [['text', 'scope-mrope'], ['vision', 'scope-vision']]) {
+    const spec = want[tower];
+    if (!spec) {
+      assert.equal(await page.$(`[data-testid="${testid}"]`), null, `${file}: no ${tower} axes`);
+      continue;
+    }
+    const columns = hfColumns(spec);
+    assert.deepEqual(await stripAxes(page, `${testid}-columns`), columns, `${file} ${tower}: the axis of every cos/sin column`);
+    // HF's rungs are the first half of its columns (layout half).
+    assert.deepEqual(await stripAxes(page, `${testid}-rungs`), columns.slice(0, spec.dim / 2), `${file} ${tower}: the axis of every rung`);
+    const rows = await tableCells(page, testid);
+    const names = [...new Set(columns)];
+    assert.deepEqual(rows.map((r) => r[0].replace(/^axis\s*|^축\s*/, '')), names.map((n) => axisName[n]), `${file} ${tower}: axis names`);
+    rows.forEach((r, a) => {
+      assert.equal(Number(r[1].replace(/^\D+/, '')), columns.slice(0, spec.dim / 2).filter((x) => x === names[a]).length, `${file} ${tower} ${names[a]}: rungs`);
+      if (tower === 'vision') {
+        const [lo, hi] = r[4].replace(/^\D*?(?=\d)/, '').split(' – ').map(num);
+        const [wlo, whi] = hfTurns(spec, names[a]);
+        assert.ok(Math.abs(lo / wlo - 1) < 5e-3 && Math.abs(hi / whi - 1) < 5e-3, `${file} ${names[a]}: turns ${r[4]} vs ${wlo}–${whi}`);
+      }
+    });
+  }
+  const refusal = await page.$('[data-testid="scope-vision-error"]');
+  if (want.refused) {
+    const shown = await refusal.textContent();
+    assert.ok(shown.includes(want.refused), shown);
+    if (lang === 'ko') assert.match(shown, /[가-힣]/);
+  } else {
+    assert.equal(refusal, null, `${file}: no vision refusal`);
+  }
 }
 
 async function checkShown(page, config, width) {
@@ -75,6 +166,7 @@ for (const lang of ['en', 'ko']) {
         await page.selectOption('select[name="s18.m"]', key);
         await page.waitForFunction((k) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(`${k}.json`), key);
         await checkShown(page, JSON.parse(readFileSync(fixture(file), 'utf8')), width);
+        await checkAxes(page, file, lang);
         // The link keeps the choice (the default is left out of it).
         if (key !== 'llama-3.1-8b') await page.waitForFunction((k) => location.hash.includes(`s18.m=${k}`), key);
       }
@@ -105,6 +197,12 @@ for (const lang of ['en', 'ko']) {
       }, qwen);
       await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('qwen3-vl.json'));
       await checkShown(page, JSON.parse(qwen), width);
+      await checkAxes(page, 'qwen3-vl-4b-instruct', lang);
+      // Pasted: Devstral Small 2 (Pixtral's vision tower).
+      await page.fill('[data-testid="scope-paste"]', readFileSync(fixture('devstral-small-2-24b-instruct'), 'utf8'));
+      await page.click('[data-testid="scope-read"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
+      await checkAxes(page, 'devstral-small-2-24b-instruct', lang);
       // Chosen with the file input: StarCoder2.
       await page.setInputFiles('[data-testid="scope-file"]', fixture('starcoder2-7b'));
       await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('starcoder2-7b.json'));
@@ -147,8 +245,8 @@ for (const lang of ['en', 'ko']) {
   }
 }
 
-function cli(file) {
-  const r = spawnSync('node', [join(ROOT, 'wasm', 'bin', 'posenc.mjs'), 'vectors', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+function cli(file, ...flags) {
+  const r = spawnSync('node', [join(ROOT, 'wasm', 'bin', 'posenc.mjs'), 'vectors', file, ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
 }
@@ -163,6 +261,16 @@ test('download golden vectors: the JSON of `posenc vectors` for the same config,
     assert.equal(download.suggestedFilename(), `${key}.golden.json`);
     const text = readFileSync(await download.path(), 'utf8');
     assert.equal(text, cli(fixture(BUNDLED[key])), key);
+  }
+  // The vision tower's: `posenc vectors --tower vision`.
+  for (const key of ['qwen2.5-vl-7b', 'ministral-3-3b']) {
+    await page.selectOption('select[name="s18.m"]', key);
+    await page.waitForFunction((k) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(`${k}.json`), key);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="scope-vision-download"]')]);
+    assert.equal(download.suggestedFilename(), `${key}.vision.golden.json`);
+    const text = readFileSync(await download.path(), 'utf8');
+    assert.equal(text, cli(fixture(BUNDLED[key]), '--tower', 'vision'), `${key} vision`);
+    assert.equal(JSON.parse(text).family, 'vision');
   }
   // A pasted config too.
   await page.fill('[data-testid="scope-paste"]', readFileSync(fixture('minicpm3-4b'), 'utf8'));
