@@ -91,6 +91,25 @@ function hfTurns({ rule, dim, base }, axis) {
   return [Math.min(...turns), Math.max(...turns)];
 }
 
+// Rungs a scaling moves (θ' ≠ θ), written from transformers' modeling_rope_utils.py:
+//  - _compute_llama3_parameters: θ kept while 2π/θ < original_max_position_embeddings /
+//    high_freq_factor (the smoothed band's edge gives θ again), moved above it.
+//  - _compute_yarn_parameters: low = floor(find_correction_dim(beta_fast)); the ramp
+//    (i − low) / (high − low) is 0, so θ is kept, for rungs i ≤ low; every other rung moves.
+function llama3Moved(dim, base, { factor, high_freq_factor: high, original_max_position_embeddings: orig }) {
+  assert.ok(factor > 1);
+  return Array.from({ length: dim / 2 }, (_, i) => (2 * Math.PI) / base ** (-2 * i / dim)).filter((w) => w > orig / high).length;
+}
+function yarnMoved(dim, base, { beta_fast: fast, original_max_position_embeddings: orig }) {
+  const low = Math.max(Math.floor((dim * Math.log(orig / (fast * 2 * Math.PI))) / (2 * Math.log(base))), 0);
+  return dim / 2 - (low + 1);
+}
+const MOVED = {
+  'llama-3.1-8b': (c) => llama3Moved(128, c.rope_theta, c.rope_scaling),
+  'deepseek-v3': (c) => yarnMoved(c.qk_rope_head_dim, c.rope_theta, c.rope_scaling),
+  'gpt-j-6b': () => null,
+};
+
 async function stripAxes(page, testid) {
   return page.$$eval(`[data-testid="${testid}"] .cell`, (cells) => cells.map((c) => c.dataset.axis));
 }
@@ -167,6 +186,14 @@ for (const lang of ['en', 'ko']) {
         await page.waitForFunction((k) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(`${k}.json`), key);
         await checkShown(page, JSON.parse(readFileSync(fixture(file), 'utf8')), width);
         await checkAxes(page, file, lang);
+        if (key in MOVED) {
+          const want = MOVED[key](JSON.parse(readFileSync(fixture(file), 'utf8')));
+          const moved = (await tableCells(page, 'scope-encodings'))[0][6];
+          assert.equal(moved, want === null ? '—' : `${want} / ${key === 'deepseek-v3' ? 32 : 64}`, `${key}: rungs moved by scaling`);
+          // The same rotary unscaled is drawn beside it (a dashed series) when it is scaled.
+          const labels = await page.$$eval('#microscope .u-legend .u-label', (ls) => ls.map((l) => l.textContent));
+          assert.equal(labels.filter((l) => /without scaling|스케일링 전/.test(l)).length, want === null ? 0 : 1, labels.join(' | '));
+        }
         // The link keeps the choice (the default is left out of it).
         if (key !== 'llama-3.1-8b') await page.waitForFunction((k) => location.hash.includes(`s18.m=${k}`), key);
       }

@@ -123,6 +123,13 @@ export function axesOf(rope) {
   };
 }
 
+// θ of the same rotary without its scaling (pe.rope with the same dims, base and layout): the
+// ladder the scaling started from, so the page shows which rungs it moved and by how much.
+function unscaled(pe, r) {
+  const plain = pe.rope({ headDim: r.headDim, rotaryDim: r.rotaryDim, base: r.base, layout: r.layout });
+  try { return Array.from(plain.invFreq); } finally { plain.dispose(); }
+}
+
 /** Everything the section draws for one parsed config. Throws the package's error. */
 export function inspect(pe, config) {
   const model = pe.modelFromConfig(config);
@@ -132,7 +139,10 @@ export function inspect(pe, config) {
     const encodings = Object.keys(model.encodings).map((key) => {
       const r = model.encodings[key];
       const invFreq = Array.from(r.invFreq);
+      const plain = model.scaling[key].type === 'default' || r.axes !== 1 ? null : unscaled(pe, r);
       return {
+        unscaled: plain,
+        moved: plain === null ? null : invFreq.filter((v, i) => Math.abs(v - plain[i]) > 1e-12 * plain[i]).length,
         key, headDim: r.headDim, rotaryDim: r.rotaryDim, base: r.base, layout: r.layout,
         scaling: model.scaling[key], attentionFactor: r.attentionFactor, invFreq,
         zeroPairs: invFreq.filter((v) => v === 0).length,

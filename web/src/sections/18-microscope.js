@@ -11,6 +11,7 @@ import { boundSelect } from '../ui/bind.js';
 import { button, controlRow } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { plot } from '../ui/plot.js';
+import { LINES } from '../ui/palette.js';
 import { sci, sig, int } from '../ui/format.js';
 import { BUNDLED, GOLDEN_POSITIONS, inspect, inspectVision, goldenText } from '../api-scope.js';
 import { configError } from '../ui/errors.js';
@@ -108,19 +109,23 @@ export default {
     function ladderPanel(m) {
       const ctxLen = m.last + 1;
       const rungs = Math.max(...m.encodings.map((e) => e.invFreq.length), 1);
+      // Each rotary in its colour; thin dashes in the same colour: the same rotary unscaled.
+      const plain = m.encodings.map((e, i) => [e, i]).filter(([e]) => e.unscaled !== null);
       ladder = plot({ label: t('s18.ladderLabel'), xLabel: t('s18.rung'), yLabel: t('s18.wavelength'), yLog: true, xInt: true,
-        series: [...m.encodings.map((e) => ({ label: `${e.key} (${e.scaling.type})` })), { label: t('s18.ctxLine', { L: int(ctxLen) }), dash: [6, 4] }] });
+        series: [...m.encodings.map((e, i) => ({ label: `${e.key} (${e.scaling.type})`, color: LINES[i % LINES.length] })),
+          ...plain.map(([e, i]) => ({ label: t('s18.unscaled', { key: e.key }), color: LINES[i % LINES.length], dash: [2, 3], width: 1.5 })),
+          { label: t('s18.ctxLine', { L: int(ctxLen) }), color: LINES[m.encodings.length % LINES.length], dash: [6, 4] }] });
       const xs = [...Array(rungs).keys()];
-      const ys = m.encodings.map((e) => xs.map((i) => (i < e.invFreq.length && e.invFreq[i] > 0 ? (2 * Math.PI) / e.invFreq[i] : null)));
-      ladder.update(xs, ...ys, xs.map(() => ctxLen));
+      const turns = (f) => xs.map((i) => (i < f.length && f[i] > 0 ? (2 * Math.PI) / f[i] : null));
+      ladder.update(xs, ...m.encodings.map((e) => turns(e.invFreq)), ...plain.map(([e]) => turns(e.unscaled)), xs.map(() => ctxLen));
       const rows = m.encodings.map((e) => [e.key, e.scaling.type, base(e.base), `${e.rotaryDim} / ${e.headDim}`,
-        String(e.passThrough), String(e.zeroPairs), sig(e.attentionFactor, 6),
+        String(e.passThrough), String(e.zeroPairs), e.moved === null ? '—' : `${e.moved} / ${e.invFreq.length}`, sig(e.attentionFactor, 6),
         String(e.invFreq.filter((v) => v > 0 && (2 * Math.PI) / v > ctxLen).length)]);
       const ctxNote = m.context === null ? t('s18.noContext', { L: int(ctxLen) }) : t('s18.context', { L: int(ctxLen), key: m.context.key });
       return panel(t('s18.ladderTitle'), h('p', {}, rich(t('s18.ladderText'))), h('p', { class: 'hint', 'data-testid': 'scope-context' }, ctxNote),
         ladder.el,
         table({ caption: t('s18.encCaption'), columns: [t('s18.rope'), t('s18.scaling'), 'θ base', t('s18.dims'), t('s18.pass'), t('s18.zero'),
-          t('s18.factor'), t('s18.beyond')], rows, testid: 'scope-encodings', reflow: true }),
+          t('s18.moved'), t('s18.factor'), t('s18.beyond')], rows, testid: 'scope-encodings', reflow: true }),
         h('p', { class: 'hint' }, rich(t('s18.ladderAfter'))));
     }
 
