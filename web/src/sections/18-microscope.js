@@ -114,7 +114,8 @@ export default {
       ladder = plot({ label: t('s18.ladderLabel'), xLabel: t('s18.rung'), yLabel: t('s18.wavelength'), yLog: true, xInt: true,
         series: [...m.encodings.map((e, i) => ({ label: `${e.key} (${e.scaling.type})`, color: LINES[i % LINES.length] })),
           ...plain.map(([e, i]) => ({ label: t('s18.unscaled', { key: e.key }), color: LINES[i % LINES.length], dash: [2, 3], width: 1.5 })),
-          { label: t('s18.ctxLine', { L: int(ctxLen) }), color: LINES[m.encodings.length % LINES.length], dash: [6, 4] }] });
+          { label: t('s18.ctxLine', { L: int(ctxLen) }), color: LINES[m.encodings.length % LINES.length], dash: [6, 4],
+            value: (u, v) => (v == null ? '—' : int(v)) }] });
       const xs = [...Array(rungs).keys()];
       const turns = (f) => xs.map((i) => (i < f.length && f[i] > 0 ? (2 * Math.PI) / f[i] : null));
       ladder.update(xs, ...m.encodings.map((e) => turns(e.invFreq)), ...plain.map(([e]) => turns(e.unscaled)), xs.map(() => ctxLen));

@@ -29,7 +29,7 @@ function lastPoint(u) {
 }
 
 /**
- * plot({ label, xLabel, yLabel, series: [{ label, color?, dash?, points?, width? }], xLog, yLog, height })
+ * plot({ label, xLabel, yLabel, series: [{ label, color?, dash?, points?, width?, value? }], xLog, yLog, height })
  * .update(x, ...ys) redraws with new data (arrays or typed arrays of equal length).
  */
 export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false, height = 260,
@@ -61,7 +61,7 @@ export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false
       { label: xLabel, value: xInt ? (u, v) => (v == null ? '—' : String(Math.round(v))) : legendValue },
       ...series.map((s, i) => ({
         label: s.label,
-        value: legendValue,
+        value: s.value ?? legendValue,
         stroke: s.color ?? LINES[i % LINES.length],
         width: s.width ?? 2,
         dash: s.dash,
