@@ -132,7 +132,9 @@ function unscaled(pe, r) {
 
 /** Everything the section draws for one parsed config. Throws the package's error. */
 export function inspect(pe, config) {
-  const model = pe.modelFromConfig(config);
+  // No row cache: the page asks each rotator for a handful of rows, one at the model's last
+  // position, and an automatic cache would be built up to 4 MiB for it on every redraw.
+  const model = pe.modelFromConfig(config, { cacheLength: 0 });
   try {
     const ctxLen = contextLength(config);
     const last = (ctxLen?.length ?? 131072) - 1;
@@ -171,7 +173,7 @@ export function inspectVision(pe, config) {
   const vc = Object.hasOwn(config, 'vision_config') ? config.vision_config : null;
   if (vc === null || typeof vc !== 'object' || Array.isArray(vc)) return null;
   let model;
-  try { model = pe.modelFromConfig(config, { tower: 'vision' }); } catch (error) { return { error }; }
+  try { model = pe.modelFromConfig(config, { tower: 'vision', cacheLength: 0 }); } catch (error) { return { error }; }
   try {
     const encodings = Object.keys(model.encodings).map((key) => {
       const r = model.encodings[key];
