@@ -309,8 +309,8 @@ test('download golden vectors: the JSON of `posenc vectors` for the same config,
 });
 
 // A config loads asynchronously: a hash change that re-renders the page before the load ends
-// disposes the section whose load is in flight. Its ladder plot, never inserted, once retried
-// drawing itself in a microtask loop that froze the page (ui/plot.js; the random-hash test hung).
+// disposes the section whose load is in flight: its ladder plot is never inserted, and must not
+// keep retrying to draw itself (ui/plot.js: a microtask retry loop would freeze the page).
 test('a hash change while a config loads: the page keeps answering and shows the last pick', async () => {
   const page = await suite.open('#lang=en&sec=18', { width: 1280, height: 900 });
   await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
