@@ -909,7 +909,7 @@ export default {
   's18.visionRefused': 'This model has a vision tower, but posenc refuses its rotary: {message}',
   's18.visionGolden': 'The vision tower’s golden vectors are the JSON of `npx posenc vectors config.json --tower vision`: each position on both axes.',
   's18.visionDownload': 'Download the vision tower’s golden vectors',
-  's18.qsTitle': 'Llama 4’s query scale',
+  's18.qsTitle': 'The query scale by position (Llama 4, Ministral 3)',
   's18.qsText': 'In {n} layers the query is multiplied by log(⌊(p + {o}) / {fs}⌋ + 1) · {a} + 1 before attention, so far positions are scored more sharply. Computed by `pe.queryScale`:',
   's18.qsCaption': 'The query scale at positions up to the context',
   's18.position': 'position p',

@@ -909,7 +909,7 @@ export default {
   's18.visionRefused': '이 모델에는 비전 타워가 있지만 posenc는 그 로터리를 거부합니다. {message}',
   's18.visionGolden': '비전 타워의 골든 벡터는 `npx posenc vectors config.json --tower vision`의 JSON과 같습니다. 위치마다 두 축 모두 그 위치에 둡니다.',
   's18.visionDownload': '비전 타워 골든 벡터 내려받기',
-  's18.qsTitle': 'Llama 4의 쿼리 스케일',
+  's18.qsTitle': '위치에 따른 쿼리 스케일(Llama 4, Ministral 3)',
   's18.qsText': '{n}개 층에서는 어텐션 전에 쿼리에 log(⌊(p + {o}) / {fs}⌋ + 1) · {a} + 1을 곱해, 먼 위치일수록 점수를 더 날카롭게 만듭니다. `pe.queryScale`로 계산한 값:',
   's18.qsCaption': '문맥 길이까지의 위치별 쿼리 스케일',
   's18.position': '위치 p',
