@@ -960,4 +960,50 @@ export interface CreateOptions {
 export function createPosenc(options?: CreateOptions): Promise<Posenc>;
 /** True when this engine can run the SIMD binary: it validates WebAssembly SIMD128 and exception-handling code. */
 export function simdSupported(): boolean;
+/** goldenVectors options. */
+export interface GoldenVectorsOptions {
+  /** Written as the document's `posenc` field (the CLI writes the package's version). */
+  version: string;
+  /** Integer positions for cos/sin, as rope.cosSin accepts them. */
+  positions: readonly number[];
+  seqLen?: number;
+  tower?: 'text' | 'vision';
+  family?: string;
+}
+
+/** One distinct rotary of a golden-vectors document. */
+export interface GoldenEncoding {
+  headDim: number;
+  rotaryDim: number;
+  layout: RopeLayout;
+  base: number;
+  scaling: { type: string } & Record<string, unknown>;
+  mrope: { section: number[]; interleaved: boolean } | null;
+  vision2d: Vision2d | null;
+  attentionFactor: number;
+  /** θ_i in float64. */
+  invFreq: number[];
+  /** HF-shaped rows: [positions][rotaryDim], multiplied by attentionFactor (rope.cosSin). */
+  cos: number[][];
+  sin: number[][];
+}
+
+/** The document `posenc vectors` writes (the key order is fixed). */
+export interface GoldenVectors {
+  posenc: string;
+  modelType: string;
+  family: string;
+  positions: number[];
+  layers: Array<{ index: number; rope: string | null; attention: LayerDescription['attention'];
+    window: number | null; chunk: number | null; queryScale: QueryScale | null }>;
+  encodings: Record<string, GoldenEncoding>;
+}
+
+/**
+ * The golden vectors of a parsed config.json, exactly as `npx posenc vectors` writes them
+ * (JSON.stringify(doc, null, 1) + newline is the CLI's output): pe.modelFromConfig's layers and,
+ * per encoding, rope.cosSin at each position (each axis at that position for M-RoPE / vision2d),
+ * exact to rope.cosSin's contract. Errors as pe.modelFromConfig and rope.cosSin; nothing is kept.
+ */
+export function goldenVectors(pe: Posenc, config: object, options: GoldenVectorsOptions): GoldenVectors;
 export default createPosenc;

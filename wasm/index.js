@@ -21,6 +21,7 @@ import { axesApi } from './js/axes.js';
 import { trainApi } from './js/train.js';
 
 export { simdSupported };
+export { goldenVectors } from './js/golden.js';
 
 /**
  * Loads posenc. Options: `simd` (true/false forces a binary; default: SIMD when the engine

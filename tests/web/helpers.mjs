@@ -104,9 +104,27 @@ export function pageSchema() {
 }
 
 /**
+ * Page code in `fn(arg)` that must answer within `ms`: a page whose main thread never yields
+ * again (an endless loop) would leave page.evaluate waiting forever, so this throws instead,
+ * naming `what`.
+ */
+export async function evaluateWithin(page, ms, what, fn, arg) {
+  let timer;
+  const stuck = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the page did not answer within ${ms / 1000} s: ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([page.evaluate(fn, arg), stuck]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Sets each hash on the open page in turn (its hashchange handler renders) and returns
  * { hash, drawn, failed, errors } for every one that did not draw all `sections` sections
  * cleanly: a section showing its "could not be computed" note, an uncaught error or rejection.
+ * A hash after which the page stops answering fails the test naming it (never a hang).
  */
 export async function renderHashes(page, hashes, sections) {
   await page.evaluate(() => {
@@ -118,23 +136,20 @@ export async function renderHashes(page, hashes, sections) {
     }
   });
   const bad = [];
-  for (let i = 0; i < hashes.length; i += 50) {
-    const found = await page.evaluate(async ({ batch, sections }) => {
-      const out = [];
-      for (const hash of batch) {
-        const changed = new Promise((resolve) => window.addEventListener('hashchange', resolve, { once: true }));
-        location.hash = hash;
-        if (location.hash !== '' || hash !== '#') await Promise.race([changed, new Promise((res) => setTimeout(res, 200))]);
-        await new Promise((res) => setTimeout(res, 0));
-        const drawn = document.querySelectorAll('#main > section[data-section]').length;
-        const failed = [...document.querySelectorAll('#main > section > p.note.warn')].map((p) => p.textContent);
-        if (drawn !== sections || failed.length || window.__errors.length) {
-          out.push({ hash: hash.slice(0, 300), drawn, failed, errors: window.__errors.splice(0) });
-        }
+  for (const hash of hashes) {
+    const found = await evaluateWithin(page, 60000, `after hash ${hash.slice(0, 300)}`, async ({ hash, sections }) => {
+      const changed = new Promise((resolve) => window.addEventListener('hashchange', resolve, { once: true }));
+      location.hash = hash;
+      if (location.hash !== '' || hash !== '#') await Promise.race([changed, new Promise((res) => setTimeout(res, 200))]);
+      await new Promise((res) => setTimeout(res, 0));
+      const drawn = document.querySelectorAll('#main > section[data-section]').length;
+      const failed = [...document.querySelectorAll('#main > section > p.note.warn')].map((p) => p.textContent);
+      if (drawn !== sections || failed.length || window.__errors.length) {
+        return { hash: hash.slice(0, 300), drawn, failed, errors: window.__errors.splice(0) };
       }
-      return out;
-    }, { batch: hashes.slice(i, i + 50), sections });
-    bad.push(...found);
+      return null;
+    }, { hash, sections });
+    if (found) bad.push(found);
   }
   return bad;
 }

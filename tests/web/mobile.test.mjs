@@ -53,6 +53,8 @@ for (const lang of ['en', 'ko']) {
 test('a table wider than its frame shows the cue in the page language and keeps its row header in view', async () => {
   for (const lang of ['en', 'ko']) {
     const page = await suite.open(`#lang=${lang}`, { width: 390, height: 800 });
+    // The cue follows its frame's size one animation frame later (web/src/ui/table.js).
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const cues = await page.$$eval('.table-wrap', (ws) => ws.map((w) => ({
       over: w.scrollWidth > w.clientWidth + 1,
       cue: w.querySelector(':scope > .table-cue'),

@@ -22,8 +22,8 @@ const close = (text, want, tol, what) => {
 
 test('every section renders (no failure note) and the engine is reported', async () => {
   const sections = await page.$$eval('section[data-section]', (els) => els.map((e) => Number(e.dataset.section)));
-  // The articles' path (1–16), the real-models part (17), the lab (18).
-  assert.deepEqual(sections, [...Array(18).keys()].map((i) => i + 1));
+  // The articles' path (1–16), the real-models part (17, 18), the lab (19).
+  assert.deepEqual(sections, [...Array(19).keys()].map((i) => i + 1));
   const failed = await page.$$eval('section .note.warn', (els) => els.map((e) => e.textContent));
   assert.deepEqual(failed, []);
   assert.match(await page.textContent('[data-testid="engine"]'), /SIMD/);

@@ -2,10 +2,10 @@
 // posenc — command line. `posenc vectors config.json …` writes the golden vectors of a Hugging
 // Face config.json: the decoder's layer map and, per distinct rotary, θ in float64, the
 // attention factor and HF-shaped cos/sin at the positions asked for (README: "Golden vectors").
-// Everything is computed by the package (pe.modelFromConfig, rope.cosSin); this file only
-// reads arguments and writes JSON with a fixed key order.
+// The document is the package's goldenVectors (the page downloads the same); this file only
+// reads arguments and writes the JSON.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createPosenc } from '../dist/inline.js';
+import { createPosenc, goldenVectors } from '../dist/inline.js';
 
 const USAGE = `usage: posenc vectors CONFIG.json [--positions 0,1,4095,131071] [--seq-len N]
                       [--tower text|vision] [--family NAME] [--out FILE] [--scalar | --simd]`;
@@ -52,76 +52,12 @@ function parsePositions(text) {
   return parts.map((p) => parseInteger(p.trim(), '--positions', 0));
 }
 
-// HF's cos/sin rows of one rotary: [positions][rotaryDim] as plain arrays of doubles. A
-// multi-axis rotary (M-RoPE, 2-D vision) gets each position on every axis.
-function cosSinRows(rope, positions) {
-  const all = [];
-  for (let a = 0; a < rope.axes; a++) all.push(...positions);
-  const { cos, sin } = rope.cosSin({ positions: all });
-  const rows = (t) => positions.map((_, i) => Array.from(t.subarray(i * rope.rotaryDim, (i + 1) * rope.rotaryDim)));
-  return [rows(cos), rows(sin)];
-}
-
-function encodingJson(rope, scaling, positions) {
-  const [cos, sin] = cosSinRows(rope, positions);
-  return {
-    headDim: rope.headDim,
-    rotaryDim: rope.rotaryDim,
-    layout: rope.layout,
-    base: rope.base,
-    scaling,
-    mrope: rope.mrope === null ? null : { section: [...rope.mrope.section], interleaved: rope.mrope.interleaved },
-    vision2d: rope.vision2d,
-    attentionFactor: rope.attentionFactor,
-    invFreq: Array.from(rope.invFreq),
-    cos,
-    sin,
-  };
-}
-
-function layerJson(l) {
-  const q = l.queryScale;
-  return {
-    index: l.index,
-    rope: l.rope,
-    attention: l.attention,
-    window: l.window,
-    chunk: l.chunk,
-    queryScale: q === null ? null : { floorScale: q.floorScale, attnScale: q.attnScale, offset: q.offset },
-  };
-}
-
-// The golden-vectors document of a parsed config.
-function vectorsDocument(pe, version, config, { positions, seqLen, tower, family }) {
-  const opts = {};
-  if (seqLen !== undefined) opts.seqLen = seqLen;
-  if (tower !== undefined) opts.tower = tower;
-  if (family !== undefined) opts.family = family;
-  const model = pe.modelFromConfig(config, opts);
-  try {
-    const encodings = {};
-    for (const key of Object.keys(model.encodings)) {
-      encodings[key] = encodingJson(model.encodings[key], model.scaling[key], positions);
-    }
-    return {
-      posenc: version,
-      modelType: model.modelType,
-      family: model.family,
-      positions,
-      layers: model.layers.map(layerJson),
-      encodings,
-    };
-  } finally {
-    model.dispose();
-  }
-}
-
 async function main(argv) {
   const args = parseArgs(argv);
   const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
   const config = JSON.parse(readFileSync(args.file, 'utf8'));
   const pe = await createPosenc(args.simd === undefined ? {} : { simd: args.simd });
-  const text = `${JSON.stringify(vectorsDocument(pe, version, config, args), null, 1)}\n`;
+  const text = `${JSON.stringify(goldenVectors(pe, config, { ...args, version }), null, 1)}\n`;
   if (args.out === null) process.stdout.write(text);
   else writeFileSync(args.out, text);
 }

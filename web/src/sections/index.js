@@ -18,6 +18,7 @@ import compare from './14-compare.js';
 import multiaxis from './15-multiaxis.js';
 import speed from './16-speed.js';
 import kvShift from './17-kv-shift.js';
+import microscope from './18-microscope.js';
 import train from './19-train.js';
 
 export const PARTS = [
@@ -25,7 +26,7 @@ export const PARTS = [
   { id: 'articles', sections: [order, naive, ladder, table, properties, shift, leak, pair, invariance,
     layouts, decay, scaling, attention, compare, multiaxis, speed] },
   // Real models: what breaks when a published model's encoding is ported.
-  { id: 'models', sections: [kvShift] },
+  { id: 'models', sections: [kvShift, microscope] },
   // The training lab.
   { id: 'lab', sections: [train] },
 ];

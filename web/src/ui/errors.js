@@ -36,3 +36,18 @@ export function packageError(t, err) {
   const arg = body.match(/^([A-Za-z][\w.]*)/)?.[1] ?? '';
   return t('common.errOther', { arg });
 }
+
+/**
+ * A config.json the package refused, in the page's language: in English the package's own
+ * message (it names the key and the way forward); in Korean a Korean sentence naming the key.
+ */
+export function configError(t, err) {
+  const message = String(err?.message ?? err);
+  if (t.lang !== 'ko' && /^posenc:/.test(message)) return message.replace(/^posenc:\s*/, '');
+  const body = message.replace(/^posenc:\s*/, '');
+  const family = body.match(/^(\S+) = '([^']*)' is not a family/);
+  if (family) return t('common.errNotFamily', { key: family[1], value: family[2] });
+  const missing = body.match(/^(\S+) is missing/);
+  if (missing) return t('common.errMissing', { key: missing[1] });
+  return packageError(t, err);
+}

@@ -29,7 +29,7 @@ function lastPoint(u) {
 }
 
 /**
- * plot({ label, xLabel, yLabel, series: [{ label, color?, dash?, points?, width? }], xLog, yLog, height })
+ * plot({ label, xLabel, yLabel, series: [{ label, color?, dash?, points?, width?, value? }], xLog, yLog, height })
  * .update(x, ...ys) redraws with new data (arrays or typed arrays of equal length).
  */
 export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false, height = 260,
@@ -61,7 +61,7 @@ export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false
       { label: xLabel, value: xInt ? (u, v) => (v == null ? '—' : String(Math.round(v))) : legendValue },
       ...series.map((s, i) => ({
         label: s.label,
-        value: legendValue,
+        value: s.value ?? legendValue,
         stroke: s.color ?? LINES[i % LINES.length],
         width: s.width ?? 2,
         dash: s.dash,
@@ -73,22 +73,32 @@ export function plot({ label, xLabel, yLabel, series, xLog = false, yLog = false
   });
 
   const width = () => Math.max(260, Math.floor(holder.clientWidth || el.clientWidth || 600));
+  let waiting = false;
+  let disposed = false;
+  // The chart is made once the holder is in the document: a section builds its panels before
+  // inserting them (one microtask later), or the observer sees it laid out. Never a retry loop:
+  // a holder that is never inserted (a section disposed while loading) would spin forever.
+  const draw = () => {
+    if (chart || disposed || data === null || !holder.isConnected) return;
+    chart = new uPlot(opts(width()), data, holder);
+  };
   const observer = new ResizeObserver(() => {
-    if (chart && Math.abs(chart.width - width()) > 1) chart.setSize({ width: width(), height });
+    if (!chart) draw();
+    else if (Math.abs(chart.width - width()) > 1) chart.setSize({ width: width(), height });
   });
   observer.observe(holder);
 
   function update(...arrays) {
     data = arrays.map((a) => Array.from(a));
-    if (!chart) {
-      if (!holder.isConnected) { queueMicrotask(() => update(...arrays)); return; }
-      chart = new uPlot(opts(width()), data, holder);
-    } else {
-      chart.setData(data, true);
+    if (chart) chart.setData(data, true);
+    else if (holder.isConnected) draw();
+    else if (!waiting) {
+      waiting = true;
+      queueMicrotask(() => { waiting = false; draw(); });
     }
   }
 
-  function dispose() { observer.disconnect(); chart?.destroy(); chart = null; }
+  function dispose() { disposed = true; observer.disconnect(); chart?.destroy(); chart = null; }
 
   return { el, update, dispose, get chart() { return chart; } };
 }

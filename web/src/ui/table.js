@@ -8,14 +8,19 @@ let cueText = '';
 /** The cue's words in the page's language (set by the page on each render). */
 export function setTableCue(text) { cueText = text; }
 
-// One observer for every table frame: the cue shows only while the table overflows.
+// One observer for every table frame: the cue shows only while the table overflows. Shown or
+// hidden in the next frame: the cue changes the frame's height, which inside the observer's
+// callback is reported as a "ResizeObserver loop" error.
 const frames = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => {
-  for (const { target } of entries) {
-    const hidden = target.scrollWidth <= target.clientWidth + 1;
-    target.classList.toggle('overflows', !hidden);
-    const cue = target.querySelector(':scope > .table-cue');
-    if (cue) cue.hidden = hidden;
-  }
+  const targets = entries.map((e) => e.target);
+  requestAnimationFrame(() => {
+    for (const target of targets) {
+      const hidden = target.scrollWidth <= target.clientWidth + 1;
+      target.classList.toggle('overflows', !hidden);
+      const cue = target.querySelector(':scope > .table-cue');
+      if (cue) cue.hidden = hidden;
+    }
+  });
 }) : null;
 
 const labelOf = (c) => (typeof c === 'string' ? c : c?.textContent ?? '');
