@@ -37,6 +37,7 @@ struct rotary_rule {
   double factor_fallback = 1.0;
   bool factor_fixed = false;     // no key read: the factor is the code's (ChatGLM: 1/2)
   bool default_full_head = false;  // the family's "default" rotary ignores partial_rotary_factor
+  bool factor_forced = false;  // Bamba: __post_init__ overwrites a top-level factor (kwargs)
 };
 
 // The base θ: rope_theta (rope parameters or top level), else `alias`, else `fallback`.
@@ -63,6 +64,7 @@ enum class rope_where : std::uint8_t {
   all,
   sliding,             // Cohere2: full-attention layers have no RoPE
   sliding_if_window,   // EXAONE 4: the same, only when sliding_window is set
+  nowhere,             // Nemotron-H: its attention layers have no positional encoding
 };
 
 // A position-dependent query scale, log(floor((p + offset) / floor) + 1) · scale + 1.
@@ -92,6 +94,14 @@ struct layer_rule {
   int chunk_fallback = 0;             // attention_chunk_size's class default
   bool scaling_full_only = false;     // OLMo 3: rope_scaling scales the full-attention layers only
   bool needs_layer_types = false;     // a pattern posenc does not derive: layer_types required
+  // Hybrid models: layers that are not attention (Mamba, MoE / MLP blocks) and how they are listed.
+  std::string_view attention_indices{};  // Bamba: attn_layer_indices (full; the rest Mamba)
+  std::string_view block_pattern{};      // Nemotron-H: hybrid_override_pattern (M E * -); moe / mlp
+  std::string_view list_alias{};         // Nemotron-H: layers_block_type (= layer_types)
+  int linear_every = 0;         // MiniMax: layer i is linear attention when (i + 1) % n == 0
+  bool legacy_types = false;    // remap_legacy_layer_types: mamba, attention
+  std::string_view unread_list{};  // MiniMax: attn_type_list, which transformers does not read
+  std::string_view rope_switch{};  // GraniteMoeHybrid: RoPE only if position_embedding_type == "rope"
   query_rule query = query_rule::none;
 };
 
@@ -451,6 +461,29 @@ inline constexpr family kFamilies[] = {
      .models = "GPT-NeoX-Japanese", .model_types = {"gpt_neox_japanese"},
      .rotary = {.factor_alias = "rotary_pct", .default_full_head = true},
      .base = {.alias = "rotary_emb_base"}, .max_fallback = 2048},
+    {.name = "bamba", .source = "models/bamba (BambaConfig, BambaRotaryEmbedding)",
+     .models = "Bamba-9B", .model_types = {"bamba"},
+     .rotary = {.factor_fallback = 0.5, .factor_forced = true}, .max_fallback = 262144,
+     .layers = {.attention_indices = "attn_layer_indices"}},
+    {.name = "falcon_h1", .source = "models/falcon_h1 (FalconH1Config, FalconH1RotaryEmbedding)",
+     .models = "Falcon-H1", .model_types = {"falcon_h1"}, .rotary = kFullHead,
+     .max_fallback = 8192},
+    {.name = "nemotron_h", .source = "models/nemotron_h (NemotronHConfig, NemotronHAttention)",
+     .models = "Nemotron-H, NVIDIA Nemotron Nano 2", .model_types = {"nemotron_h"},
+     .head = {.fallback = 128}, .rotary = kFullHead, .max_fallback = 4096,
+     .layers = {.rope = rope_where::nowhere, .needs_layer_types = true,
+                .block_pattern = "hybrid_override_pattern", .list_alias = "layers_block_type",
+                .legacy_types = true}},
+    {.name = "granitemoehybrid",
+     .source = "models/granitemoehybrid (GraniteMoeHybridConfig, GraniteMoeHybridModel)",
+     .models = "Granite 4.0 (-H, hybrid)", .model_types = {"granitemoehybrid"},
+     .rotary = kFullHead, .max_fallback = 2048,
+     .layers = {.linear_every = 1, .legacy_types = true,  // no layer_types: every layer Mamba
+                .rope_switch = "position_embedding_type"}},
+    {.name = "minimax", .source = "models/minimax (MiniMaxConfig, MiniMaxRotaryEmbedding)",
+     .models = "MiniMax-Text-01 (-hf)", .model_types = {"minimax"}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0}, .max_fallback = 131072, .unread_dim_key = "rotary_dim",
+     .layers = {.linear_every = 2, .unread_list = "attn_type_list"}},
     {.name = "qwen2_vl", .source = "models/qwen2_vl (Qwen2VLConfig, Qwen2VisionTransformer)",
      .models = "Qwen2-VL", .model_types = {"qwen2_vl", "qwen2_vl_text"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required, .vision_dims = "embed_dim"},
@@ -458,6 +491,19 @@ inline constexpr family kFamilies[] = {
      .models = "Qwen2.5-VL", .model_types = {"qwen2_5_vl", "qwen2_5_vl_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required,
      .vision_dims = "hidden_size"},
+    {.name = "qwen2_5_omni",
+     .source = "models/qwen2_5_omni (Qwen2_5OmniTextConfig, Qwen2_5OmniRotaryEmbedding)",
+     .models = "Qwen2.5-Omni (thinker)",
+     .model_types = {"qwen2_5_omni", "qwen2_5_omni_thinker", "qwen2_5_omni_text"},
+     .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 32768,
+     .mrope = mrope_rule::required,
+     .layers = {.sliding = sliding_rule::qwen, .window_fallback = 32768}},
+    {.name = "qwen3_omni_moe",
+     .source = "models/qwen3_omni_moe (Qwen3OmniMoeTextConfig, Qwen3OmniMoeThinkerTextRotaryEmbedding)",
+     .models = "Qwen3-Omni (thinker)",
+     .model_types = {"qwen3_omni_moe", "qwen3_omni_moe_thinker", "qwen3_omni_moe_text"},
+     .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 32768,
+     .ignored_keys = {"interleaved"}, .mrope = mrope_rule::interleaved},
     {.name = "qwen3_vl", .source = "models/qwen3_vl, qwen3_vl_moe (Qwen3VLTextRotaryEmbedding)",
      .models = "Qwen3-VL", .model_types = {"qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe",
                                            "qwen3_vl_moe_text"},
@@ -515,21 +561,24 @@ inline constexpr refusal kRefusals[] = {
      "M-RoPE rows do not describe"},
     {{"hunyuan_vl", "hunyuan_vl_text"}, "models/hunyuan_vl (xdrope)",
      "the text rotary is XD-RoPE over several position axes, which posenc does not describe"},
-    {{"qwen2_5_omni", "qwen2_5_omni_thinker", "qwen2_5_omni_text", "qwen3_omni_moe",
-      "qwen3_omni_moe_thinker", "qwen3_omni_moe_text", "qwen3_omni_moe_talker"},
-     "models/qwen2_5_omni, qwen3_omni_moe (thinker / talker configs)",
-     "the language model sits under thinker_config (and talker_config), which posenc does not "
-     "read; pass the thinker's text_config with { family: 'qwen2_5_vl' } or 'qwen3_vl'"},
+    {{"qwen3_omni_moe_talker", "qwen3_omni_moe_talker_text"},
+     "models/qwen3_omni_moe (Qwen3OmniMoeTalkerConfig)",
+     "the talker (speech tokens) is not the language model: read the whole qwen3_omni_moe "
+     "config, whose thinker_config.text_config is"},
     {{"minimax_m3_vl", "minimax_m3_vl_text", "granite4_vision", "granite4_vision_text",
       "video_llama_3", "exaone4_5"},
      "models/minimax_m3_vl, granite4_vision, video_llama_3, exaone4_5",
      "the text model's multimodal position rules have not been read into the family table"},
-    {{"bamba", "falcon_h1", "nemotron_h", "zamba2", "olmo_hybrid", "granitemoehybrid",
-      "recurrent_gemma", "minimax"},
-     "models/bamba, falcon_h1, nemotron_h, zamba2, olmo_hybrid, granitemoehybrid, "
-     "recurrent_gemma, minimax",
-     "attention layers sit among SSM / recurrent / linear blocks listed by keys posenc's layer "
-     "map does not read (attn_layer_indices, block_types, hybrid_override_pattern, …)"},
+    {{"recurrent_gemma"}, "models/recurrent_gemma (RecurrentGemmaRotaryEmbedding)",
+     "its config class sets partial_rotary_factor 0.5 (published files carry 0.5: Griffin rotates "
+     "half the head) but transformers' rotary ignores it and rotates the whole head: the two "
+     "disagree"},
+    {{"zamba2"}, "models/zamba2 (Zamba2Config, use_mem_rope)",
+     "its shared attention blocks have head_dim 2 · hidden_size / num_attention_heads (head_dim "
+     "is attention_head_dim) and RoPE only with use_mem_rope, rules not in the family table yet"},
+    {{"olmo_hybrid"}, "models/olmo_hybrid (OlmoHybridModel.rotary_emb)",
+     "RoPE is built only when rope_parameters.rope_theta is not None after the class's "
+     "conversion (released checkpoints use none), a rule not in the family table yet"},
     {{"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_text", "t5gemma2_encoder",
       "t5gemma2_decoder"},
      "models/t5gemma, t5gemma2 (encoder-decoder)",

@@ -221,6 +221,30 @@ const FAMILIES = {
   // GraniteSWAConfig: full when i % 4 == 0; layer_rope_theta defaults to rope_theta everywhere.
   'granite-swash-2b.reconstructed': { family: 'granite_swa', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
     layers: every(24, (i) => (i % 4 ? ['e0', 'sliding', 128, null, null] : ['e0', 'full', null, null, null])) },
+  // BambaConfig.layers_block_type: full attention at attn_layer_indices, Mamba elsewhere; its
+  // partial_rotary_factor 0.5 (BambaRotaryEmbedding.compute_default_rope_parameters reads it).
+  'bamba-9b.reconstructed': { family: 'bamba', encodings: [rotary(128, 64, 10000, 'half', plain(64, 10000))],
+    layers: every(32, (i) => ([9, 18, 27].includes(i) ? ['e0', 'full', null, null, null] : [null, 'linear', null, null, null])) },
+  // FalconH1Config: every layer "hybrid" (attention beside Mamba-2), whole-head rotary.
+  'falcon-h1-7b-instruct.reconstructed': { family: 'falcon_h1', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: full(44) },
+  // NemotronHConfig._pattern_to_list (M Mamba, - MLP, * attention); NemotronHAttention: no rotary.
+  'nemotron-h-8b-base-8k.reconstructed': { family: 'nemotron_h', encodings: [],
+    layers: [...'M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-'].map((ch) =>
+      [null, { M: 'linear', '-': 'none', '*': 'full' }[ch], null, null, null]) },
+  // GraniteMoeHybridModel: rotary_emb only if position_embedding_type == "rope" (here "nope").
+  'granite-4.0-h-350m.reconstructed': { family: 'granitemoehybrid', encodings: [],
+    layers: every(32, (i) => [null, [10, 13, 17, 27].includes(i) ? 'full' : 'linear', null, null, null]) },
+  // MiniMaxConfig: "full_attention" if (i + 1) % 2 else "linear_attention"; default_theta 1e6.
+  'minimax-text-01-hf.reconstructed': { family: 'minimax', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
+    layers: every(32, (i) => ((i + 1) % 2 ? ['e0', 'full', null, null, null] : [null, 'linear', null, null, null])) },
+  // Qwen2_5OmniConfig.get_text_config(): thinker_config.text_config; Qwen2.5-VL's M-RoPE
+  // (apply_multimodal_rotary_pos_emb, contiguous sections), default_theta 1e6, no sliding.
+  'qwen2.5-omni-7b.reconstructed': { family: 'qwen2_5_omni',
+    encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6), { section: [16, 24, 24], interleaved: false })], layers: full(28) },
+  // Qwen3OmniMoeThinkerTextRotaryEmbedding: always interleaved M-RoPE; attention never slides.
+  'qwen3-omni-30b-a3b-instruct.reconstructed': { family: 'qwen3_omni_moe',
+    encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6), { section: [24, 20, 20], interleaved: true })], layers: full(48) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -382,6 +406,43 @@ for (const [name, pe] of Object.entries(both)) {
     }
     assert.equal(pe.ropeFromConfig(swa, { layer: 6 }), null);
     assertThrows(() => pe.ropeFromConfig(swa), RangeError, /layer_rope_theta gives each layer its own θ/);
+    // Hybrid models: layers that are no attention have no rotary; the keys that list them.
+    const granite = load('granite-4.0-h-350m.reconstructed');
+    assertThrows(() => pe.ropeFromConfig(granite), RangeError, /position_embedding_type is not 'rope'/);
+    assert.equal(pe.ropeFromConfig(granite, { layer: 10 }), null);
+    const roped = pe.ropeFromConfig({ ...granite, position_embedding_type: 'rope' }, { layer: 10 });
+    assertEncoding(roped, rotary(64, 64, 10000, 'half', plain(64, 10000)), 'granitemoehybrid rope');
+    roped.dispose();
+    assert.equal(pe.ropeFromConfig({ ...granite, position_embedding_type: 'rope' }, { layer: 0 }), null);
+    assertThrows(() => pe.modelFromConfig({ ...granite, layer_types: ['mamba', 'moe', ...granite.layer_types.slice(2)] }),
+      RangeError, /layer_types\[1\] = 'moe' is not a layer type posenc describes for granitemoehybrid/);
+    const nemotron = load('nemotron-h-8b-base-8k.reconstructed');
+    assertThrows(() => pe.ropeFromConfig(nemotron), RangeError, /nemotron_h has no positional encoding/);
+    assert.equal(pe.ropeFromConfig(nemotron, { layer: 7 }), null);
+    assertThrows(() => pe.modelFromConfig({ ...nemotron, hybrid_override_pattern: 'M*X' }), RangeError,
+      /hybrid_override_pattern\[2\] = 'X' is not a block/);
+    const byList = pe.modelFromConfig({ ...nemotron, hybrid_override_pattern: undefined, layers_block_type: ['mamba', 'moe', 'attention'] });
+    try {
+      assert.deepEqual(byList.layers.map((l) => l.attention), ['linear', 'none', 'full']);
+    } finally {
+      byList.dispose();
+    }
+    assertThrows(() => pe.modelFromConfig({ ...load('bamba-9b.reconstructed'), attn_layer_indices: [32] }), RangeError,
+      /attn_layer_indices must hold layer indices in \[0, 31\], got 32/);
+    assertThrows(() => pe.ropeFromConfig({ ...load('bamba-9b.reconstructed'), partial_rotary_factor: 1 }), RangeError,
+      /partial_rotary_factor = 1 is not read by bamba/);
+    const bambaDict = pe.ropeFromConfig({ ...load('bamba-9b.reconstructed'), rope_parameters: { rope_type: 'default', rope_theta: 1e4, partial_rotary_factor: 0.25 } });
+    assert.equal(bambaDict.rotaryDim, 32);
+    bambaDict.dispose();
+    const minimax = load('minimax-text-01-hf.reconstructed');
+    assertThrows(() => pe.modelFromConfig({ ...minimax, attn_type_list: [0, 1] }), RangeError,
+      /attn_type_list is not read by transformers/);
+    assertThrows(() => pe.ropeFromConfig({ ...minimax, rotary_dim: 64 }), RangeError, /rotary_dim is not read by transformers/);
+    // Qwen-Omni: the language model is thinker_config.text_config (get_text_config()).
+    assertThrows(() => pe.ropeFromConfig({ model_type: 'qwen2_5_omni', thinker_config: { model_type: 'qwen2_5_omni_thinker' } }),
+      TypeError, /thinker_config.text_config must be an object/);
+    assertThrows(() => pe.ropeFromConfig({ model_type: 'qwen3_omni_moe_talker', hidden_size: 1024, num_attention_heads: 8 }),
+      RangeError, /model_type = 'qwen3_omni_moe_talker' is refused: the talker/);
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
     assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'nanochat' is refused: it rotates by -p·θ/);
