@@ -405,7 +405,14 @@ double base_of(const text_context& c, const rope_source& src, std::string& key) 
   for (const std::string& k : keys) r.refuse_null(k, "the base of the ladder");
   const sourced s = first_number(r, keys);
   key = s.value ? s.key : c.p + "rope_theta";
-  return s.value.value_or(b.fallback);  // HF default_theta
+  const double base = s.value.value_or(b.fallback);  // HF default_theta
+  const std::string unread = c.p + std::string(b.unread_key);
+  if (const auto v = b.unread_key.empty() ? std::nullopt : r.number(unread); v && *v != base)
+    fail_argument(unread, " = ", *v, " is not read by transformers (", c.f.source, " takes ",
+                  key, s.value ? "" : ", absent: its default", " = ", base, "), so the model runs "
+                  "at θ = ", base, ": give rope_parameters.rope_theta = ", *v, " to run the "
+                  "checkpoint's θ, or remove ", unread, " to follow transformers");
+  return base;
 }
 
 // Maps the core's argument names ("scaling.factor", "mrope.section") to the config keys

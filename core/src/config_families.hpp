@@ -48,6 +48,7 @@ struct base_rule {
   std::string_view ratio_key{};     // ChatGLM: base = 10000 · rope_ratio
   std::string_view local_key{};     // Gemma 3 (v4 layout): the sliding layers' base
   double local_fallback = 10000.0;
+  std::string_view unread_key{};    // DBRX: attn_config.rope_theta, which transformers never reads
 };
 
 // Which decoder layers slide when the config has no `layer_types` list.
@@ -484,6 +485,11 @@ inline constexpr family kFamilies[] = {
      .models = "MiniMax-Text-01 (-hf)", .model_types = {"minimax"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .max_fallback = 131072, .unread_dim_key = "rotary_dim",
      .layers = {.linear_every = 2, .unread_list = "attn_type_list"}},
+    {.name = "dbrx", .source = "models/dbrx (DbrxConfig, DbrxRotaryEmbedding)",
+     .models = "DBRX Base, DBRX Instruct", .model_types = {"dbrx"},
+     .head = {.hidden = "d_model", .heads = "n_heads"}, .rotary = kFullHead,
+     .base = {.unread_key = "attn_config.rope_theta"}, .max_key = "max_seq_len",
+     .max_fallback = 2048, .layers = {.count_key = "n_layers"}},
     {.name = "qwen2_vl", .source = "models/qwen2_vl (Qwen2VLConfig, Qwen2VisionTransformer)",
      .models = "Qwen2-VL", .model_types = {"qwen2_vl", "qwen2_vl_text"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required, .vision_dims = "embed_dim"},
@@ -584,9 +590,6 @@ inline constexpr refusal kRefusals[] = {
      "models/t5gemma, t5gemma2 (encoder-decoder)",
      "it is an encoder-decoder whose rope settings live in encoder / decoder configs, and posenc "
      "reads decoder-only text configs"},
-    {{"dbrx"}, "models/dbrx (DbrxConfig, DbrxRotaryEmbedding)",
-     "published files carry θ in attn_config.rope_theta, which transformers does not read (it "
-     "takes rope_parameters, else 10000): the two disagree"},
     {{"modernbert-decoder", "muse_glimmer_assistant", "openai_privacy_filter"},
      "models/modernbert_decoder, muse_glimmer_assistant, openai_privacy_filter",
      "their rope rules (global/local θ keys, queries rotated at the last q_len positions, a "

@@ -470,3 +470,24 @@ TEST_CASE("config families: hybrid models list their attention layers; the rest 
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::model_from_config(m); }, "attn_type_list is not read by transformers");
 }
+
+TEST_CASE("config families: DBRX's attn_config.rope_theta, which transformers never reads, is refused "
+          "unless it is the θ transformers uses", "[config][families]") {
+  using posenc::config_value;
+  posenc::hf_config d;
+  d["model_type"] = config_value::of_text("dbrx");
+  d["d_model"] = config_value::of(2048);
+  d["n_heads"] = config_value::of(16);
+  d["n_layers"] = config_value::of(2);
+  CHECK(posenc::rope_from_config(d).base == 10000.0);  // DbrxConfig: default_theta
+  CHECK(posenc::model_from_config(d).layers.size() == 2);
+  d["attn_config"] = config_value::object();
+  d["attn_config.rope_theta"] = config_value::of(500000);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(d); },
+      "attn_config.rope_theta = 500000 is not read by transformers");
+  d["rope_parameters"] = config_value::object();
+  d["rope_parameters.rope_type"] = config_value::of_text("default");
+  d["rope_parameters.rope_theta"] = config_value::of(500000);
+  CHECK(posenc::rope_from_config(d).base == 500000.0);
+}

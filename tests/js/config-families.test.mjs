@@ -245,6 +245,10 @@ const FAMILIES = {
   // Qwen3OmniMoeThinkerTextRotaryEmbedding: always interleaved M-RoPE; attention never slides.
   'qwen3-omni-30b-a3b-instruct.reconstructed': { family: 'qwen3_omni_moe',
     encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6), { section: [24, 20, 20], interleaved: true })], layers: full(48) },
+  // DbrxConfig (attribute_map d_model / n_heads / n_layers / max_seq_len); θ from
+  // rope_parameters, else default_theta 10000: DbrxRotaryEmbedding never reads attn_config.
+  'dbrx.class-defaults.reconstructed': { family: 'dbrx', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: full(24) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -443,6 +447,13 @@ for (const [name, pe] of Object.entries(both)) {
       TypeError, /thinker_config.text_config must be an object/);
     assertThrows(() => pe.ropeFromConfig({ model_type: 'qwen3_omni_moe_talker', hidden_size: 1024, num_attention_heads: 8 }),
       RangeError, /model_type = 'qwen3_omni_moe_talker' is refused: the talker/);
+    // DBRX: published files put θ in attn_config.rope_theta, which transformers does not read.
+    const dbrx = load('dbrx.class-defaults.reconstructed');
+    assertThrows(() => pe.ropeFromConfig({ ...dbrx, attn_config: { kv_n_heads: 8, rope_theta: 500000 } }), RangeError,
+      /attn_config.rope_theta = 500000 is not read by transformers .*so the model runs at θ = 10000/);
+    const dbrxSaid = pe.ropeFromConfig({ ...dbrx, attn_config: { rope_theta: 500000 }, rope_parameters: { rope_type: 'default', rope_theta: 500000 } });
+    assertEncoding(dbrxSaid, rotary(128, 128, 500000, 'half', plain(128, 500000)), 'dbrx rope_parameters');
+    dbrxSaid.dispose();
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
     assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'nanochat' is refused: it rotates by -p·θ/);
