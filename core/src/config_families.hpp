@@ -103,6 +103,9 @@ struct layer_rule {
   bool legacy_types = false;    // remap_legacy_layer_types: mamba, attention
   std::string_view unread_list{};  // MiniMax: attn_type_list, which transformers does not read
   std::string_view rope_switch{};  // GraniteMoeHybrid: RoPE only if position_embedding_type == "rope"
+  // Cohere2-MoE: the first first_k_dense_replace layers (dense MLP) follow their own sliding
+  // pattern and, when that pattern is 1, use RoPE although full attention (force_rope).
+  bool dense_prefix = false;
   query_rule query = query_rule::none;
 };
 
@@ -490,6 +493,13 @@ inline constexpr family kFamilies[] = {
      .head = {.hidden = "d_model", .heads = "n_heads"}, .rotary = kFullHead,
      .base = {.unread_key = "attn_config.rope_theta"}, .max_key = "max_seq_len",
      .max_fallback = 2048, .layers = {.count_key = "n_layers"}},
+    {.name = "cohere2_moe", .source = "models/cohere2_moe (Cohere2MoeConfig, Cohere2MoeAttention)",
+     .models = "Command A MoE (cohere2_moe)", .model_types = {"cohere2_moe"},
+     .layout = rope_layout::interleaved, .head = {.fallback = 128}, .rotary = kFullHead,
+     .max_fallback = 8192,
+     .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
+                .period = 4, .window_fallback = 4096, .rope = rope_where::sliding,
+                .dense_prefix = true}},
     {.name = "qwen2_vl", .source = "models/qwen2_vl (Qwen2VLConfig, Qwen2VisionTransformer)",
      .models = "Qwen2-VL", .model_types = {"qwen2_vl", "qwen2_vl_text"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required, .vision_dims = "embed_dim"},
@@ -552,10 +562,10 @@ inline constexpr refusal kRefusals[] = {
     {{"glm_moe_dsa", "axk2"}, "models/glm_moe_dsa, axk2 (MLA with a DSA indexer)",
      "the indexer's pair layout differs from DeepSeek-V3.2's (glm_moe_dsa interleaves both), "
      "and posenc's indexer is half-layout; an indexer layout rule would express it"},
-    {{"cohere2_moe", "cohere_compass", "cohere_compass_text"},
-     "models/cohere2_moe (force_rope), cohere_compass (per-type rotary or none)",
-     "which layers take RoPE depends on prefix dense layers or on null per-type rope dicts, a "
-     "rule posenc's layer map lacks"},
+    {{"cohere_compass", "cohere_compass_text"},
+     "models/cohere_compass (per-type rotary or none)",
+     "which layers take RoPE depends on null per-type rope dicts, a rule posenc's layer map "
+     "lacks"},
     {{"glm4v", "glm4v_text", "glm4v_moe", "glm4v_moe_text", "glm_ocr", "glm_ocr_text",
       "glm_image", "glm_image_text"},
      "models/glm4v, glm4v_moe, glm_ocr, glm_image (3-D M-RoPE)",

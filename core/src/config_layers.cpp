@@ -115,6 +115,41 @@ std::vector<bool> rope_flags(const text_context& c, int n) {
   return out;
 }
 
+// Cohere2MoeConfig: first_k_dense_replace (0 without), the dense prefix layers.
+std::size_t dense_prefix_of(const text_context& c) {
+  if (!c.f.layers.dense_prefix) return 0;
+  return static_cast<std::size_t>(c.r.integer(c.p + "first_k_dense_replace", 0).value_or(0));
+}
+
+// Cohere2MoeConfig: prefix_dense_sliding_window_pattern (default 1).
+int prefix_period_of(const text_context& c) {
+  if (!c.f.layers.dense_prefix) return 1;
+  return c.r.integer(c.p + "prefix_dense_sliding_window_pattern", 1).value_or(1);
+}
+
+// Cohere2MoeAttention.force_rope: a dense layer (mlp_layer_types, else i < first_k_dense_replace)
+// uses RoPE when prefix_dense_sliding_window_pattern == 1.
+std::vector<bool> forced_rope(const text_context& c, std::size_t n) {
+  std::vector<bool> out(n, false);
+  if (!c.f.layers.dense_prefix || prefix_period_of(c) != 1) return out;
+  const std::string key = c.p + "mlp_layer_types";
+  if (const auto listed = c.r.texts(key)) {
+    if (listed->size() != n)
+      fail_argument(key, " must hold one entry per layer (", n, "), got ", listed->size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string& t = (*listed)[i];
+      if (t != "dense" && t != "sparse")
+        fail_argument(key, "[", i, "] must be 'dense' or 'sparse', got ", quoted(t));
+      out[i] = t == "dense";
+    }
+  } else if (c.r.has(key)) {
+    fail_argument(key, " must be a list of strings");
+  } else {
+    for (std::size_t i = 0; i < std::min(dense_prefix_of(c), n); ++i) out[i] = true;
+  }
+  return out;
+}
+
 // layer_types as the config class derives it when the config has no list.
 std::vector<std::string> derived_types(const text_context& c, const std::vector<bool>& rope) {
   const reader& r = c.r;
@@ -153,8 +188,12 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
       if (!rule.period_key.empty())
         period = r.integer(c.p + std::string(rule.period_key), 1).value_or(rule.period);
       const std::size_t shift = rule.period_from_first ? 0 : 1;  // GraniteSWA: i % period == 0
-      for (std::size_t i = 0; i < n; ++i)
-        if ((i + shift) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
+      const std::size_t k = std::min(dense_prefix_of(c), n);  // Cohere2-MoE: its own pattern
+      const auto prefix = static_cast<std::size_t>(prefix_period_of(c));
+      for (std::size_t i = 0; i < k; ++i)
+        if ((i + 1) % prefix != 0) out[i] = "sliding_attention";
+      for (std::size_t i = k; i < n; ++i)
+        if ((i - k + shift) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
       if (rule.first_full && n > 0) out[0] = "full_attention";  // MiMoV2FlashConfig: i == 0
       break;
     }
@@ -232,6 +271,7 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
   const bool sliding_only = where == rope_where::sliding ||
                             (where == rope_where::sliding_if_window && c.r.has(c.p + "sliding_window"));
   const bool no_rope = !no_rope_reason(c).empty();
+  const std::vector<bool> forced = forced_rope(c, types.size());
   std::vector<layer_plan> out(types.size());
   const std::string theta_key = c.p + std::string(c.f.layers.theta_list);
   std::optional<std::vector<double>> thetas;
@@ -246,7 +286,7 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
     const attention_kind a = *attention_of(types[i]);
     out[i].type = types[i];
     out[i].rope = !no_rope && rope[i] && a <= attention_kind::sparse &&
-                  (!sliding_only || a == attention_kind::sliding);
+                  (!sliding_only || a == attention_kind::sliding || forced[i]);
     if (!thetas) continue;
     const double t = (*thetas)[i];
     if (t == 0.0) out[i].rope = false;  // "theta == 0 => NoPE"

@@ -124,6 +124,8 @@ std::string layers_text(const family& f) {
     parts.push_back("every " + std::to_string(l.linear_every) + "-th layer linear attention (no attention)");
   if (l.legacy_types) parts.push_back("legacy `mamba` / `attention` layer types");
   if (!l.unread_list.empty()) parts.push_back("`" + std::string(l.unread_list) + "` without `layer_types`: refused");
+  if (l.dense_prefix)
+    parts.push_back("`first_k_dense_replace` dense layers: own pattern (`prefix_dense_sliding_window_pattern`), RoPE when it is 1");
   if (l.rope == rope_where::nowhere) parts.push_back("no RoPE on any layer");
   if (!l.rope_switch.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_switch) + "` is 'rope'");
   if (f.rotary.factor_forced) parts.push_back("top-level `partial_rotary_factor` replaced by the class");
@@ -490,4 +492,29 @@ TEST_CASE("config families: DBRX's attn_config.rope_theta, which transformers ne
   d["rope_parameters.rope_type"] = config_value::of_text("default");
   d["rope_parameters.rope_theta"] = config_value::of(500000);
   CHECK(posenc::rope_from_config(d).base == 500000.0);
+}
+
+TEST_CASE("config families: Cohere2-MoE's dense prefix layers take their own pattern and force RoPE",
+          "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // Cohere2MoeConfig.__post_init__ (first_k_dense_replace 2, prefix pattern 1: full) and
+  // Cohere2MoeAttention.force_rope (dense and prefix pattern 1); the rest every 4th full, no RoPE.
+  posenc::hf_config m = shape("cohere2_moe", 1024, 8, 10);
+  m["first_k_dense_replace"] = config_value::of(2);
+  const posenc::model_info mm = posenc::model_from_config(m);
+  for (const posenc::layer_info& l : mm.layers) {
+    const bool prefix = l.index < 2;
+    const bool full = prefix || (l.index - 2 + 1) % 4 == 0;
+    CHECK(l.attention == (full ? attention_kind::full : attention_kind::sliding));
+    CHECK(l.rope.has_value() == (prefix || !full));
+  }
+  REQUIRE(mm.encodings.size() == 1);
+  CHECK(mm.encodings[0].layout == posenc::rope_layout::interleaved);
+  m["prefix_dense_sliding_window_pattern"] = config_value::of(2);  // no force_rope: sliding only
+  const posenc::model_info pm = posenc::model_from_config(m);
+  CHECK(pm.layers[0].attention == attention_kind::sliding);
+  CHECK(pm.layers[0].rope.has_value());
+  CHECK(pm.layers[1].attention == attention_kind::full);
+  CHECK_FALSE(pm.layers[1].rope.has_value());
 }

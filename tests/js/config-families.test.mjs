@@ -249,6 +249,11 @@ const FAMILIES = {
   // rope_parameters, else default_theta 10000: DbrxRotaryEmbedding never reads attn_config.
   'dbrx.class-defaults.reconstructed': { family: 'dbrx', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
     layers: full(24) },
+  // Cohere2MoeConfig: every 4th layer full (no RoPE: Cohere2MoeAttention rotates sliding layers
+  // and force_rope ones), repeat_interleave pairs.
+  'command-a-plus.class-defaults.reconstructed': { family: 'cohere2_moe',
+    encodings: [rotary(128, 128, 10000, 'interleaved', plain(128, 10000))],
+    layers: every(40, (i) => ((i + 1) % 4 ? ['e0', 'sliding', 4096, null, null] : [null, 'full', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -454,6 +459,18 @@ for (const [name, pe] of Object.entries(both)) {
     const dbrxSaid = pe.ropeFromConfig({ ...dbrx, attn_config: { rope_theta: 500000 }, rope_parameters: { rope_type: 'default', rope_theta: 500000 } });
     assertEncoding(dbrxSaid, rotary(128, 128, 500000, 'half', plain(128, 500000)), 'dbrx rope_parameters');
     dbrxSaid.dispose();
+    // Cohere2-MoE: dense prefix layers (first_k_dense_replace) are full attention with RoPE
+    // (force_rope, prefix_dense_sliding_window_pattern 1); mlp_layer_types names them when listed.
+    const cmd = load('command-a-plus.class-defaults.reconstructed');
+    const prefixed = pe.modelFromConfig({ ...cmd, first_k_dense_replace: 3 });
+    try {
+      assert.deepEqual(prefixed.layers.slice(0, 8).map((l) => [l.rope, l.attention]), [['e0', 'full'], ['e0', 'full'],
+        ['e0', 'full'], ['e0', 'sliding'], ['e0', 'sliding'], ['e0', 'sliding'], [null, 'full'], ['e0', 'sliding']]);
+    } finally {
+      prefixed.dispose();
+    }
+    assertThrows(() => pe.modelFromConfig({ ...cmd, mlp_layer_types: ['dense', 'moe', ...Array(38).fill('sparse')] }), RangeError,
+      /mlp_layer_types\[1\] must be 'dense' or 'sparse', got 'moe'/);
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
     assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'nanochat' is refused: it rotates by -p·θ/);
