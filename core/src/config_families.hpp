@@ -540,8 +540,10 @@ struct refusal {
 
 inline constexpr refusal kRefusals[] = {
     {{"nanochat"}, "models/nanochat (rotate_half = cat((x2, -x1)))",
-     "it rotates by -p·θ, the opposite direction of every other model, and posenc's rotators "
-     "turn by +p·θ; a direction flag in the core would express it"},
+     "it rotates by -p·θ, the opposite direction of every other model, and the rotators a "
+     "config builds turn by +p·θ (their direction is not part of a config's encoding); its "
+     "head, θ and pairs are Llama's, so { family: 'llama' } applied with rope.invert "
+     "(direction::inverse) is exactly its rotation"},
     {{"muse_glimmer", "muse_glimmer_text"}, "models/muse_glimmer (layer_rope_theta, window_attention)",
      "θ is a per-layer list (`layer_rope_theta`, 0 or null = no RoPE) over 'window_attention' "
      "layers, a layer type posenc's layer map does not name"},

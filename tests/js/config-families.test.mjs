@@ -474,6 +474,24 @@ for (const [name, pe] of Object.entries(both)) {
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
     assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'nanochat' is refused: it rotates by -p·θ/);
+    // …and the way forward the message gives is exact: NanoChat's apply_rotary_pos_emb with its
+    // rotate_half = cat((x2, -x1)) — q·cos + rotate_half(q)·sin — equals Llama's rotator inverted.
+    const nano = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 }, { family: 'llama' });
+    try {
+      const d = 32, half = d / 2, positions = [0, 1, 7, 4095, 131071];
+      const x = Float64Array.from({ length: positions.length * d }, (_, i) => Math.sin(0.37 * i + 0.1));
+      const y = nano.invert(new Float32Array(x), { heads: 1, positions });
+      const theta = hfDefault(d, 10000);
+      positions.forEach((p, t) => {
+        for (let i = 0; i < half; i++) {
+          const a = p * theta[i], x1 = x[t * d + i], x2 = x[t * d + i + half];
+          const want1 = x1 * Math.cos(a) + x2 * Math.sin(a), want2 = x2 * Math.cos(a) - x1 * Math.sin(a);
+          assert.ok(Math.abs(y[t * d + i] - want1) < 2e-6 && Math.abs(y[t * d + i + half] - want2) < 2e-6, `nanochat p ${p} i ${i}`);
+        }
+      });
+    } finally {
+      nano.dispose();
+    }
     assertThrows(() => pe.modelFromConfig({ model_type: 'step3p7', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'step3p7' is refused: rope_theta and partial_rotary_factors are per-layer lists/);
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
