@@ -339,8 +339,9 @@ export interface RopeFromConfigOptions {
   layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention';
   /**
    * A decoder layer in [0, layers): its rotator, or null when the layer has no RoPE (Llama 4's
-   * and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention layers, the linear /
-   * conv / cross-attention blocks of hybrid models). Out of range: RangeError naming `layer`.
+   * and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention layers, Mllama's
+   * cross-attention) and for a layer that is no attention (the linear / Mamba, conv, MoE / MLP
+   * blocks of hybrid models). Out of range: RangeError naming `layer`.
    */
   layer?: number;
   /**
@@ -392,10 +393,12 @@ export interface LayerDescription {
   /** The key of its rotator in `encodings`, or null: the layer has no RoPE. */
   readonly rope: string | null;
   /**
-   * 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'linear' |
-   * 'conv' | 'cross': hybrid models' blocks without RoPE.
+   * 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'cross':
+   * Mllama's cross-attention (no RoPE). No attention, so no RoPE: 'linear' (linear attention or
+   * Mamba), 'conv' (LFM2's convolutions), 'none' (Nemotron-H's MoE / MLP blocks).
    */
-  readonly attention: 'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross';
+  readonly attention:
+    'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross' | 'none';
   /** sliding: the window (sliding_window), else null. */
   readonly window: number | null;
   /** chunked: the chunk (attention_chunk_size), else null. */

@@ -321,8 +321,16 @@ sourced first_number(const reader& r, const std::vector<std::string>& keys) {
 sourced partial_factor(const text_context& c, const std::string& dict) {
   std::vector<std::string> keys;
   if (!dict.empty()) keys.push_back(dict + ".partial_rotary_factor");
-  if (c.f.rope_defaults[0].layer_type.empty())  // per-type-only classes never read it (find_rope)
-    keys.push_back(c.p + "partial_rotary_factor");
+  const std::string top = c.p + "partial_rotary_factor";
+  if (c.f.rotary.factor_forced) {  // BambaConfig: kwargs["partial_rotary_factor"] = 0.5
+    const auto v = c.r.number(top);
+    if (v && *v != c.f.rotary.factor_fallback)
+      fail_argument(top, " = ", *v, " is not read by ", c.f.name, " (", c.f.source, " replaces "
+                    "it with ", c.f.rotary.factor_fallback, "): remove it, or say it in ",
+                    dict.empty() ? c.p + "rope_parameters" : dict, ".partial_rotary_factor");
+  } else if (c.f.rope_defaults[0].layer_type.empty()) {  // per-type-only classes never read it
+    keys.push_back(top);
+  }
   if (!c.f.rotary.factor_alias.empty()) keys.push_back(c.p + std::string(c.f.rotary.factor_alias));
   c.r.refuse_null(c.p + "partial_rotary_factor", "int(head_dim * partial_rotary_factor)");
   sourced f = first_number(c.r, keys);
@@ -397,7 +405,14 @@ double base_of(const text_context& c, const rope_source& src, std::string& key) 
   for (const std::string& k : keys) r.refuse_null(k, "the base of the ladder");
   const sourced s = first_number(r, keys);
   key = s.value ? s.key : c.p + "rope_theta";
-  return s.value.value_or(b.fallback);  // HF default_theta
+  const double base = s.value.value_or(b.fallback);  // HF default_theta
+  const std::string unread = c.p + std::string(b.unread_key);
+  if (const auto v = b.unread_key.empty() ? std::nullopt : r.number(unread); v && *v != base)
+    fail_argument(unread, " = ", *v, " is not read by transformers (", c.f.source, " takes ",
+                  key, s.value ? "" : ", absent: its default", " = ", base, "), so the model runs "
+                  "at θ = ", base, ": give rope_parameters.rope_theta = ", *v, " to run the "
+                  "checkpoint's θ, or remove ", unread, " to follow transformers");
+  return base;
 }
 
 // Maps the core's argument names ("scaling.factor", "mrope.section") to the config keys
@@ -515,7 +530,13 @@ scaling scaling_of(const text_context& c, const std::string& dict, const rope_ty
 text_context text_context_of(const reader& r, const config_options& options) {
   if (r.has("text_config") && !r.is_object("text_config"))
     fail_argument("text_config must be an object or null");
-  const std::string p = r.is_object("text_config") ? "text_config." : "";
+  std::string p = r.is_object("text_config") ? "text_config." : "";
+  if (p.empty() && r.has("thinker_config")) {  // Qwen2.5-Omni / Qwen3-Omni: get_text_config()
+    if (!r.is_object("thinker_config.text_config"))
+      fail_argument("thinker_config.text_config must be an object: it holds the language model "
+                    "(thinker_config.get_text_config())");
+    p = "thinker_config.text_config.";
+  }
   const std::string type_key = r.text(p + "model_type") ? p + "model_type" : "model_type";
   const std::optional<std::string> model_type = r.text(type_key);
   if (!options.family.empty()) {

@@ -37,6 +37,7 @@ struct rotary_rule {
   double factor_fallback = 1.0;
   bool factor_fixed = false;     // no key read: the factor is the code's (ChatGLM: 1/2)
   bool default_full_head = false;  // the family's "default" rotary ignores partial_rotary_factor
+  bool factor_forced = false;  // Bamba: __post_init__ overwrites a top-level factor (kwargs)
 };
 
 // The base θ: rope_theta (rope parameters or top level), else `alias`, else `fallback`.
@@ -47,6 +48,7 @@ struct base_rule {
   std::string_view ratio_key{};     // ChatGLM: base = 10000 · rope_ratio
   std::string_view local_key{};     // Gemma 3 (v4 layout): the sliding layers' base
   double local_fallback = 10000.0;
+  std::string_view unread_key{};    // DBRX: attn_config.rope_theta, which transformers never reads
 };
 
 // Which decoder layers slide when the config has no `layer_types` list.
@@ -63,6 +65,7 @@ enum class rope_where : std::uint8_t {
   all,
   sliding,             // Cohere2: full-attention layers have no RoPE
   sliding_if_window,   // EXAONE 4: the same, only when sliding_window is set
+  nowhere,             // Nemotron-H: its attention layers have no positional encoding
 };
 
 // A position-dependent query scale, log(floor((p + offset) / floor) + 1) · scale + 1.
@@ -92,6 +95,17 @@ struct layer_rule {
   int chunk_fallback = 0;             // attention_chunk_size's class default
   bool scaling_full_only = false;     // OLMo 3: rope_scaling scales the full-attention layers only
   bool needs_layer_types = false;     // a pattern posenc does not derive: layer_types required
+  // Hybrid models: layers that are not attention (Mamba, MoE / MLP blocks) and how they are listed.
+  std::string_view attention_indices{};  // Bamba: attn_layer_indices (full; the rest Mamba)
+  std::string_view block_pattern{};      // Nemotron-H: hybrid_override_pattern (M E * -); moe / mlp
+  std::string_view list_alias{};         // Nemotron-H: layers_block_type (= layer_types)
+  int linear_every = 0;         // MiniMax: layer i is linear attention when (i + 1) % n == 0
+  bool legacy_types = false;    // remap_legacy_layer_types: mamba, attention
+  std::string_view unread_list{};  // MiniMax: attn_type_list, which transformers does not read
+  std::string_view rope_switch{};  // GraniteMoeHybrid: RoPE only if position_embedding_type == "rope"
+  // Cohere2-MoE: the first first_k_dense_replace layers (dense MLP) follow their own sliding
+  // pattern and, when that pattern is 1, use RoPE although full attention (force_rope).
+  bool dense_prefix = false;
   query_rule query = query_rule::none;
 };
 
@@ -451,6 +465,41 @@ inline constexpr family kFamilies[] = {
      .models = "GPT-NeoX-Japanese", .model_types = {"gpt_neox_japanese"},
      .rotary = {.factor_alias = "rotary_pct", .default_full_head = true},
      .base = {.alias = "rotary_emb_base"}, .max_fallback = 2048},
+    {.name = "bamba", .source = "models/bamba (BambaConfig, BambaRotaryEmbedding)",
+     .models = "Bamba-9B", .model_types = {"bamba"},
+     .rotary = {.factor_fallback = 0.5, .factor_forced = true}, .max_fallback = 262144,
+     .layers = {.attention_indices = "attn_layer_indices"}},
+    {.name = "falcon_h1", .source = "models/falcon_h1 (FalconH1Config, FalconH1RotaryEmbedding)",
+     .models = "Falcon-H1", .model_types = {"falcon_h1"}, .rotary = kFullHead,
+     .max_fallback = 8192},
+    {.name = "nemotron_h", .source = "models/nemotron_h (NemotronHConfig, NemotronHAttention)",
+     .models = "Nemotron-H, NVIDIA Nemotron Nano 2", .model_types = {"nemotron_h"},
+     .head = {.fallback = 128}, .rotary = kFullHead, .max_fallback = 4096,
+     .layers = {.rope = rope_where::nowhere, .needs_layer_types = true,
+                .block_pattern = "hybrid_override_pattern", .list_alias = "layers_block_type",
+                .legacy_types = true}},
+    {.name = "granitemoehybrid",
+     .source = "models/granitemoehybrid (GraniteMoeHybridConfig, GraniteMoeHybridModel)",
+     .models = "Granite 4.0 (-H, hybrid)", .model_types = {"granitemoehybrid"},
+     .rotary = kFullHead, .max_fallback = 2048,
+     .layers = {.linear_every = 1, .legacy_types = true,  // no layer_types: every layer Mamba
+                .rope_switch = "position_embedding_type"}},
+    {.name = "minimax", .source = "models/minimax (MiniMaxConfig, MiniMaxRotaryEmbedding)",
+     .models = "MiniMax-Text-01 (-hf)", .model_types = {"minimax"}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0}, .max_fallback = 131072, .unread_dim_key = "rotary_dim",
+     .layers = {.linear_every = 2, .unread_list = "attn_type_list"}},
+    {.name = "dbrx", .source = "models/dbrx (DbrxConfig, DbrxRotaryEmbedding)",
+     .models = "DBRX Base, DBRX Instruct", .model_types = {"dbrx"},
+     .head = {.hidden = "d_model", .heads = "n_heads"}, .rotary = kFullHead,
+     .base = {.unread_key = "attn_config.rope_theta"}, .max_key = "max_seq_len",
+     .max_fallback = 2048, .layers = {.count_key = "n_layers"}},
+    {.name = "cohere2_moe", .source = "models/cohere2_moe (Cohere2MoeConfig, Cohere2MoeAttention)",
+     .models = "Command A MoE (cohere2_moe)", .model_types = {"cohere2_moe"},
+     .layout = rope_layout::interleaved, .head = {.fallback = 128}, .rotary = kFullHead,
+     .max_fallback = 8192,
+     .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
+                .period = 4, .window_fallback = 4096, .rope = rope_where::sliding,
+                .dense_prefix = true}},
     {.name = "qwen2_vl", .source = "models/qwen2_vl (Qwen2VLConfig, Qwen2VisionTransformer)",
      .models = "Qwen2-VL", .model_types = {"qwen2_vl", "qwen2_vl_text"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required, .vision_dims = "embed_dim"},
@@ -458,6 +507,19 @@ inline constexpr family kFamilies[] = {
      .models = "Qwen2.5-VL", .model_types = {"qwen2_5_vl", "qwen2_5_vl_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required,
      .vision_dims = "hidden_size"},
+    {.name = "qwen2_5_omni",
+     .source = "models/qwen2_5_omni (Qwen2_5OmniTextConfig, Qwen2_5OmniRotaryEmbedding)",
+     .models = "Qwen2.5-Omni (thinker)",
+     .model_types = {"qwen2_5_omni", "qwen2_5_omni_thinker", "qwen2_5_omni_text"},
+     .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 32768,
+     .mrope = mrope_rule::required,
+     .layers = {.sliding = sliding_rule::qwen, .window_fallback = 32768}},
+    {.name = "qwen3_omni_moe",
+     .source = "models/qwen3_omni_moe (Qwen3OmniMoeTextConfig, Qwen3OmniMoeThinkerTextRotaryEmbedding)",
+     .models = "Qwen3-Omni (thinker)",
+     .model_types = {"qwen3_omni_moe", "qwen3_omni_moe_thinker", "qwen3_omni_moe_text"},
+     .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 32768,
+     .ignored_keys = {"interleaved"}, .mrope = mrope_rule::interleaved},
     {.name = "qwen3_vl", .source = "models/qwen3_vl, qwen3_vl_moe (Qwen3VLTextRotaryEmbedding)",
      .models = "Qwen3-VL", .model_types = {"qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe",
                                            "qwen3_vl_moe_text"},
@@ -478,8 +540,10 @@ struct refusal {
 
 inline constexpr refusal kRefusals[] = {
     {{"nanochat"}, "models/nanochat (rotate_half = cat((x2, -x1)))",
-     "it rotates by -p·θ, the opposite direction of every other model, and posenc's rotators "
-     "turn by +p·θ; a direction flag in the core would express it"},
+     "it rotates by -p·θ, the opposite direction of every other model, and the rotators a "
+     "config builds turn by +p·θ (their direction is not part of a config's encoding); its "
+     "head, θ and pairs are Llama's, so { family: 'llama' } applied with rope.invert "
+     "(direction::inverse) is exactly its rotation"},
     {{"muse_glimmer", "muse_glimmer_text"}, "models/muse_glimmer (layer_rope_theta, window_attention)",
      "θ is a per-layer list (`layer_rope_theta`, 0 or null = no RoPE) over 'window_attention' "
      "layers, a layer type posenc's layer map does not name"},
@@ -500,10 +564,10 @@ inline constexpr refusal kRefusals[] = {
     {{"glm_moe_dsa", "axk2"}, "models/glm_moe_dsa, axk2 (MLA with a DSA indexer)",
      "the indexer's pair layout differs from DeepSeek-V3.2's (glm_moe_dsa interleaves both), "
      "and posenc's indexer is half-layout; an indexer layout rule would express it"},
-    {{"cohere2_moe", "cohere_compass", "cohere_compass_text"},
-     "models/cohere2_moe (force_rope), cohere_compass (per-type rotary or none)",
-     "which layers take RoPE depends on prefix dense layers or on null per-type rope dicts, a "
-     "rule posenc's layer map lacks"},
+    {{"cohere_compass", "cohere_compass_text"},
+     "models/cohere_compass (per-type rotary or none)",
+     "which layers take RoPE depends on null per-type rope dicts, a rule posenc's layer map "
+     "lacks"},
     {{"glm4v", "glm4v_text", "glm4v_moe", "glm4v_moe_text", "glm_ocr", "glm_ocr_text",
       "glm_image", "glm_image_text"},
      "models/glm4v, glm4v_moe, glm_ocr, glm_image (3-D M-RoPE)",
@@ -515,29 +579,29 @@ inline constexpr refusal kRefusals[] = {
      "M-RoPE rows do not describe"},
     {{"hunyuan_vl", "hunyuan_vl_text"}, "models/hunyuan_vl (xdrope)",
      "the text rotary is XD-RoPE over several position axes, which posenc does not describe"},
-    {{"qwen2_5_omni", "qwen2_5_omni_thinker", "qwen2_5_omni_text", "qwen3_omni_moe",
-      "qwen3_omni_moe_thinker", "qwen3_omni_moe_text", "qwen3_omni_moe_talker"},
-     "models/qwen2_5_omni, qwen3_omni_moe (thinker / talker configs)",
-     "the language model sits under thinker_config (and talker_config), which posenc does not "
-     "read; pass the thinker's text_config with { family: 'qwen2_5_vl' } or 'qwen3_vl'"},
+    {{"qwen3_omni_moe_talker", "qwen3_omni_moe_talker_text"},
+     "models/qwen3_omni_moe (Qwen3OmniMoeTalkerConfig)",
+     "the talker (speech tokens) is not the language model: read the whole qwen3_omni_moe "
+     "config, whose thinker_config.text_config is"},
     {{"minimax_m3_vl", "minimax_m3_vl_text", "granite4_vision", "granite4_vision_text",
       "video_llama_3", "exaone4_5"},
      "models/minimax_m3_vl, granite4_vision, video_llama_3, exaone4_5",
      "the text model's multimodal position rules have not been read into the family table"},
-    {{"bamba", "falcon_h1", "nemotron_h", "zamba2", "olmo_hybrid", "granitemoehybrid",
-      "recurrent_gemma", "minimax"},
-     "models/bamba, falcon_h1, nemotron_h, zamba2, olmo_hybrid, granitemoehybrid, "
-     "recurrent_gemma, minimax",
-     "attention layers sit among SSM / recurrent / linear blocks listed by keys posenc's layer "
-     "map does not read (attn_layer_indices, block_types, hybrid_override_pattern, …)"},
+    {{"recurrent_gemma"}, "models/recurrent_gemma (RecurrentGemmaRotaryEmbedding)",
+     "its config class sets partial_rotary_factor 0.5 (published files carry 0.5: Griffin rotates "
+     "half the head) but transformers' rotary ignores it and rotates the whole head: the two "
+     "disagree"},
+    {{"zamba2"}, "models/zamba2 (Zamba2Config, use_mem_rope)",
+     "its shared attention blocks have head_dim 2 · hidden_size / num_attention_heads (head_dim "
+     "is attention_head_dim) and RoPE only with use_mem_rope, rules not in the family table yet"},
+    {{"olmo_hybrid"}, "models/olmo_hybrid (OlmoHybridModel.rotary_emb)",
+     "RoPE is built only when rope_parameters.rope_theta is not None after the class's "
+     "conversion (released checkpoints use none), a rule not in the family table yet"},
     {{"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_text", "t5gemma2_encoder",
       "t5gemma2_decoder"},
      "models/t5gemma, t5gemma2 (encoder-decoder)",
      "it is an encoder-decoder whose rope settings live in encoder / decoder configs, and posenc "
      "reads decoder-only text configs"},
-    {{"dbrx"}, "models/dbrx (DbrxConfig, DbrxRotaryEmbedding)",
-     "published files carry θ in attn_config.rope_theta, which transformers does not read (it "
-     "takes rope_parameters, else 10000): the two disagree"},
     {{"modernbert-decoder", "muse_glimmer_assistant", "openai_privacy_filter"},
      "models/modernbert_decoder, muse_glimmer_assistant, openai_privacy_filter",
      "their rope rules (global/local θ keys, queries rotated at the last q_len positions, a "

@@ -26,7 +26,34 @@ std::optional<attention_kind> attention_of(std::string_view t) {
   if (t == "linear_attention") return attention_kind::linear;
   if (t == "conv") return attention_kind::conv;
   if (t == "cross_attention") return attention_kind::cross;
+  if (t == "moe" || t == "mlp") return attention_kind::none;  // hybrid blocks (legacy_types)
   return std::nullopt;
+}
+
+// A listed layer type as the family's config class keeps it: remap_legacy_layer_types
+// (mamba → linear_attention, attention → full_attention); MoE / MLP blocks only where the
+// class accepts them (NemotronHConfig, the families with a block pattern). nullopt: a type posenc does not describe.
+std::optional<std::string> canonical_type(const family& f, const std::string& t) {
+  if (f.layers.legacy_types) {
+    if (t == "mamba") return "linear_attention";
+    if (t == "attention") return "full_attention";
+  }
+  if ((t == "moe" || t == "mlp") && f.layers.block_pattern.empty()) return std::nullopt;
+  if (!attention_of(t)) return std::nullopt;
+  return t;
+}
+
+// Why no layer of this config uses RoPE (Nemotron-H; GraniteMoeHybrid without
+// position_embedding_type "rope"), or "" when its layers may.
+std::string no_rope_reason(const text_context& c) {
+  const layer_rule& rule = c.f.layers;
+  if (rule.rope == rope_where::nowhere)
+    return std::string(c.f.name) + " has no positional encoding (" + std::string(c.f.source) + ")";
+  if (rule.rope_switch.empty()) return "";
+  const std::string key = c.p + std::string(rule.rope_switch);
+  if (c.r.text(key).value_or("") == "rope") return "";
+  return key + " is not 'rope': " + std::string(c.f.name) + " then builds no rotary (" +
+         std::string(c.f.source) + ")";
 }
 
 struct layer_plan {
@@ -34,6 +61,27 @@ struct layer_plan {
   bool rope = true;
   std::optional<layer_theta> theta;  // GraniteSWA: the layer's own θ
 };
+
+// NemotronHConfig._pattern_to_list: one character per layer.
+std::optional<std::vector<std::string>> pattern_types(const text_context& c) {
+  if (c.f.layers.block_pattern.empty()) return std::nullopt;
+  const std::string key = c.p + std::string(c.f.layers.block_pattern);
+  const std::optional<std::string> pattern = c.r.text(key);
+  if (!pattern) return std::nullopt;
+  if (pattern->empty() || pattern->size() > static_cast<std::size_t>(kMaxLayers))
+    fail_argument(key, " must hold one character per layer (1 to ", kMaxLayers, ")");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < pattern->size(); ++i) {
+    const char ch = (*pattern)[i];
+    if (ch == 'M') out.emplace_back("linear_attention");
+    else if (ch == 'E') out.emplace_back("moe");
+    else if (ch == '*') out.emplace_back("full_attention");
+    else if (ch == '-') out.emplace_back("mlp");
+    else fail_argument(key, "[", i, "] = ", quoted(std::string(1, ch)), " is not a block "
+                       "(M = Mamba, E = MoE, * = attention, - = MLP)");
+  }
+  return out;
+}
 
 int layer_count(const text_context& c) {
   const std::string key = c.p + std::string(c.f.layers.count_key);
@@ -67,12 +115,59 @@ std::vector<bool> rope_flags(const text_context& c, int n) {
   return out;
 }
 
+// Cohere2MoeConfig: first_k_dense_replace (0 without), the dense prefix layers.
+std::size_t dense_prefix_of(const text_context& c) {
+  if (!c.f.layers.dense_prefix) return 0;
+  return static_cast<std::size_t>(c.r.integer(c.p + "first_k_dense_replace", 0).value_or(0));
+}
+
+// Cohere2MoeConfig: prefix_dense_sliding_window_pattern (default 1).
+int prefix_period_of(const text_context& c) {
+  if (!c.f.layers.dense_prefix) return 1;
+  return c.r.integer(c.p + "prefix_dense_sliding_window_pattern", 1).value_or(1);
+}
+
+// Cohere2MoeAttention.force_rope: a dense layer (mlp_layer_types, else i < first_k_dense_replace)
+// uses RoPE when prefix_dense_sliding_window_pattern == 1.
+std::vector<bool> forced_rope(const text_context& c, std::size_t n) {
+  std::vector<bool> out(n, false);
+  if (!c.f.layers.dense_prefix || prefix_period_of(c) != 1) return out;
+  const std::string key = c.p + "mlp_layer_types";
+  if (const auto listed = c.r.texts(key)) {
+    if (listed->size() != n)
+      fail_argument(key, " must hold one entry per layer (", n, "), got ", listed->size());
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string& t = (*listed)[i];
+      if (t != "dense" && t != "sparse")
+        fail_argument(key, "[", i, "] must be 'dense' or 'sparse', got ", quoted(t));
+      out[i] = t == "dense";
+    }
+  } else if (c.r.has(key)) {
+    fail_argument(key, " must be a list of strings");
+  } else {
+    for (std::size_t i = 0; i < std::min(dense_prefix_of(c), n); ++i) out[i] = true;
+  }
+  return out;
+}
+
 // layer_types as the config class derives it when the config has no list.
 std::vector<std::string> derived_types(const text_context& c, const std::vector<bool>& rope) {
   const reader& r = c.r;
   const layer_rule& rule = c.f.layers;
   const std::size_t n = rope.size();
   std::vector<std::string> out(n, "full_attention");
+  if (!rule.attention_indices.empty()) {  // BambaConfig.layers_block_type
+    const std::string key = c.p + std::string(rule.attention_indices);
+    out.assign(n, "linear_attention");
+    for (double v : r.numbers(key).value_or(std::vector<double>{})) {
+      if (!(v >= 0 && v < static_cast<double>(n) && v == std::floor(v)))
+        fail_argument(key, " must hold layer indices in [0, ", n - 1, "], got ", v);
+      out[static_cast<std::size_t>(v)] = "full_attention";
+    }
+  }
+  if (rule.linear_every > 0)  // MiniMaxConfig: "full_attention" if bool((i + 1) % 2)
+    for (std::size_t i = 0; i < n; ++i)
+      if ((i + 1) % static_cast<std::size_t>(rule.linear_every) == 0) out[i] = "linear_attention";
   const std::string window_key = c.p + "sliding_window";
   switch (rule.sliding) {
     case sliding_rule::none: break;
@@ -93,8 +188,12 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
       if (!rule.period_key.empty())
         period = r.integer(c.p + std::string(rule.period_key), 1).value_or(rule.period);
       const std::size_t shift = rule.period_from_first ? 0 : 1;  // GraniteSWA: i % period == 0
-      for (std::size_t i = 0; i < n; ++i)
-        if ((i + shift) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
+      const std::size_t k = std::min(dense_prefix_of(c), n);  // Cohere2-MoE: its own pattern
+      const auto prefix = static_cast<std::size_t>(prefix_period_of(c));
+      for (std::size_t i = 0; i < k; ++i)
+        if ((i + 1) % prefix != 0) out[i] = "sliding_attention";
+      for (std::size_t i = k; i < n; ++i)
+        if ((i - k + shift) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
       if (rule.first_full && n > 0) out[0] = "full_attention";  // MiMoV2FlashConfig: i == 0
       break;
     }
@@ -110,7 +209,6 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
 }
 
 std::vector<layer_plan> plan_layers(const text_context& c) {
-  const int n = layer_count(c);
   if (!c.f.layers.bidirectional_key.empty()) {  // Gemma4TextConfig.__post_init__
     const std::string key = c.p + std::string(c.f.layers.bidirectional_key);
     if (c.r.text(key).value_or("") == "all")
@@ -118,22 +216,43 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
                     "sliding_window ((w // 2) + 1), which posenc's layer map does not describe; "
                     "each layer type's rotary is unchanged (read it with { layerType })");
   }
-  std::vector<bool> rope = rope_flags(c, n);
-  const std::string list_key = c.p + "layer_types";
+  std::string list_key = c.p + "layer_types";  // NemotronHConfig: also layers_block_type
+  if (!c.f.layers.list_alias.empty() && !c.r.has(list_key) &&
+      c.r.has(c.p + std::string(c.f.layers.list_alias)))
+    list_key = c.p + std::string(c.f.layers.list_alias);
   std::vector<std::string> types;
-  if (const auto listed = c.r.texts(list_key)) {
+  if (!c.f.layers.unread_list.empty() && c.r.has(c.p + std::string(c.f.layers.unread_list)) &&
+      !c.r.has(list_key))
+    fail_argument(c.p, c.f.layers.unread_list, " is not read by transformers (", c.f.source,
+                  " takes layer_types, else its own default pattern): give layer_types");
+  const auto listed = c.r.texts(list_key);
+  const auto pattern = listed ? std::nullopt : pattern_types(c);
+  // NemotronHConfig: the layer list decides the layer count (num_hidden_layers is ignored).
+  const int n = pattern ? static_cast<int>(pattern->size())
+                : c.f.layers.block_pattern.empty() ? layer_count(c)
+                : listed ? static_cast<int>(listed->size()) : layer_count(c);
+  std::vector<bool> rope = rope_flags(c, n);
+  if (listed) {
     if (listed->size() != static_cast<std::size_t>(n))
       fail_argument(list_key, " must hold one entry per layer (", n, "), got ", listed->size());
-    for (std::size_t i = 0; i < listed->size(); ++i)
-      if (!attention_of((*listed)[i]))
+    for (std::size_t i = 0; i < listed->size(); ++i) {
+      const auto t = canonical_type(c.f, (*listed)[i]);
+      if (!t)
         fail_argument(list_key, "[", i, "] = ", quoted((*listed)[i]), " is not a layer type "
-                      "posenc describes (full_attention, sliding_attention, chunked_attention, "
-                      "deepseek_sparse_attention, linear_attention, conv)");
-    types = *listed;
+                      "posenc describes for ", c.f.name, " (full_attention, sliding_attention, "
+                      "chunked_attention, deepseek_sparse_attention, linear_attention, conv",
+                      c.f.layers.legacy_types ? ", mamba, attention" : "",
+                      c.f.layers.block_pattern.empty() ? ")" : ", moe, mlp)");
+      types.push_back(*t);
+    }
+  } else if (pattern) {
+    types = *pattern;
   } else if (c.r.has(list_key)) {
     fail_argument(list_key, " must be a list of strings");
   } else if (c.f.layers.needs_layer_types) {
-    fail_argument(list_key, " is required to list ", c.f.name, "'s layers (", c.f.source,
+    fail_argument(list_key, c.f.layers.block_pattern.empty() ? "" : " (or ",
+                  c.f.layers.block_pattern, c.f.layers.block_pattern.empty() ? "" : ")",
+                  " is required to list ", c.f.name, "'s layers (", c.f.source,
                   " derives them by a rule posenc does not follow)");
   } else {
     types = derived_types(c, rope);
@@ -151,6 +270,8 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
   const rope_where where = c.f.layers.rope;
   const bool sliding_only = where == rope_where::sliding ||
                             (where == rope_where::sliding_if_window && c.r.has(c.p + "sliding_window"));
+  const bool no_rope = !no_rope_reason(c).empty();
+  const std::vector<bool> forced = forced_rope(c, types.size());
   std::vector<layer_plan> out(types.size());
   const std::string theta_key = c.p + std::string(c.f.layers.theta_list);
   std::optional<std::vector<double>> thetas;
@@ -164,8 +285,8 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const attention_kind a = *attention_of(types[i]);
     out[i].type = types[i];
-    out[i].rope = rope[i] && a <= attention_kind::sparse &&
-                  (!sliding_only || a == attention_kind::sliding);
+    out[i].rope = !no_rope && rope[i] && a <= attention_kind::sparse &&
+                  (!sliding_only || a == attention_kind::sliding || forced[i]);
     if (!thetas) continue;
     const double t = (*thetas)[i];
     if (t == 0.0) out[i].rope = false;  // "theta == 0 => NoPE"
@@ -298,6 +419,7 @@ std::string_view to_string(attention_kind kind) noexcept {
     case attention_kind::linear: return "linear";
     case attention_kind::conv: return "conv";
     case attention_kind::cross: return "cross";
+    case attention_kind::none: return "none";
   }
   return "full";
 }
@@ -321,6 +443,8 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
   const detail::reader r(completed ? *completed : config);
   if (options.tower == "vision") return detail::vision_rope(r, options);
   const detail::text_context c = detail::text_context_of(r, options);
+  if (const std::string why = detail::no_rope_reason(c); !why.empty())
+    detail::fail_argument(why, ": no layer uses RoPE (model_from_config lists its layers)");
   if (!options.layer) {
     const std::string key = c.p + std::string(c.f.layers.theta_list);
     if (!c.f.layers.theta_list.empty() && r.has(key))

@@ -115,7 +115,21 @@ std::string layers_text(const family& f) {
   if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
   if (l.query == query_rule::ministral3) parts.push_back("query scale on every layer");
   if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));
-  if (l.needs_layer_types) parts.push_back("`layer_types` required (linear / conv blocks: no RoPE)");
+  if (!l.attention_indices.empty())
+    parts.push_back("full attention at `" + std::string(l.attention_indices) + "`, the rest Mamba (linear, no attention)");
+  if (!l.block_pattern.empty())
+    parts.push_back("`layer_types`, else `" + std::string(l.block_pattern) + "` (M Mamba, E MoE, - MLP: no attention; * attention)");
+  if (l.linear_every == 1) parts.push_back("without `layer_types` every layer Mamba (linear, no attention)");
+  if (l.linear_every > 1)
+    parts.push_back("every " + std::to_string(l.linear_every) + "-th layer linear attention (no attention)");
+  if (l.legacy_types) parts.push_back("legacy `mamba` / `attention` layer types");
+  if (!l.unread_list.empty()) parts.push_back("`" + std::string(l.unread_list) + "` without `layer_types`: refused");
+  if (l.dense_prefix)
+    parts.push_back("`first_k_dense_replace` dense layers: own pattern (`prefix_dense_sliding_window_pattern`), RoPE when it is 1");
+  if (l.rope == rope_where::nowhere) parts.push_back("no RoPE on any layer");
+  if (!l.rope_switch.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_switch) + "` is 'rope'");
+  if (f.rotary.factor_forced) parts.push_back("top-level `partial_rotary_factor` replaced by the class");
+  if (l.needs_layer_types && l.block_pattern.empty()) parts.push_back("`layer_types` required (linear / conv blocks: no attention)");
   if (!f.indexer_dim.empty()) parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, half");
   if (!f.no_rope_flag.empty()) parts.push_back("no RoPE (ALiBi) when `" + std::string(f.no_rope_flag) + "`: refused");
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
@@ -398,4 +412,109 @@ TEST_CASE("config families: GraniteSWA's layer_rope_theta gives each layer its o
   g["layer_rope_theta"] = config_value::of_numbers({1e4, 1e4});
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::model_from_config(g); }, "layer_rope_theta must hold one θ per layer (8)");
+}
+
+TEST_CASE("config families: hybrid models list their attention layers; the rest are no attention",
+          "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // BambaConfig.layers_block_type: attn_layer_indices are full attention, the rest Mamba;
+  // BambaRotaryEmbedding rotates int(head_dim · 0.5) dims (partial_rotary_factor forced to 0.5).
+  posenc::hf_config b = shape("bamba", 1024, 8, 6);
+  b["attn_layer_indices"] = config_value::of_numbers({1, 4});
+  const posenc::model_info bm = posenc::model_from_config(b);
+  REQUIRE(bm.encodings.size() == 1);
+  CHECK(bm.encodings[0].rotary_dim == 64);
+  for (const posenc::layer_info& l : bm.layers) {
+    const bool attn = l.index == 1 || l.index == 4;
+    CHECK(l.attention == (attn ? attention_kind::full : attention_kind::linear));
+    CHECK(l.rope.has_value() == attn);
+  }
+  // NemotronHConfig._pattern_to_list; NemotronHAttention applies no rotary.
+  posenc::hf_config n = shape("nemotron_h", 1024, 8, 99);  // num_hidden_layers is ignored
+  n["hybrid_override_pattern"] = config_value::of_text("M-*E");
+  const posenc::model_info nm = posenc::model_from_config(n);
+  REQUIRE(nm.layers.size() == 4);
+  CHECK(nm.encodings.empty());
+  const attention_kind want[] = {attention_kind::linear, attention_kind::none, attention_kind::full,
+                                 attention_kind::none};
+  for (const posenc::layer_info& l : nm.layers) {
+    CHECK(l.attention == want[l.index]);
+    CHECK_FALSE(l.rope.has_value());
+  }
+  CHECK(posenc::to_string(attention_kind::none) == "none");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(n); }, "nemotron_h has no positional encoding");
+  n.erase("hybrid_override_pattern");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(n); }, "layer_types (or hybrid_override_pattern) is required");
+  // GraniteMoeHybridConfig: no layer_types = every layer Mamba; legacy names remapped; RoPE
+  // only with position_embedding_type "rope" (GraniteMoeHybridModel.rotary_emb).
+  posenc::hf_config g = shape("granitemoehybrid", 1024, 8, 3);
+  for (const posenc::layer_info& l : posenc::model_from_config(g).layers)
+    CHECK(l.attention == attention_kind::linear);
+  g["layer_types"] = config_value::strings(3);
+  const char* types[] = {"mamba", "attention", "mamba"};
+  for (int i = 0; i < 3; ++i) g["layer_types." + std::to_string(i)] = config_value::of_text(types[i]);
+  CHECK_FALSE(posenc::model_from_config(g).layers[1].rope.has_value());
+  g["position_embedding_type"] = config_value::of_text("rope");
+  const posenc::model_info gm = posenc::model_from_config(g);
+  CHECK(gm.layers[1].attention == attention_kind::full);
+  REQUIRE(gm.layers[1].rope.has_value());
+  CHECK(gm.encodings[0].rotary_dim == 128);
+  // MiniMaxConfig: full on even layers, linear attention on odd ones; attn_type_list unread.
+  posenc::hf_config m = shape("minimax", 1024, 8, 4);
+  const posenc::model_info mm = posenc::model_from_config(m);
+  for (const posenc::layer_info& l : mm.layers)
+    CHECK(l.attention == (l.index % 2 ? attention_kind::linear : attention_kind::full));
+  CHECK(mm.encodings[0].base == 1e6);
+  m["attn_type_list"] = config_value::of_numbers({0, 1, 0, 1});
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(m); }, "attn_type_list is not read by transformers");
+}
+
+TEST_CASE("config families: DBRX's attn_config.rope_theta, which transformers never reads, is refused "
+          "unless it is the θ transformers uses", "[config][families]") {
+  using posenc::config_value;
+  posenc::hf_config d;
+  d["model_type"] = config_value::of_text("dbrx");
+  d["d_model"] = config_value::of(2048);
+  d["n_heads"] = config_value::of(16);
+  d["n_layers"] = config_value::of(2);
+  CHECK(posenc::rope_from_config(d).base == 10000.0);  // DbrxConfig: default_theta
+  CHECK(posenc::model_from_config(d).layers.size() == 2);
+  d["attn_config"] = config_value::object();
+  d["attn_config.rope_theta"] = config_value::of(500000);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(d); },
+      "attn_config.rope_theta = 500000 is not read by transformers");
+  d["rope_parameters"] = config_value::object();
+  d["rope_parameters.rope_type"] = config_value::of_text("default");
+  d["rope_parameters.rope_theta"] = config_value::of(500000);
+  CHECK(posenc::rope_from_config(d).base == 500000.0);
+}
+
+TEST_CASE("config families: Cohere2-MoE's dense prefix layers take their own pattern and force RoPE",
+          "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // Cohere2MoeConfig.__post_init__ (first_k_dense_replace 2, prefix pattern 1: full) and
+  // Cohere2MoeAttention.force_rope (dense and prefix pattern 1); the rest every 4th full, no RoPE.
+  posenc::hf_config m = shape("cohere2_moe", 1024, 8, 10);
+  m["first_k_dense_replace"] = config_value::of(2);
+  const posenc::model_info mm = posenc::model_from_config(m);
+  for (const posenc::layer_info& l : mm.layers) {
+    const bool prefix = l.index < 2;
+    const bool full = prefix || (l.index - 2 + 1) % 4 == 0;
+    CHECK(l.attention == (full ? attention_kind::full : attention_kind::sliding));
+    CHECK(l.rope.has_value() == (prefix || !full));
+  }
+  REQUIRE(mm.encodings.size() == 1);
+  CHECK(mm.encodings[0].layout == posenc::rope_layout::interleaved);
+  m["prefix_dense_sliding_window_pattern"] = config_value::of(2);  // no force_rope: sliding only
+  const posenc::model_info pm = posenc::model_from_config(m);
+  CHECK(pm.layers[0].attention == attention_kind::sliding);
+  CHECK(pm.layers[0].rope.has_value());
+  CHECK(pm.layers[1].attention == attention_kind::full);
+  CHECK_FALSE(pm.layers[1].rope.has_value());
 }

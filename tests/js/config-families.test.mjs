@@ -221,6 +221,39 @@ const FAMILIES = {
   // GraniteSWAConfig: full when i % 4 == 0; layer_rope_theta defaults to rope_theta everywhere.
   'granite-swash-2b.reconstructed': { family: 'granite_swa', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
     layers: every(24, (i) => (i % 4 ? ['e0', 'sliding', 128, null, null] : ['e0', 'full', null, null, null])) },
+  // BambaConfig.layers_block_type: full attention at attn_layer_indices, Mamba elsewhere; its
+  // partial_rotary_factor 0.5 (BambaRotaryEmbedding.compute_default_rope_parameters reads it).
+  'bamba-9b.reconstructed': { family: 'bamba', encodings: [rotary(128, 64, 10000, 'half', plain(64, 10000))],
+    layers: every(32, (i) => ([9, 18, 27].includes(i) ? ['e0', 'full', null, null, null] : [null, 'linear', null, null, null])) },
+  // FalconH1Config: every layer "hybrid" (attention beside Mamba-2), whole-head rotary.
+  'falcon-h1-7b-instruct.reconstructed': { family: 'falcon_h1', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: full(44) },
+  // NemotronHConfig._pattern_to_list (M Mamba, - MLP, * attention); NemotronHAttention: no rotary.
+  'nemotron-h-8b-base-8k.reconstructed': { family: 'nemotron_h', encodings: [],
+    layers: [...'M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-'].map((ch) =>
+      [null, { M: 'linear', '-': 'none', '*': 'full' }[ch], null, null, null]) },
+  // GraniteMoeHybridModel: rotary_emb only if position_embedding_type == "rope" (here "nope").
+  'granite-4.0-h-350m.reconstructed': { family: 'granitemoehybrid', encodings: [],
+    layers: every(32, (i) => [null, [10, 13, 17, 27].includes(i) ? 'full' : 'linear', null, null, null]) },
+  // MiniMaxConfig: "full_attention" if (i + 1) % 2 else "linear_attention"; default_theta 1e6.
+  'minimax-text-01-hf.reconstructed': { family: 'minimax', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
+    layers: every(32, (i) => ((i + 1) % 2 ? ['e0', 'full', null, null, null] : [null, 'linear', null, null, null])) },
+  // Qwen2_5OmniConfig.get_text_config(): thinker_config.text_config; Qwen2.5-VL's M-RoPE
+  // (apply_multimodal_rotary_pos_emb, contiguous sections), default_theta 1e6, no sliding.
+  'qwen2.5-omni-7b.reconstructed': { family: 'qwen2_5_omni',
+    encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6), { section: [16, 24, 24], interleaved: false })], layers: full(28) },
+  // Qwen3OmniMoeThinkerTextRotaryEmbedding: always interleaved M-RoPE; attention never slides.
+  'qwen3-omni-30b-a3b-instruct.reconstructed': { family: 'qwen3_omni_moe',
+    encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6), { section: [24, 20, 20], interleaved: true })], layers: full(48) },
+  // DbrxConfig (attribute_map d_model / n_heads / n_layers / max_seq_len); θ from
+  // rope_parameters, else default_theta 10000: DbrxRotaryEmbedding never reads attn_config.
+  'dbrx.class-defaults.reconstructed': { family: 'dbrx', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: full(24) },
+  // Cohere2MoeConfig: every 4th layer full (no RoPE: Cohere2MoeAttention rotates sliding layers
+  // and force_rope ones), repeat_interleave pairs.
+  'command-a-plus.class-defaults.reconstructed': { family: 'cohere2_moe',
+    encodings: [rotary(128, 128, 10000, 'interleaved', plain(128, 10000))],
+    layers: every(40, (i) => ((i + 1) % 4 ? ['e0', 'sliding', 4096, null, null] : [null, 'full', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -382,9 +415,83 @@ for (const [name, pe] of Object.entries(both)) {
     }
     assert.equal(pe.ropeFromConfig(swa, { layer: 6 }), null);
     assertThrows(() => pe.ropeFromConfig(swa), RangeError, /layer_rope_theta gives each layer its own θ/);
+    // Hybrid models: layers that are no attention have no rotary; the keys that list them.
+    const granite = load('granite-4.0-h-350m.reconstructed');
+    assertThrows(() => pe.ropeFromConfig(granite), RangeError, /position_embedding_type is not 'rope'/);
+    assert.equal(pe.ropeFromConfig(granite, { layer: 10 }), null);
+    const roped = pe.ropeFromConfig({ ...granite, position_embedding_type: 'rope' }, { layer: 10 });
+    assertEncoding(roped, rotary(64, 64, 10000, 'half', plain(64, 10000)), 'granitemoehybrid rope');
+    roped.dispose();
+    assert.equal(pe.ropeFromConfig({ ...granite, position_embedding_type: 'rope' }, { layer: 0 }), null);
+    assertThrows(() => pe.modelFromConfig({ ...granite, layer_types: ['mamba', 'moe', ...granite.layer_types.slice(2)] }),
+      RangeError, /layer_types\[1\] = 'moe' is not a layer type posenc describes for granitemoehybrid/);
+    const nemotron = load('nemotron-h-8b-base-8k.reconstructed');
+    assertThrows(() => pe.ropeFromConfig(nemotron), RangeError, /nemotron_h has no positional encoding/);
+    assert.equal(pe.ropeFromConfig(nemotron, { layer: 7 }), null);
+    assertThrows(() => pe.modelFromConfig({ ...nemotron, hybrid_override_pattern: 'M*X' }), RangeError,
+      /hybrid_override_pattern\[2\] = 'X' is not a block/);
+    const byList = pe.modelFromConfig({ ...nemotron, hybrid_override_pattern: undefined, layers_block_type: ['mamba', 'moe', 'attention'] });
+    try {
+      assert.deepEqual(byList.layers.map((l) => l.attention), ['linear', 'none', 'full']);
+    } finally {
+      byList.dispose();
+    }
+    assertThrows(() => pe.modelFromConfig({ ...load('bamba-9b.reconstructed'), attn_layer_indices: [32] }), RangeError,
+      /attn_layer_indices must hold layer indices in \[0, 31\], got 32/);
+    assertThrows(() => pe.ropeFromConfig({ ...load('bamba-9b.reconstructed'), partial_rotary_factor: 1 }), RangeError,
+      /partial_rotary_factor = 1 is not read by bamba/);
+    const bambaDict = pe.ropeFromConfig({ ...load('bamba-9b.reconstructed'), rope_parameters: { rope_type: 'default', rope_theta: 1e4, partial_rotary_factor: 0.25 } });
+    assert.equal(bambaDict.rotaryDim, 32);
+    bambaDict.dispose();
+    const minimax = load('minimax-text-01-hf.reconstructed');
+    assertThrows(() => pe.modelFromConfig({ ...minimax, attn_type_list: [0, 1] }), RangeError,
+      /attn_type_list is not read by transformers/);
+    assertThrows(() => pe.ropeFromConfig({ ...minimax, rotary_dim: 64 }), RangeError, /rotary_dim is not read by transformers/);
+    // Qwen-Omni: the language model is thinker_config.text_config (get_text_config()).
+    assertThrows(() => pe.ropeFromConfig({ model_type: 'qwen2_5_omni', thinker_config: { model_type: 'qwen2_5_omni_thinker' } }),
+      TypeError, /thinker_config.text_config must be an object/);
+    assertThrows(() => pe.ropeFromConfig({ model_type: 'qwen3_omni_moe_talker', hidden_size: 1024, num_attention_heads: 8 }),
+      RangeError, /model_type = 'qwen3_omni_moe_talker' is refused: the talker/);
+    // DBRX: published files put θ in attn_config.rope_theta, which transformers does not read.
+    const dbrx = load('dbrx.class-defaults.reconstructed');
+    assertThrows(() => pe.ropeFromConfig({ ...dbrx, attn_config: { kv_n_heads: 8, rope_theta: 500000 } }), RangeError,
+      /attn_config.rope_theta = 500000 is not read by transformers .*so the model runs at θ = 10000/);
+    const dbrxSaid = pe.ropeFromConfig({ ...dbrx, attn_config: { rope_theta: 500000 }, rope_parameters: { rope_type: 'default', rope_theta: 500000 } });
+    assertEncoding(dbrxSaid, rotary(128, 128, 500000, 'half', plain(128, 500000)), 'dbrx rope_parameters');
+    dbrxSaid.dispose();
+    // Cohere2-MoE: dense prefix layers (first_k_dense_replace) are full attention with RoPE
+    // (force_rope, prefix_dense_sliding_window_pattern 1); mlp_layer_types names them when listed.
+    const cmd = load('command-a-plus.class-defaults.reconstructed');
+    const prefixed = pe.modelFromConfig({ ...cmd, first_k_dense_replace: 3 });
+    try {
+      assert.deepEqual(prefixed.layers.slice(0, 8).map((l) => [l.rope, l.attention]), [['e0', 'full'], ['e0', 'full'],
+        ['e0', 'full'], ['e0', 'sliding'], ['e0', 'sliding'], ['e0', 'sliding'], [null, 'full'], ['e0', 'sliding']]);
+    } finally {
+      prefixed.dispose();
+    }
+    assertThrows(() => pe.modelFromConfig({ ...cmd, mlp_layer_types: ['dense', 'moe', ...Array(38).fill('sparse')] }), RangeError,
+      /mlp_layer_types\[1\] must be 'dense' or 'sparse', got 'moe'/);
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
     assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'nanochat' is refused: it rotates by -p·θ/);
+    // …and the way forward the message gives is exact: NanoChat's apply_rotary_pos_emb with its
+    // rotate_half = cat((x2, -x1)) — q·cos + rotate_half(q)·sin — equals Llama's rotator inverted.
+    const nano = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 }, { family: 'llama' });
+    try {
+      const d = 32, half = d / 2, positions = [0, 1, 7, 4095, 131071];
+      const x = Float64Array.from({ length: positions.length * d }, (_, i) => Math.sin(0.37 * i + 0.1));
+      const y = nano.invert(new Float32Array(x), { heads: 1, positions });
+      const theta = hfDefault(d, 10000);
+      positions.forEach((p, t) => {
+        for (let i = 0; i < half; i++) {
+          const a = p * theta[i], x1 = x[t * d + i], x2 = x[t * d + i + half];
+          const want1 = x1 * Math.cos(a) + x2 * Math.sin(a), want2 = x2 * Math.cos(a) - x1 * Math.sin(a);
+          assert.ok(Math.abs(y[t * d + i] - want1) < 2e-6 && Math.abs(y[t * d + i + half] - want2) < 2e-6, `nanochat p ${p} i ${i}`);
+        }
+      });
+    } finally {
+      nano.dispose();
+    }
     assertThrows(() => pe.modelFromConfig({ model_type: 'step3p7', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'step3p7' is refused: rope_theta and partial_rotary_factors are per-layer lists/);
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });

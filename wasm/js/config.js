@@ -24,7 +24,7 @@ const LAYOUTS = ['half', 'interleaved'];
 const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention'];
 const TOWERS = ['text', 'vision'];
 const PARTS = ['attention', 'indexer'];
-const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross'];
+const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional'];
 // A family name is a short identifier; a longer string cannot name one (the core lists them).
 const MAX_FAMILY = 64;

@@ -138,11 +138,12 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
 // ── The whole decoder ──────────────────────────────────────────────────────────────────
 
 // full, sliding (window), chunked (chunk) and sparse (DeepSeek-V3.2's indexer-selected keys,
-// layer type deepseek_sparse_attention) self-attention; linear (linear attention, Qwen3-Next /
-// Qwen3.5), conv (LFM2's convolution blocks) and cross (Mllama's cross-attention to the image)
-// layers have no RoPE.
-enum class attention_kind { full, sliding, chunked, sparse, linear, conv, cross };
-// "full" | "sliding" | "chunked" | "sparse" | "linear" | "conv" | "cross"
+// layer type deepseek_sparse_attention) self-attention, which may or may not use RoPE; cross
+// (Mllama's cross-attention to the image) has none. The rest are no attention, so no RoPE:
+// linear (linear attention or Mamba, Qwen3-Next / Qwen3.5 / Bamba / MiniMax), conv (LFM2's
+// convolution blocks), none (Nemotron-H's MoE / MLP blocks).
+enum class attention_kind { full, sliding, chunked, sparse, linear, conv, cross, none };
+// "full" | "sliding" | "chunked" | "sparse" | "linear" | "conv" | "cross" | "none"
 std::string_view to_string(attention_kind kind) noexcept;
 
 // A position-dependent query scale: q is multiplied by
