@@ -18,11 +18,6 @@ const TRAIN_KEYS = check.keysOf(TrainOptions);
 const EVALUATE_KEYS = ['lengths', 'extension'];
 const ATTENTION_KEYS = ['tokens', 'text', 'extension'];
 
-// The protocol's defaults (posenc::protocol_config: the recorded run's), for options not given.
-const DEFAULTS = Object.freeze({
-  __proto__: null, symbols: 16, distance: 8, dim: 16, heads: 2, layers: 2, mlp: 32, ropeBase: 10000,
-  length: 64, steps: 300, batch: 8, learningRate: 0.01, warmupSteps: 20, evalTokens: 1024, evalSeed: 1000,
-});
 // The doubles staged for trainCreate, in bind_train.cpp's order (its `option` enum).
 const TRAIN_NUMBERS = ['symbols', 'distance', 'dim', 'heads', 'layers', 'mlp', 'ropeBase', 'length', 'steps',
   'batch', 'learningRate', 'warmupSteps', 'evalTokens', 'evalSeed'];
@@ -43,7 +38,10 @@ function lengthList(name, v) {
   return out.subarray(0, n);
 }
 
-const int = (o, key) => (o[key] === undefined ? DEFAULTS[key] : check.integer(key, o[key]));
+// An option given, checked for its kind (its range is the core's), or NaN: the core's default.
+const number = (o, key) => (o[key] === undefined ? NaN : key === 'learningRate' || key === 'ropeBase'
+  ? check.number(key, o[key])
+  : check.integer(key, o[key], ...(key === 'evalSeed' ? [0, Number.MAX_SAFE_INTEGER] : [])));
 
 // A trainer. Module level (one class for every posenc instance), like Rope; #api holds the
 // instance's module, heap and finalization registry.
@@ -77,18 +75,11 @@ class Trainer {
     }
     const text = task === 'text' ? encoder.encode(check.string('text', o.text)) : null;
     const numbers = new check.Float64(TRAIN_NUMBERS.length + 2);
-    for (let i = 0; i < TRAIN_NUMBERS.length; i++) {
-      const key = TRAIN_NUMBERS[i];
-      numbers[i] = key === 'learningRate' || key === 'ropeBase'
-        ? (o[key] === undefined ? DEFAULTS[key] : check.number(key, o[key]))
-        : key === 'evalSeed' ? (o[key] === undefined ? DEFAULTS[key] : check.integer(key, o[key], 0, Number.MAX_SAFE_INTEGER))
-          : int(o, key);
-    }
+    for (let i = 0; i < TRAIN_NUMBERS.length; i++) numbers[i] = number(o, TRAIN_NUMBERS[i]);
     numbers[TRAIN_NUMBERS.length] = seedLo;
     numbers[TRAIN_NUMBERS.length + 1] = seedHi;
-    const length = numbers[7];
-    const evalLengths = o.evalLengths === undefined ? Int32Array.of(length, 2 * length, 4 * length, 8 * length)
-      : lengthList('evalLengths', o.evalLengths);
+    // None given: the binding takes L, 2L, 4L, 8L of the length the core settles on.
+    const evalLengths = o.evalLengths === undefined ? new check.Int32(0) : lengthList('evalLengths', o.evalLengths);
 
     const nText = text === null ? 0 : text.length;
     const offL = align(8 * numbers.length);
@@ -97,7 +88,7 @@ class Trainer {
     let handle;
     try {
       heap.put(base, numbers, 'Float64Array');
-      heap.put(base + offL, evalLengths, 'Int32Array');
+      if (evalLengths.length !== 0) heap.put(base + offL, evalLengths, 'Int32Array');
       if (nText !== 0) check.copyInto(module.HEAPU8, text, base + offT);
       handle = module.trainCreate(task, encoding, base + offT, nText, base, base + offL, evalLengths.length);
     } finally {
@@ -109,12 +100,12 @@ class Trainer {
     this.#handle = handle;
     this.#task = task;
     this.#encoding = encoding;
-    this.#steps = numbers[8];
-    this.#length = length;
-    this.#evalLengths = Object.freeze(Array.from(evalLengths));
+    this.#length = info[4];
+    this.#steps = info[5];
+    this.#evalLengths = Object.freeze(Array.from(info.subarray(8)));
     this.#vocab = info[0];
-    this.#heads = numbers[3];
-    this.#layers = numbers[4];
+    this.#heads = info[6];
+    this.#layers = info[7];
     this.#parameters = info[1];
     this.#maxLength = info[2];
     // Parameters, gradients and Adam's two moments, plus one sequence's workspace: float32.

@@ -13,6 +13,9 @@
 
 #include <emscripten/bind.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,29 +33,40 @@ protocol_trainer& trainer_at(std::uintptr_t handle) {
   return *from_address<protocol_trainer>(handle);
 }
 
-int int_at(const double* v, option o) { return static_cast<int>(v[o]); }
+// Option o if the caller gave it (JS stages NaN for one not given: the core's default stays).
+template <class T>
+void take(T& field, const double* v, option o) {
+  if (!std::isnan(v[o])) field = static_cast<T>(v[o]);
+}
 
 protocol_config config_of(const std::string& task, std::uintptr_t text, std::size_t text_bytes,
                           const double* v, std::uintptr_t lengths, std::size_t n_lengths) {
   protocol_config c;
   c.task.kind = parse_train_task(task);
-  c.task.symbols = int_at(v, kSymbols);
-  c.task.distance = int_at(v, kDistance);
+  take(c.task.symbols, v, kSymbols);
+  take(c.task.distance, v, kDistance);
   if (text_bytes != 0) c.task.text.assign(from_address<const char>(text), text_bytes);
-  c.model.dim = int_at(v, kDim);
-  c.model.heads = int_at(v, kHeads);
-  c.model.layers = int_at(v, kLayers);
-  c.model.mlp = int_at(v, kMlp);
-  c.model.rope_base = v[kRopeBase];
-  c.train_length = int_at(v, kLength);
+  take(c.model.dim, v, kDim);
+  take(c.model.heads, v, kHeads);
+  take(c.model.layers, v, kLayers);
+  take(c.model.mlp, v, kMlp);
+  take(c.model.rope_base, v, kRopeBase);
+  take(c.train_length, v, kLength);
   const std::int32_t* l = from_address<const std::int32_t>(lengths);
-  c.eval_lengths.assign(l, l + n_lengths);
-  c.steps = int_at(v, kSteps);
-  c.batch = int_at(v, kBatch);
-  c.adam.learning_rate = v[kLearningRate];
-  c.adam.warmup_steps = int_at(v, kWarmupSteps);
-  c.eval_tokens = int_at(v, kEvalTokens);
-  c.eval_seed = static_cast<std::uint64_t>(v[kEvalSeed]);
+  if (n_lengths != 0) {
+    c.eval_lengths.assign(l, l + n_lengths);
+  } else {  // L, 2L, 4L, 8L (saturated: the core refuses a train_length out of range by name)
+    c.eval_lengths.clear();
+    for (const std::int64_t k : {1, 2, 4, 8})
+      c.eval_lengths.push_back(static_cast<int>(std::clamp<std::int64_t>(
+          k * c.train_length, std::numeric_limits<int>::min(), std::numeric_limits<int>::max())));
+  }
+  take(c.steps, v, kSteps);
+  take(c.batch, v, kBatch);
+  take(c.adam.learning_rate, v, kLearningRate);
+  take(c.adam.warmup_steps, v, kWarmupSteps);
+  take(c.eval_tokens, v, kEvalTokens);
+  take(c.eval_seed, v, kEvalSeed);
   return c;
 }
 
@@ -70,14 +84,20 @@ val train_create(std::string task, std::string encoding, std::uintptr_t text,
   });
 }
 
-// → Float64Array view [vocab, parameters, max_positions, workspace scalars at max_positions].
+// → Float64Array view [vocab, parameters, max_positions, workspace scalars at max_positions,
+// train_length, steps, heads, layers, eval_lengths…]: the config as the trainer holds it.
 val train_info(std::uintptr_t handle) {
   const protocol_trainer& t = trainer_at(handle);
   const transformer<float>& m = t.model();
-  return hand_over(std::vector<double>{
+  const protocol_config& c = t.config();
+  std::vector<double> info{
       static_cast<double>(t.task().vocab()), static_cast<double>(m.parameters().size()),
       static_cast<double>(m.config().max_positions),
-      static_cast<double>(m.workspace(m.config().max_positions))});
+      static_cast<double>(m.workspace(m.config().max_positions)),
+      static_cast<double>(c.train_length), static_cast<double>(c.steps),
+      static_cast<double>(c.model.heads), static_cast<double>(c.model.layers)};
+  info.insert(info.end(), c.eval_lengths.begin(), c.eval_lengths.end());
+  return hand_over(std::move(info));
 }
 
 // → Int32Array view of the text task's alphabet (byte values in token order; empty otherwise).
