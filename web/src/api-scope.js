@@ -3,7 +3,7 @@
 // model's last position, the axis each rung and column turns on (rope.row / rope.cosSin at a
 // unit position on one axis), pe.queryScale, and the golden-vectors document of
 // `npx posenc vectors` (goldenVectors). The only arithmetic here is the labelled yardstick
-// (cos/sin of p·θ in JS double) and the float32-angle port (Math.fround).
+// (cos/sin of p·θ in JS double) that both posenc's angles and float32 angles are measured by.
 import { goldenVectors } from 'posenc';
 import { version } from '../../package.json';
 
@@ -60,21 +60,22 @@ function kinds(layers) {
 const rungOf = (layout, rotaryDim) => (layout === 'interleaved' ? (c) => c >> 1 : (c) => c % (rotaryDim / 2));
 
 /**
- * At position p, max over the columns of |value − yardstick| for posenc's cos/sin and for a port
- * that forms the angle in float32 (fround(p · fround(θ))), both scaled by attentionFactor.
+ * At position p, max over the columns of |value − yardstick| for posenc's cos/sin (rope) and for
+ * the same rotary with float32 angles (rope32: the package's angles 'float32', HF's
+ * `inv_freq.float() @ position_ids.float()` then cos/sin), both scaled by attentionFactor.
  */
-export function angleErrors(rope, p) {
+export function angleErrors(rope, rope32, p) {
   const positions = new Array(rope.axes).fill(p);
-  const { cos, sin } = rope.cosSin({ positions });
+  const exact = rope.cosSin({ positions });
+  const port = rope32.cosSin({ positions });
   const rung = rungOf(rope.layout, rope.rotaryDim);
   const f = rope.attentionFactor;
+  const worst = ({ cos, sin }, c, angle) => Math.max(Math.abs(cos[c] - f * Math.cos(angle)), Math.abs(sin[c] - f * Math.sin(angle)));
   let pe = 0, f32 = 0;
   for (let c = 0; c < rope.rotaryDim; c++) {
-    const theta = rope.invFreq[rung(c)];
-    const exact = p * theta;                                    // yardstick: JS double
-    const port = Math.fround(p * Math.fround(theta));           // the float32-angle port
-    pe = Math.max(pe, Math.abs(cos[c] - f * Math.cos(exact)), Math.abs(sin[c] - f * Math.sin(exact)));
-    f32 = Math.max(f32, Math.abs(f * Math.cos(port) - f * Math.cos(exact)), Math.abs(f * Math.sin(port) - f * Math.sin(exact)));
+    const angle = p * rope.invFreq[rung(c)]; // yardstick: JS double
+    pe = Math.max(pe, worst(exact, c, angle));
+    f32 = Math.max(f32, worst(port, c, angle));
   }
   return { posenc: pe, float32: f32 };
 }
@@ -135,7 +136,9 @@ export function inspect(pe, config) {
   // No row cache: the page asks each rotator for a handful of rows, one at the model's last
   // position, and an automatic cache would be built up to 4 MiB for it on every redraw.
   const model = pe.modelFromConfig(config, { cacheLength: 0 });
+  let model32; // the same rotators with float32 angles (HF's form), for the error beside posenc's
   try {
+    model32 = pe.modelFromConfig(config, { cacheLength: 0, angles: 'float32' });
     const ctxLen = contextLength(config);
     const last = (ctxLen?.length ?? 131072) - 1;
     const encodings = Object.keys(model.encodings).map((key) => {
@@ -150,7 +153,7 @@ export function inspect(pe, config) {
         zeroPairs: invFreq.filter((v) => v === 0).length,
         passThrough: r.headDim - r.rotaryDim,
         axes: axesOf(r),
-        errors: angleErrors(r, last),
+        errors: angleErrors(r, model32.encodings[key], last),
       };
     });
     const scaled = model.layers.find((l) => l.queryScale !== null);
@@ -161,6 +164,7 @@ export function inspect(pe, config) {
     };
   } finally {
     model.dispose();
+    model32?.dispose();
   }
 }
 

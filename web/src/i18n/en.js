@@ -917,7 +917,7 @@ export default {
   's18.errTitle': 'Float32 angles at position {p}',
   's18.errText': 'A port that forms the angle p·θ in float32 loses the angle’s low bits once p is large: at position {p} the angle itself is rounded by up to p·2⁻²⁴ radians. posenc forms every angle in double and rounds only cos and sin.',
   's18.errCaption': 'max |cos, sin − yardstick| over the rotated dims at position {p}',
-  's18.errF32': 'float32 angle: fround(p · fround(θ))',
+  's18.errF32': 'float32 angles (as HF forms them: θ and p·θ in float32)',
   's18.errPe': 'posenc (rope.cosSin)',
   's18.errAfter': 'Yardstick: cos(p·θ) and sin(p·θ) in JavaScript double, with θ from `rope.invFreq` — a check, not a second implementation. posenc’s values are float32, so its error is at most about 6 × 10⁻⁸ (times the attention factor).',
   's18.goldenTitle': 'Golden vectors',

@@ -917,7 +917,7 @@ export default {
   's18.errTitle': '위치 {p}에서의 float32 각도',
   's18.errText': '각도 p·θ를 float32로 만드는 구현은 p가 커지면 각도의 아래 자리를 잃습니다. 위치 {p}에서는 각도 자체가 최대 p·2⁻²⁴ 라디안만큼 반올림됩니다. posenc는 모든 각도를 double로 만들고 cos과 sin만 반올림합니다.',
   's18.errCaption': '위치 {p}에서 회전하는 차원 전체의 최대 |cos, sin − 기준값|',
-  's18.errF32': 'float32 각도: fround(p · fround(θ))',
+  's18.errF32': 'float32 각도 (HF처럼 θ와 p·θ를 float32로 계산)',
   's18.errPe': 'posenc(rope.cosSin)',
   's18.errAfter': '기준값: `rope.invFreq`의 θ로 JavaScript double에서 계산한 cos(p·θ), sin(p·θ). 검산용일 뿐 두 번째 구현이 아닙니다. posenc의 값은 float32이므로 오차는 많아야 약 6 × 10⁻⁸(어텐션 계수배)입니다.',
   's18.goldenTitle': '골든 벡터',
