@@ -452,6 +452,7 @@ rope_axes axes_of(const text_context& c, const std::string& dict, std::string& k
   std::optional<std::vector<double>> section = dict.empty() ? std::nullopt : r.numbers(key);
   if (!section) {
     if (c.f.mrope == mrope_rule::interleaved) section = std::vector<double>{24, 20, 20};
+    else if (c.f.mrope == mrope_rule::glm) section = std::vector<double>{8, 12, 12};
     else if (c.f.mrope == mrope_rule::required)
       fail_argument(key, " is required for ", c.f.name, " (HF reads it unconditionally)");
     else if (flag)
@@ -459,8 +460,12 @@ rope_axes axes_of(const text_context& c, const std::string& dict, std::string& k
     else
       return {};
   }
+  // GLM's apply_mrope takes any count (chunk i on axis i % 3); posenc maps the three of
+  // every released checkpoint, where it is Qwen2-VL's contiguous M-RoPE.
   if (section->size() != 3)
-    fail_argument(key, " must hold 3 values (t, h, w), got ", section->size());
+    fail_argument(key, " must hold 3 values (t, h, w), got ", section->size(),
+                  c.f.mrope == mrope_rule::glm ? " (transformers' apply_mrope cycles more or fewer "
+                  "chunks over t, h, w; posenc maps exactly three)" : "");
   rope_axes out;
   for (std::size_t a = 0; a < 3; ++a) {
     const double v = (*section)[a];
@@ -468,7 +473,11 @@ rope_axes axes_of(const text_context& c, const std::string& dict, std::string& k
       fail_argument(key, "[", a, "] must be an integer in [0, 65536], got ", v);
     out.section[a] = static_cast<int>(v);
   }
-  const bool interleaved = c.f.mrope == mrope_rule::interleaved || flag.value_or(false);
+  const bool flagged = flag.value_or(false);
+  if (c.f.mrope == mrope_rule::glm && flagged)
+    fail_argument(flag_key, " = true is not read by ", c.f.name, " (", c.f.source,
+                  "): its sections are always contiguous; remove it");
+  const bool interleaved = c.f.mrope == mrope_rule::interleaved || flagged;
   out.kind = interleaved ? rope_axes_kind::mrope_interleaved : rope_axes_kind::mrope;
   return out;
 }
@@ -537,7 +546,9 @@ text_context text_context_of(const reader& r, const config_options& options) {
                     "(thinker_config.get_text_config())");
     p = "thinker_config.text_config.";
   }
-  const std::string type_key = r.text(p + "model_type") ? p + "model_type" : "model_type";
+  const family* wrapper = r.text("model_type") ? family_named(*r.text("model_type")) : nullptr;
+  const bool own = wrapper && wrapper->own_text_model;
+  const std::string type_key = !own && r.text(p + "model_type") ? p + "model_type" : "model_type";
   const std::optional<std::string> model_type = r.text(type_key);
   if (!options.family.empty()) {
     const family* f = family_named(options.family);

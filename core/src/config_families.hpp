@@ -113,6 +113,7 @@ enum class mrope_rule : std::uint8_t {
   optional,     // mrope_section in the rope parameters, if any, gives contiguous sections
   required,     // Qwen2-VL / Qwen2.5-VL: read unconditionally
   interleaved,  // Qwen3-VL: always interleaved, section default [24, 20, 20]
+  glm,          // GLM-4.1V / 4.5V / OCR / Image: contiguous, section default [8, 12, 12]
 };
 
 // One layer type's rope parameters as the config class fills them when the config has no
@@ -148,6 +149,9 @@ struct family {
   mrope_rule mrope = mrope_rule::optional;
   std::string_view vision_dims{};  // vision tower head_dim numerator (Qwen2-VL: embed_dim)
   std::string_view indexer_dim{};  // DeepSeek-V3.2: index_head_dim
+  // The wrapper builds its own text model from text_config whatever text_config.model_type
+  // names (Granite4VisionModel: Granite4VisionTextModel(config.text_config)).
+  bool own_text_model = false;
   layer_rule layers{};
 };
 
@@ -284,8 +288,10 @@ inline constexpr family kFamilies[] = {
      .layers = {.sliding = sliding_rule::period, .period = 4, .window_fallback = 4096,
                 .scaling_full_only = true}},
     {.name = "exaone4",
-     .source = "models/exaone4, exaone_moe (Exaone4Config, ExaoneMoeConfig, *Attention)",
-     .models = "EXAONE 4.0, K-EXAONE (exaone_moe)", .model_types = {"exaone4", "exaone_moe"},
+     .source = "models/exaone4, exaone_moe, exaone4_5 (Exaone4Config, ExaoneMoeConfig, *Attention; "
+               "Exaone4_5_Config maps its text_config to exaone4)",
+     .models = "EXAONE 4.0, K-EXAONE (exaone_moe), EXAONE 4.5 (language model)",
+     .model_types = {"exaone4", "exaone_moe", "exaone4_5", "exaone4_5_text"},
      .rotary = kFullHead,
      .max_fallback = 2048,
      .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
@@ -526,6 +532,27 @@ inline constexpr family kFamilies[] = {
      .head = {.fallback = 128}, .rotary = kFullHead, .base = {.fallback = 500000.0},
      .max_fallback = 128000, .mrope = mrope_rule::interleaved,
      .vision_dims = "hidden_size"},
+    {.name = "glm4v",
+     .source = "models/glm4v (Glm4vTextConfig, Glm4vTextRotaryEmbedding.apply_mrope, apply_rotary_pos_emb)",
+     .models = "GLM-4.1V-Thinking", .model_types = {"glm4v", "glm4v_text"},
+     .layout = rope_layout::interleaved, .max_fallback = 32768, .mrope = mrope_rule::glm},
+    {.name = "glm_ocr",
+     .source = "models/glm_ocr (GlmOcrTextConfig, GlmOcrTextRotaryEmbedding.apply_mrope, apply_rotary_pos_emb)",
+     .models = "GLM-OCR", .model_types = {"glm_ocr", "glm_ocr_text"},
+     .layout = rope_layout::interleaved, .max_fallback = 131072, .mrope = mrope_rule::glm},
+    {.name = "glm4v_moe",
+     .source = "models/glm4v_moe (Glm4vMoeTextConfig, Glm4vMoeTextRotaryEmbedding.apply_mrope, rotate_half)",
+     .models = "GLM-4.5V", .model_types = {"glm4v_moe", "glm4v_moe_text"},
+     .rotary = {.factor_fallback = 0.5}, .max_fallback = 65536, .mrope = mrope_rule::glm},
+    {.name = "glm_image",
+     .source = "models/glm_image (GlmImageTextConfig, GlmImageTextRotaryEmbedding.apply_mrope, rotate_half)",
+     .models = "GLM-Image (autoregressive model)", .model_types = {"glm_image", "glm_image_text"},
+     .max_fallback = 131072, .mrope = mrope_rule::glm},
+    {.name = "granite4_vision",
+     .source = "models/granite4_vision (Granite4VisionTextConfig, Granite4VisionTextRotaryEmbedding)",
+     .models = "Granite 4 Vision (language model)",
+     .model_types = {"granite4_vision", "granite4_vision_text"}, .rotary = kFullHead,
+     .max_fallback = 2048, .own_text_model = true},
 };
 
 constexpr std::span<const family> families() { return kFamilies; }
@@ -568,11 +595,6 @@ inline constexpr refusal kRefusals[] = {
      "models/cohere_compass (per-type rotary or none)",
      "which layers take RoPE depends on null per-type rope dicts, a rule posenc's layer map "
      "lacks"},
-    {{"glm4v", "glm4v_text", "glm4v_moe", "glm4v_moe_text", "glm_ocr", "glm_ocr_text",
-      "glm_image", "glm_image_text"},
-     "models/glm4v, glm4v_moe, glm_ocr, glm_image (3-D M-RoPE)",
-     "the text rotary takes (t, h, w) positions in mrope sections with GLM's pair layout, which "
-     "posenc's M-RoPE rows (Qwen2-VL, Qwen3-VL) do not describe"},
     {{"ernie4_5_vl_moe", "ernie4_5_vl_moe_text", "paddleocr_vl", "paddleocr_vl_text"},
      "models/ernie4_5_vl_moe, paddleocr_vl (3-D RoPE, inv_freq_3d)",
      "the text rotary permutes the frequency ladder over (t, h, w) sections, which posenc's "
@@ -583,10 +605,15 @@ inline constexpr refusal kRefusals[] = {
      "models/qwen3_omni_moe (Qwen3OmniMoeTalkerConfig)",
      "the talker (speech tokens) is not the language model: read the whole qwen3_omni_moe "
      "config, whose thinker_config.text_config is"},
-    {{"minimax_m3_vl", "minimax_m3_vl_text", "granite4_vision", "granite4_vision_text",
-      "video_llama_3", "exaone4_5"},
-     "models/minimax_m3_vl, granite4_vision, video_llama_3, exaone4_5",
-     "the text model's multimodal position rules have not been read into the family table"},
+    {{"minimax_m3_vl", "minimax_m3_vl_text"},
+     "models/minimax_m3_vl (MiniMaxM3VLTextConfig, MiniMaxM3VLAttention, MiniMaxM3VLIndexer)",
+     "its 'minimax_m3_sparse' layers (layer_types, or sparse_attention_config."
+     "sparse_attention_freq) add a lightning indexer rotated by the first index_head_dim "
+     "columns of the layer's cos/sin, a layer type and an indexer rule posenc's layer map "
+     "does not have"},
+    {{"video_llama_3"}, "models/video_llama_3 (VideoLlama3Config: AutoModel of text_config)",
+     "its language model is whatever text_config.model_type names (Qwen2 in the released "
+     "checkpoints); this config names none: give text_config.model_type"},
     {{"recurrent_gemma"}, "models/recurrent_gemma (RecurrentGemmaRotaryEmbedding)",
      "its config class sets partial_rotary_factor 0.5 (published files carry 0.5: Griffin rotates "
      "half the head) but transformers' rotary ignores it and rotates the whole head: the two "

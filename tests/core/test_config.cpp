@@ -474,3 +474,127 @@ TEST_CASE("Vision towers: Qwen2-VL/2.5-VL/3-VL and Pixtral 2-D rotary", "[config
   require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(other), vision); },
                                            "vision_config.model_type");
 }
+
+namespace {
+// HF's GLM text rotary at positions (t, h, w) per token, in float64: Glm4vTextRotaryEmbedding
+// (freqs[a] = p_a·θ_k; apply_mrope: chunk i of mrope_section takes axis i % 3; emb =
+// cat(freqs, freqs)), then the layout of the family's apply_rotary_pos_emb — glm4v / glm_ocr
+// cos[..., :r/2].repeat_interleave(2), glm4v_moe / glm_image the cat as it is.
+void glm_cos_sin(const std::vector<double>& theta, const std::vector<int>& section,
+                 rope_layout layout, const std::array<std::int32_t, 3>& p,
+                 std::vector<double>& cos, std::vector<double>& sin) {
+  const std::size_t n = theta.size();
+  std::vector<int> axis;
+  for (std::size_t i = 0; i < section.size(); ++i)
+    axis.insert(axis.end(), static_cast<std::size_t>(section[i]), static_cast<int>(i % 3));
+  REQUIRE(axis.size() == n);
+  cos.assign(2 * n, 0.0);
+  sin.assign(2 * n, 0.0);
+  for (std::size_t k = 0; k < n; ++k) {
+    const double angle = p[static_cast<std::size_t>(axis[k])] * theta[k];
+    const auto [a, b] = layout == rope_layout::interleaved ? std::pair{2 * k, 2 * k + 1} : std::pair{k, k + n};
+    cos[a] = cos[b] = std::cos(angle);
+    sin[a] = sin[b] = std::sin(angle);
+  }
+}
+
+// The rotator's cos/sin at three tokens of distinct (t, h, w) against glm_cos_sin.
+void check_glm_axes(const posenc::rope_config& config, const std::vector<int>& section) {
+  const posenc::rotary_cache cache(config);
+  const int r = config.rotary_dim;
+  const std::vector<std::array<std::int32_t, 3>> tokens = {{0, 0, 0}, {5, 7, 2}, {131071, 40, 96}};
+  std::vector<std::int32_t> positions(9);
+  for (std::size_t t = 0; t < 3; ++t)
+    for (std::size_t a = 0; a < 3; ++a) positions[a * 3 + t] = tokens[t][a];
+  std::vector<float> cos(3 * static_cast<std::size_t>(r)), sin(cos.size());
+  posenc::rope_cos_sin(cache, positions, cos, sin);
+  double worst = 0;
+  for (std::size_t t = 0; t < 3; ++t) {
+    std::vector<double> c, s;
+    glm_cos_sin(hf_default(r, config.base), section, config.layout, tokens[t], c, s);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(r); ++i)
+      worst = std::max({worst, std::fabs(cos[t * r + i] - c[i]), std::fabs(sin[t * r + i] - s[i])});
+  }
+  CAPTURE(worst);
+  CHECK(worst <= 4e-7);
+}
+
+// A GLM config's rotator: 128-wide heads at θ 10000, `rotary_dim` rotated dims in `layout`,
+// M-RoPE with `section` (contiguous), checked rung by rung and at distinct (t, h, w).
+void check_glm(const json& config, int rotary_dim, rope_layout layout, const std::vector<int>& section) {
+  const posenc::rope_config c = rope_from_config(flat(config));
+  check_rotator(c, 128, rotary_dim, 10000.0, layout, hf_default(rotary_dim, 10000.0), 1.0);
+  check_axes(c, posenc::rope_axes_kind::mrope, {section[0], section[1], section[2]});
+  check_glm_axes(c, section);
+}
+}  // namespace
+
+TEST_CASE("GLM-4.1V / 4.5V / OCR / Image: GLM's M-RoPE sections in each family's pair layout",
+          "[config]") {
+  using posenc::rope_axes_kind;
+  // Glm4vTextRotaryEmbedding + apply_rotary_pos_emb (repeat_interleave): int(128 · 0.5) dims.
+  const json v41 = load("glm-4.1v-9b-thinking.reconstructed.json");
+  check_glm(v41, 64, rope_layout::interleaved, {8, 12, 12});
+  // The Hub's transformers-4.5x form: top-level partial_rotary_factor and rope_theta,
+  // rope_scaling {rope_type, mrope_section} (convert_rope_params_to_dict moves them).
+  json legacy = v41;
+  legacy["text_config"].erase("rope_parameters");
+  legacy["text_config"]["partial_rotary_factor"] = 0.5;
+  legacy["text_config"]["rope_theta"] = 10000.0;
+  legacy["text_config"]["rope_scaling"] = {{"rope_type", "default"}, {"mrope_section", {8, 12, 12}}};
+  check_glm(legacy, 64, rope_layout::interleaved, {8, 12, 12});
+  // rope_parameters.get("mrope_section", [8, 12, 12]).
+  json no_section = v41;
+  no_section["text_config"]["rope_parameters"].erase("mrope_section");
+  check_axes(rope_from_config(flat(no_section)), rope_axes_kind::mrope, {8, 12, 12});
+  // Without partial_rotary_factor Glm4vTextConfig rotates the whole head (get(…, 1.0)): 64
+  // rungs, which [8, 12, 12] cannot split (torch's split raises).
+  json whole = no_section;
+  whole["text_config"]["rope_parameters"].erase("partial_rotary_factor");
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(whole)); },
+                                           "text_config.rope_parameters.mrope_section");
+  // apply_mrope cycles any number of chunks over t, h, w (transformers' own test uses
+  // [2, 2]); posenc maps three and names the key otherwise.
+  json two = v41;
+  two["text_config"]["rope_parameters"]["mrope_section"] = {16, 16};
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(two)); },
+                                           "mrope_section must hold 3 values");
+  json flagged = v41;
+  flagged["text_config"]["rope_parameters"]["mrope_interleaved"] = true;
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(flagged)); },
+                                           "mrope_interleaved = true is not read by glm4v");
+
+  // Glm4vMoeTextRotaryEmbedding + rotate_half: half pairs over int(128 · 0.5) dims;
+  // Glm4vMoeTextConfig sets partial_rotary_factor 0.5 when the config has none.
+  const json v45 = load("glm-4.5v.reconstructed.json");
+  check_glm(v45, 64, rope_layout::half, {8, 12, 12});
+  json v45_default = v45;
+  v45_default["text_config"].erase("partial_rotary_factor");
+  v45_default["text_config"]["rope_parameters"].erase("partial_rotary_factor");
+  CHECK(rope_from_config(flat(v45_default)).rotary_dim == 64);
+
+  // GLM-OCR: the whole head, [16, 24, 24], interleaved pairs.
+  check_glm(load("glm-ocr.reconstructed.json"), 128, rope_layout::interleaved, {16, 24, 24});
+  // GLM-Image's autoregressive model: rotate_half over int(128 · 0.5) dims.
+  check_glm(load("glm-image.reconstructed.json"), 64, rope_layout::half, {8, 12, 12});
+}
+
+TEST_CASE("Granite 4 Vision and EXAONE 4.5 read the text model their wrapper builds", "[config]") {
+  // Granite4VisionModel builds Granite4VisionTextModel(config.text_config) whatever
+  // text_config.model_type says: every layer, the whole head, θ from the rope parameters.
+  json g = load("granite4-vision.class-defaults.reconstructed.json");
+  check_rotator(rope_from_config(flat(g)), 128, 128, 10000.0, rope_layout::half,
+                hf_default(128, 10000.0), 1.0);
+  g["text_config"]["model_type"] = "granitemoehybrid";
+  g["text_config"]["position_embedding_type"] = "nope";  // GraniteMoeHybridModel's switch, unread here
+  g["text_config"]["rope_theta"] = 20000.0;
+  check_rotator(rope_from_config(flat(g)), 128, 128, 20000.0, rope_layout::half,
+                hf_default(128, 20000.0), 1.0);
+  // Exaone4_5_Config maps text_config.model_type "exaone4_5_text" (and a missing one) to exaone4.
+  json e = {{"model_type", "exaone4_5"}, {"text_config", load("exaone-4.0-32b.json")}};
+  e["text_config"]["model_type"] = "exaone4_5_text";
+  const posenc::rope_config ce = rope_from_config(flat(e));
+  check_rotator(ce, 128, 128, 1e6, rope_layout::half, hf_llama3(128, 1e6, 16.0, 1.0, 4.0, 8192.0), 1.0);
+  e["text_config"].erase("model_type");
+  CHECK(rope_from_config(flat(e)).base == 1e6);
+}

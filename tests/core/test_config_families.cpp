@@ -133,6 +133,9 @@ std::string layers_text(const family& f) {
   if (!f.indexer_dim.empty()) parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, half");
   if (!f.no_rope_flag.empty()) parts.push_back("no RoPE (ALiBi) when `" + std::string(f.no_rope_flag) + "`: refused");
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
+  if (f.mrope == posenc::detail::mrope_rule::glm)
+    parts.push_back("M-RoPE: 3 contiguous `mrope_section` chunks (t, h, w; default [8, 12, 12])");
+  if (f.own_text_model) parts.push_back("the wrapper's own text model, whatever `text_config.model_type` names");
   if (parts.empty()) return "every layer full attention, RoPE";
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
