@@ -629,7 +629,7 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
   if (!c.f.layout_flag.empty())  // DeepseekV3Config: rope_interleave, default true
     layout = r.flag(c.p + std::string(c.f.layout_flag)).value_or(true) ? rope_layout::interleaved
                                                                        : rope_layout::half;
-  if (indexer) layout = rope_layout::half;  // "rope in indexer is not interleaved"
+  if (indexer) layout = c.f.indexer_layout;  // DeepSeek-V3.2, A.X K2: half; GLM-MoE-DSA: interleaved
   if (options.layout) layout = *options.layout;
 
   if (!(base > 1.0)) fail_argument(base_key, " must be > 1, got ", base);

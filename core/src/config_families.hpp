@@ -95,6 +95,7 @@ struct layer_rule {
   int chunk_fallback = 0;             // attention_chunk_size's class default
   bool scaling_full_only = false;     // OLMo 3: rope_scaling scales the full-attention layers only
   bool needs_layer_types = false;     // a pattern posenc does not derive: layer_types required
+  std::string_view default_type{};    // layer_types' class default (GLM-MoE-DSA: deepseek_sparse_attention)
   // Hybrid models: layers that are not attention (Mamba, MoE / MLP blocks) and how they are listed.
   std::string_view attention_indices{};  // Bamba: attn_layer_indices (full; the rest Mamba)
   std::string_view block_pattern{};      // Nemotron-H: hybrid_override_pattern (M E * -); moe / mlp
@@ -149,6 +150,7 @@ struct family {
   mrope_rule mrope = mrope_rule::optional;
   std::string_view vision_dims{};  // vision tower head_dim numerator (Qwen2-VL: embed_dim)
   std::string_view indexer_dim{};  // DeepSeek-V3.2: index_head_dim
+  rope_layout indexer_layout = rope_layout::half;  // its pairs (GLM-MoE-DSA: interleaved)
   // The wrapper builds its own text model from text_config whatever text_config.model_type
   // names (Granite4VisionModel: Granite4VisionTextModel(config.text_config)).
   bool own_text_model = false;
@@ -250,6 +252,16 @@ inline constexpr family kFamilies[] = {
      .models = "DeepSeek-V3.2", .model_types = {"deepseek_v32"},
      .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
      .head = {.key = "qk_rope_head_dim", .fallback = 64}, .indexer_dim = "index_head_dim"},
+    {.name = "glm_moe_dsa",
+     .source = "models/glm_moe_dsa (GlmMoeDsaConfig, GlmMoeDsaIndexer, apply_rotary_pos_emb_interleave)",
+     .models = "GLM-5", .model_types = {"glm_moe_dsa"}, .layout = rope_layout::interleaved,
+     .head = {.key = "qk_rope_head_dim", .fallback = 64}, .max_fallback = 202752,
+     .indexer_dim = "index_head_dim", .indexer_layout = rope_layout::interleaved,
+     .layers = {.default_type = "deepseek_sparse_attention"}},
+    {.name = "axk2", .source = "models/axk2 (AXK2Config, AXK2Indexer, apply_rotary_pos_emb_interleave)",
+     .models = "A.X K2", .model_types = {"axk2"}, .layout = rope_layout::interleaved,
+     .head = {.key = "qk_rope_head_dim", .fallback = 32}, .max_fallback = 131072,
+     .indexer_dim = "index_head_dim", .layers = {.default_type = "deepseek_sparse_attention"}},
     {.name = "deepseek_mla", .source = "models/glm4_moe_lite, youtu, axk1 (DeepSeek-V3's MLA)",
      .models = "GLM-4.7-Flash, Youtu-LLM, A.X K1",
      .model_types = {"glm4_moe_lite", "youtu", "axk1"},
@@ -588,9 +600,6 @@ inline constexpr refusal kRefusals[] = {
      "its MLA rotary names the rope slice by partial_rotary_factor of qk_nope + qk_rope and "
      "scales queries by llama_4_scaling_beta; a row joining the deepseek MLA rules with "
      "Ministral 3's query scale would express it"},
-    {{"glm_moe_dsa", "axk2"}, "models/glm_moe_dsa, axk2 (MLA with a DSA indexer)",
-     "the indexer's pair layout differs from DeepSeek-V3.2's (glm_moe_dsa interleaves both), "
-     "and posenc's indexer is half-layout; an indexer layout rule would express it"},
     {{"cohere_compass", "cohere_compass_text"},
      "models/cohere_compass (per-type rotary or none)",
      "which layers take RoPE depends on null per-type rope dicts, a rule posenc's layer map "

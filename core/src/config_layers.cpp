@@ -155,7 +155,7 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
   const reader& r = c.r;
   const layer_rule& rule = c.f.layers;
   const std::size_t n = rope.size();
-  std::vector<std::string> out(n, "full_attention");
+  std::vector<std::string> out(n, rule.default_type.empty() ? "full_attention" : std::string(rule.default_type));
   if (!rule.attention_indices.empty()) {  // BambaConfig.layers_block_type
     const std::string key = c.p + std::string(rule.attention_indices);
     out.assign(n, "linear_attention");

@@ -598,3 +598,27 @@ TEST_CASE("Granite 4 Vision and EXAONE 4.5 read the text model their wrapper bui
   e["text_config"].erase("model_type");
   CHECK(rope_from_config(flat(e)).base == 1e6);
 }
+
+TEST_CASE("GLM-MoE-DSA and A.X K2: MLA rotary and the DSA indexer's own pair layout", "[config]") {
+  // GlmMoeDsaConfig.__post_init__: head_dim = qk_rope_head_dim (a head_dim key is overwritten);
+  // apply_rotary_pos_emb_interleave in the attention and in GlmMoeDsaIndexer (its first
+  // qk_rope_head_dim dims of index_head_dim).
+  json glm = load("glm-5.class-defaults.reconstructed.json");
+  check_rotator(rope_from_config(flat(glm)), 64, 64, 10000.0, rope_layout::interleaved,
+                hf_default(64, 10000.0), 1.0);
+  check_rotator(rope_from_config(flat(glm), {.part = "indexer"}), 128, 64, 10000.0,
+                rope_layout::interleaved, hf_default(64, 10000.0), 1.0);
+  // AXK2Indexer: apply_rotary_pos_emb (rotate_half) on its 32 rope dims.
+  json axk2 = load("a.x-k2.class-defaults.reconstructed.json");
+  check_rotator(rope_from_config(flat(axk2)), 32, 32, 10000.0, rope_layout::interleaved,
+                hf_default(32, 10000.0), 1.0);
+  check_rotator(rope_from_config(flat(axk2), {.part = "indexer"}), 128, 32, 10000.0,
+                rope_layout::half, hf_default(32, 10000.0), 1.0);
+  // Every layer deepseek_sparse_attention (the class default), with RoPE.
+  const posenc::model_info m = posenc::model_from_config(flat(glm));
+  REQUIRE(m.layers.size() == 78);
+  for (const auto& l : m.layers) {
+    CHECK(l.attention == posenc::attention_kind::sparse);
+    CHECK(l.rope.has_value());
+  }
+}

@@ -130,11 +130,14 @@ std::string layers_text(const family& f) {
   if (!l.rope_switch.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_switch) + "` is 'rope'");
   if (f.rotary.factor_forced) parts.push_back("top-level `partial_rotary_factor` replaced by the class");
   if (l.needs_layer_types && l.block_pattern.empty()) parts.push_back("`layer_types` required (linear / conv blocks: no attention)");
-  if (!f.indexer_dim.empty()) parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, half");
+  if (!f.indexer_dim.empty())
+    parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, " +
+                    (f.indexer_layout == posenc::rope_layout::half ? "half" : "interleaved"));
   if (!f.no_rope_flag.empty()) parts.push_back("no RoPE (ALiBi) when `" + std::string(f.no_rope_flag) + "`: refused");
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
   if (f.mrope == posenc::detail::mrope_rule::glm)
     parts.push_back("M-RoPE: 3 contiguous `mrope_section` chunks (t, h, w; default [8, 12, 12])");
+  if (!l.default_type.empty()) parts.push_back("without `layer_types` every layer `" + std::string(l.default_type) + "`");
   if (f.own_text_model) parts.push_back("the wrapper's own text model, whatever `text_config.model_type` names");
   if (parts.empty()) return "every layer full attention, RoPE";
   std::string out;
