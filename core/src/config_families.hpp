@@ -538,6 +538,11 @@ inline constexpr family kFamilies[] = {
      .model_types = {"qwen3_omni_moe", "qwen3_omni_moe_thinker", "qwen3_omni_moe_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 32768,
      .ignored_keys = {"interleaved"}, .mrope = mrope_rule::interleaved},
+    {.name = "paddleocr_vl",
+     .source = "models/paddleocr_vl (PaddleOCRTextConfig, PaddleOCRRotaryEmbedding, apply_multimodal_rotary_pos_emb)",
+     .models = "PaddleOCR-VL, PaddleOCR-VL-1.5", .model_types = {"paddleocr_vl", "paddleocr_vl_text"},
+     .head = {.fallback = 128}, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 131072, .mrope = mrope_rule::required},
     {.name = "qwen3_vl", .source = "models/qwen3_vl, qwen3_vl_moe (Qwen3VLTextRotaryEmbedding)",
      .models = "Qwen3-VL", .model_types = {"qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe",
                                            "qwen3_vl_moe_text"},
@@ -593,9 +598,11 @@ inline constexpr refusal kRefusals[] = {
     {{"zaya"}, "models/zaya (ZayaConfig)",
      "its layer types are 'hybrid' / 'hybrid_sliding' (CCA attention) with their own rope "
      "dicts, which posenc's layer map does not name"},
-    {{"deepseek_v4"}, "models/deepseek_v4 (DeepseekV4Config)",
-     "its partial interleaved RoPE differs per layer type (compressed / sliding) and its indexer "
-     "has a rotary of its own; these rules are not in the family table yet"},
+    {{"deepseek_v4"}, "models/deepseek_v4 (DeepseekV4RotaryEmbedding, DeepseekV4Indexer)",
+     "rope_parameters is keyed by rope type ({main, compress}: rope_theta and "
+     "compress_rope_theta, partial interleaved RoPE on the trailing slice of the head) rather "
+     "than by layer type, and its compressor and indexer rotate with the compress ladder; "
+     "posenc's layer map has no rule joining them"},
     {{"mistral4"}, "models/mistral4 (Mistral4Config, Mistral4Attention)",
      "its MLA rotary names the rope slice by partial_rotary_factor of qk_nope + qk_rope and "
      "scales queries by llama_4_scaling_beta; a row joining the deepseek MLA rules with "
@@ -604,12 +611,17 @@ inline constexpr refusal kRefusals[] = {
      "models/cohere_compass (per-type rotary or none)",
      "which layers take RoPE depends on null per-type rope dicts, a rule posenc's layer map "
      "lacks"},
-    {{"ernie4_5_vl_moe", "ernie4_5_vl_moe_text", "paddleocr_vl", "paddleocr_vl_text"},
-     "models/ernie4_5_vl_moe, paddleocr_vl (3-D RoPE, inv_freq_3d)",
-     "the text rotary permutes the frequency ladder over (t, h, w) sections, which posenc's "
-     "M-RoPE rows do not describe"},
-    {{"hunyuan_vl", "hunyuan_vl_text"}, "models/hunyuan_vl (xdrope)",
-     "the text rotary is XD-RoPE over several position axes, which posenc does not describe"},
+    {{"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"},
+     "models/ernie4_5_vl_moe (Ernie4_5_VLMoeTextRotaryEmbedding: inv_freq_3d, recomposition_to_3d)",
+     "its text rotary gives h the even and w the odd rungs of the first mrope_section[0] + "
+     "mrope_section[1] (default [22, 22, 20]) and t the last mrope_section[2], over adjacent "
+     "pairs: a shared-ladder band split posenc's M-RoPE options (contiguous, Qwen3-VL "
+     "interleaved) cannot name; text tokens alone rotate as { family: 'ernie4_5' }"},
+    {{"hunyuan_vl", "hunyuan_vl_text"},
+     "models/hunyuan_vl (HunYuanVLRotaryEmbedding, apply_multimodal_rotary_pos_emb)",
+     "with mrope_section (XD-RoPE, 3 or 4 axes) it splits cat(freqs, freqs) by 2 · section, so "
+     "the two dims of a rotate_half pair can take angles of different axes: not a rotation "
+     "posenc's kernel performs (each pair turns by one angle)"},
     {{"qwen3_omni_moe_talker", "qwen3_omni_moe_talker_text"},
      "models/qwen3_omni_moe (Qwen3OmniMoeTalkerConfig)",
      "the talker (speech tokens) is not the language model: read the whole qwen3_omni_moe "

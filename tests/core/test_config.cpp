@@ -622,3 +622,20 @@ TEST_CASE("GLM-MoE-DSA and A.X K2: MLA rotary and the DSA indexer's own pair lay
     CHECK(l.rope.has_value());
   }
 }
+
+TEST_CASE("PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole head; ERNIE-4.5-VL refused", "[config]") {
+  // PaddleOCRRotaryEmbedding (default ladder over head_dim, default_theta 500000) and
+  // apply_multimodal_rotary_pos_emb (cos.split(mrope_section * 2), rotate_half).
+  const json p = load("paddleocr-vl-1.5.reconstructed.json");
+  const posenc::rope_config c = rope_from_config(flat(p));
+  check_rotator(c, 128, 128, 500000.0, rope_layout::half, hf_default(128, 500000.0), 1.0);
+  check_axes(c, posenc::rope_axes_kind::mrope, {16, 24, 24});
+  json none = p;
+  none["rope_scaling"].erase("mrope_section");  // rope_parameters["mrope_section"]: read unconditionally
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(none)); },
+                                           "rope_scaling.mrope_section is required for paddleocr_vl");
+  json ernie = p;
+  ernie["model_type"] = "ernie4_5_vl_moe";
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(ernie)); },
+                                           "h the even and w the odd rungs");
+}

@@ -254,6 +254,35 @@ const FAMILIES = {
   'command-a-plus.class-defaults.reconstructed': { family: 'cohere2_moe',
     encodings: [rotary(128, 128, 10000, 'interleaved', plain(128, 10000))],
     layers: every(40, (i) => ((i + 1) % 4 ? ['e0', 'sliding', 4096, null, null] : [null, 'full', null, null, null])) },
+  // Glm4vTextRotaryEmbedding: int(128 · 0.5) dims, mrope_section chunks t, h, w in turn;
+  // apply_rotary_pos_emb repeat_interleaves cos/sin (adjacent pairs).
+  'glm-4.1v-9b-thinking.reconstructed': { family: 'glm4v',
+    encodings: [rotary(128, 64, 10000, 'interleaved', plain(64, 10000), { section: [8, 12, 12], interleaved: false })],
+    layers: full(40) },
+  // Glm4vMoeTextRotaryEmbedding with rotate_half (half pairs over the 64 rotated dims).
+  'glm-4.5v.reconstructed': { family: 'glm4v_moe',
+    encodings: [rotary(128, 64, 10000, 'half', plain(64, 10000), { section: [8, 12, 12], interleaved: false })],
+    layers: full(46) },
+  'glm-ocr.reconstructed': { family: 'glm_ocr',
+    encodings: [rotary(128, 128, 10000, 'interleaved', plain(128, 10000), { section: [16, 24, 24], interleaved: false })],
+    layers: full(16) },
+  'glm-image.reconstructed': { family: 'glm_image',
+    encodings: [rotary(128, 64, 10000, 'half', plain(64, 10000), { section: [8, 12, 12], interleaved: false })],
+    layers: full(40) },
+  // Granite4VisionTextModel: every layer, whole head, default_theta 10000.
+  'granite4-vision.class-defaults.reconstructed': { family: 'granite4_vision',
+    encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))], layers: full(32) },
+  // GlmMoeDsaConfig / AXK2Config: head_dim forced to qk_rope_head_dim, interleaved MLA rotary,
+  // every layer deepseek_sparse_attention when the config lists none.
+  'glm-5.class-defaults.reconstructed': { family: 'glm_moe_dsa', encodings: [rotary(64, 64, 10000, 'interleaved', plain(64, 10000))],
+    layers: every(78, () => ['e0', 'sparse', null, null, null]) },
+  'a.x-k2.class-defaults.reconstructed': { family: 'axk2', encodings: [rotary(32, 32, 10000, 'interleaved', plain(32, 10000))],
+    layers: every(48, () => ['e0', 'sparse', null, null, null]) },
+  // PaddleOCRRotaryEmbedding + apply_multimodal_rotary_pos_emb: Qwen2-VL's contiguous sections
+  // (mrope_section · 2) over rotate_half pairs, the whole head, default_theta 5e5.
+  'paddleocr-vl-1.5.reconstructed': { family: 'paddleocr_vl',
+    encodings: [rotary(128, 128, 500000, 'half', plain(128, 500000), { section: [16, 24, 24], interleaved: false })],
+    layers: full(18) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -553,6 +582,81 @@ for (const [name, pe] of Object.entries(both)) {
     assert.ok(m.layers.every((l) => l.attention === 'sparse' && l.rope === 'e0'));
     m.dispose();
     assertThrows(() => pe.ropeFromConfig(load('kimi-k2'), { part: 'indexer' }), RangeError, /part 'indexer'.*deepseek has none/);
+    // GlmMoeDsaIndexer rotates its first qk_rope_head_dim dims with apply_rotary_pos_emb_interleave
+    // (adjacent pairs); AXK2Indexer with apply_rotary_pos_emb (rotate_half), as DeepSeek-V3.2.
+    for (const [file, rope, layout] of [['glm-5.class-defaults.reconstructed', 64, 'interleaved'],
+      ['a.x-k2.class-defaults.reconstructed', 32, 'half']]) {
+      const g = pe.ropeFromConfig(load(file), { part: 'indexer' });
+      assertEncoding(g, rotary(128, rope, 10000, layout, plain(rope, 10000)), `${file} indexer`);
+      g.dispose();
+    }
+  });
+
+  test(`${name}: GLM's M-RoPE (t, h, w) follows Glm4vTextRotaryEmbedding.apply_mrope in each layout`, () => {
+    // HF: freqs[a][k] = p_a·θ_k; apply_mrope gives chunk i of mrope_section axis i % 3; emb =
+    // cat(freqs, freqs); glm4v's apply_rotary_pos_emb takes cos[..., :r/2].repeat_interleave(2)
+    // and rotates adjacent pairs (rotate_half_llm), glm4v_moe's rotate_half the halves.
+    const tokens = [[0, 0, 0], [5, 7, 2], [131071, 40, 96], [4096, 8191, 1]];
+    for (const [file, section] of [['glm-4.1v-9b-thinking.reconstructed', [8, 12, 12]],
+      ['glm-4.5v.reconstructed', [8, 12, 12]], ['glm-ocr.reconstructed', [16, 24, 24]]]) {
+      const rope = pe.ropeFromConfig(load(file));
+      try {
+        const r = rope.rotaryDim;
+        const n = r / 2;
+        const theta = hfDefault(r, 10000);
+        const axis = section.flatMap((s, i) => Array(s).fill(i % 3));
+        const positions = [0, 1, 2].flatMap((a) => tokens.map((t) => t[a]));
+        const { cos, sin } = rope.cosSin({ positions });
+        const heads = 1;
+        const x = Float32Array.from({ length: tokens.length * rope.headDim }, (_, i) => Math.sin(i * 0.37) + 0.1);
+        const y = rope.apply(Float32Array.from(x), { heads, positions });
+        let worstCs = 0;
+        let worstX = 0;
+        tokens.forEach((p, t) => {
+          for (let k = 0; k < n; k++) {
+            const angle = p[axis[k]] * theta[k];
+            const [a, b] = rope.layout === 'interleaved' ? [2 * k, 2 * k + 1] : [k, k + n];
+            for (const i of [a, b]) {
+              worstCs = Math.max(worstCs, Math.abs(cos[t * r + i] - Math.cos(angle)), Math.abs(sin[t * r + i] - Math.sin(angle)));
+            }
+            const o = t * rope.headDim;
+            const [x1, x2] = [x[o + a], x[o + b]];
+            const want1 = x1 * Math.cos(angle) - x2 * Math.sin(angle);
+            const want2 = x2 * Math.cos(angle) + x1 * Math.sin(angle);
+            worstX = Math.max(worstX, Math.abs(y[o + a] - want1), Math.abs(y[o + b] - want2));
+          }
+          for (let i = r; i < rope.headDim; i++) assert.equal(y[t * rope.headDim + i], x[t * rope.headDim + i]);
+        });
+        assert.ok(worstCs <= 4e-7, `${file}: cos/sin max |error| ${worstCs}`);
+        assert.ok(worstX <= 2e-6, `${file}: rotated max |error| ${worstX}`);
+      } finally {
+        rope.dispose();
+      }
+    }
+    // transformers' apply_mrope cycles any chunk count; posenc maps three and names the key.
+    const two = load('glm-4.1v-9b-thinking.reconstructed');
+    two.text_config.rope_parameters.mrope_section = [16, 16];
+    assertThrows(() => pe.ropeFromConfig(two), RangeError, /text_config\.rope_parameters\.mrope_section must hold 3 values/);
+    // Granite4VisionModel builds its own text model whatever text_config.model_type says;
+    // Exaone4_5_Config maps 'exaone4_5_text' to exaone4.
+    const granite = load('granite4-vision.class-defaults.reconstructed');
+    granite.text_config.model_type = 'granitemoehybrid';
+    const g = pe.modelFromConfig(granite);
+    try {
+      assert.equal(g.family, 'granite4_vision');
+      assert.ok(g.layers.every((l) => l.rope === 'e0' && l.attention === 'full'));
+    } finally {
+      g.dispose();
+    }
+    const exaone = { model_type: 'exaone4_5', text_config: { ...load('exaone-4.0-32b'), model_type: 'exaone4_5_text' } };
+    const e = pe.modelFromConfig(exaone);
+    try {
+      assert.equal(e.family, 'exaone4');
+      assert.equal(e.layers[3].rope, null);  // EXAONE 4's global NoPE layers
+      assert.equal(e.layers[0].window, 4096);
+    } finally {
+      e.dispose();
+    }
   });
 
   test(`${name}: Llama 4's published equal llama3 factors take transformers' result`, () => {
