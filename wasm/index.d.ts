@@ -667,7 +667,8 @@ export interface Posenc {
    * GPT-J: rotary_dim); rope_theta (GPT-NeoX: rotary_emb_base; GPT-J: 10000); a nested
    * text_config; HF config-class defaults where keys are absent (Gemma 2/3, Phi-3, GPT-NeoX);
    * `mrope_section` → mrope (contiguous; interleaved with `mrope_interleaved` or any Qwen3-VL
-   * text model, whose section defaults to [24, 20, 20]).
+   * text model, whose section defaults to [24, 20, 20]; GLM-4.1V / 4.5V / OCR / Image always
+   * contiguous, default [8, 12, 12], in the family's pair layout).
    *
    * The config is read once: own enumerable string keys only (as JSON.stringify sees them),
    * each property read once through its descriptor (a getter called once), nothing inherited;
