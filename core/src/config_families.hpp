@@ -543,6 +543,11 @@ inline constexpr family kFamilies[] = {
      .models = "PaddleOCR-VL, PaddleOCR-VL-1.5", .model_types = {"paddleocr_vl", "paddleocr_vl_text"},
      .head = {.fallback = 128}, .rotary = kFullHead, .base = {.fallback = 500000.0},
      .max_fallback = 131072, .mrope = mrope_rule::required},
+    {.name = "qwen3_omni_moe_talker",
+     .source = "models/qwen3_omni_moe (Qwen3OmniMoeTalkerTextConfig, Qwen3OmniMoeTalkerRotaryEmbedding = the thinker's)",
+     .models = "Qwen3-Omni (talker)",
+     .model_types = {"qwen3_omni_moe_talker", "qwen3_omni_moe_talker_text"}, .rotary = kFullHead,
+     .max_fallback = 32768, .ignored_keys = {"interleaved"}, .mrope = mrope_rule::interleaved},
     {.name = "qwen3_vl", .source = "models/qwen3_vl, qwen3_vl_moe (Qwen3VLTextRotaryEmbedding)",
      .models = "Qwen3-VL", .model_types = {"qwen3_vl", "qwen3_vl_text", "qwen3_vl_moe",
                                            "qwen3_vl_moe_text"},
@@ -622,10 +627,6 @@ inline constexpr refusal kRefusals[] = {
      "with mrope_section (XD-RoPE, 3 or 4 axes) it splits cat(freqs, freqs) by 2 · section, so "
      "the two dims of a rotate_half pair can take angles of different axes: not a rotation "
      "posenc's kernel performs (each pair turns by one angle)"},
-    {{"qwen3_omni_moe_talker", "qwen3_omni_moe_talker_text"},
-     "models/qwen3_omni_moe (Qwen3OmniMoeTalkerConfig)",
-     "the talker (speech tokens) is not the language model: read the whole qwen3_omni_moe "
-     "config, whose thinker_config.text_config is"},
     {{"minimax_m3_vl", "minimax_m3_vl_text"},
      "models/minimax_m3_vl (MiniMaxM3VLTextConfig, MiniMaxM3VLAttention, MiniMaxM3VLIndexer)",
      "its 'minimax_m3_sparse' layers (layer_types, or sparse_attention_config."

@@ -639,3 +639,15 @@ TEST_CASE("PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole head; ERNIE
   require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(ernie)); },
                                            "h the even and w the odd rungs");
 }
+
+TEST_CASE("Qwen3-Omni's talker: the thinker's interleaved M-RoPE over its own text_config", "[config]") {
+  // Qwen3OmniMoeTalkerRotaryEmbedding(Qwen3OmniMoeThinkerTextRotaryEmbedding): whole head,
+  // mrope_section default [24, 20, 20], interleaved; Qwen3OmniMoeTalkerTextConfig has no
+  // default_theta of its own (10000).
+  const json talker = {{"model_type", "qwen3_omni_moe_talker"},
+                       {"text_config", {{"model_type", "qwen3_omni_moe_talker_text"}, {"hidden_size", 1024},
+                                        {"num_attention_heads", 16}, {"head_dim", 128}}}};
+  const posenc::rope_config c = rope_from_config(flat(talker));
+  check_rotator(c, 128, 128, 10000.0, rope_layout::half, hf_default(128, 10000.0), 1.0);
+  check_axes(c, posenc::rope_axes_kind::mrope_interleaved, {24, 20, 20});
+}

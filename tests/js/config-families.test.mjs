@@ -479,8 +479,12 @@ for (const [name, pe] of Object.entries(both)) {
     // Qwen-Omni: the language model is thinker_config.text_config (get_text_config()).
     assertThrows(() => pe.ropeFromConfig({ model_type: 'qwen2_5_omni', thinker_config: { model_type: 'qwen2_5_omni_thinker' } }),
       TypeError, /thinker_config.text_config must be an object/);
-    assertThrows(() => pe.ropeFromConfig({ model_type: 'qwen3_omni_moe_talker', hidden_size: 1024, num_attention_heads: 8 }),
-      RangeError, /model_type = 'qwen3_omni_moe_talker' is refused: the talker/);
+    // The talker (Qwen3OmniMoeTalkerModel) rotates with the thinker's rotary class: interleaved
+    // M-RoPE, section default [24, 20, 20], over its own text_config (default_theta 10000).
+    const talker = pe.ropeFromConfig({ model_type: 'qwen3_omni_moe_talker',
+      text_config: { model_type: 'qwen3_omni_moe_talker_text', hidden_size: 1024, num_attention_heads: 16, head_dim: 128 } });
+    assertEncoding(talker, rotary(128, 128, 10000, 'half', plain(128, 10000), { section: [24, 20, 20], interleaved: true }), 'talker');
+    talker.dispose();
     // DBRX: published files put θ in attn_config.rope_theta, which transformers does not read.
     const dbrx = load('dbrx.class-defaults.reconstructed');
     assertThrows(() => pe.ropeFromConfig({ ...dbrx, attn_config: { kv_n_heads: 8, rope_theta: 500000 } }), RangeError,
