@@ -529,7 +529,7 @@ void check_glm(const json& config, int rotary_dim, rope_layout layout, const std
 }
 }  // namespace
 
-TEST_CASE("GLM-4.1V / 4.5V / OCR / Image: GLM's M-RoPE sections in each family's pair layout",
+TEST_CASE("config: GLM-4.1V / 4.5V / OCR / Image: GLM's M-RoPE sections in each family's pair layout",
           "[config]") {
   using posenc::rope_axes_kind;
   // Glm4vTextRotaryEmbedding + apply_rotary_pos_emb (repeat_interleave): int(128 · 0.5) dims.
@@ -579,7 +579,7 @@ TEST_CASE("GLM-4.1V / 4.5V / OCR / Image: GLM's M-RoPE sections in each family's
   check_glm(load("glm-image.reconstructed.json"), 64, rope_layout::half, {8, 12, 12});
 }
 
-TEST_CASE("Granite 4 Vision and EXAONE 4.5 read the text model their wrapper builds", "[config]") {
+TEST_CASE("config: Granite 4 Vision and EXAONE 4.5 read the text model their wrapper builds", "[config]") {
   // Granite4VisionModel builds Granite4VisionTextModel(config.text_config) whatever
   // text_config.model_type says: every layer, the whole head, θ from the rope parameters.
   json g = load("granite4-vision.class-defaults.reconstructed.json");
@@ -599,7 +599,7 @@ TEST_CASE("Granite 4 Vision and EXAONE 4.5 read the text model their wrapper bui
   CHECK(rope_from_config(flat(e)).base == 1e6);
 }
 
-TEST_CASE("GLM-MoE-DSA and A.X K2: MLA rotary and the DSA indexer's own pair layout", "[config]") {
+TEST_CASE("config: GLM-MoE-DSA and A.X K2: MLA rotary and the DSA indexer's own pair layout", "[config]") {
   // GlmMoeDsaConfig.__post_init__: head_dim = qk_rope_head_dim (a head_dim key is overwritten);
   // apply_rotary_pos_emb_interleave in the attention and in GlmMoeDsaIndexer (its first
   // qk_rope_head_dim dims of index_head_dim).
@@ -623,7 +623,7 @@ TEST_CASE("GLM-MoE-DSA and A.X K2: MLA rotary and the DSA indexer's own pair lay
   }
 }
 
-TEST_CASE("PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole head; ERNIE-4.5-VL refused", "[config]") {
+TEST_CASE("config: PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole head; ERNIE-4.5-VL refused", "[config]") {
   // PaddleOCRRotaryEmbedding (default ladder over head_dim, default_theta 500000) and
   // apply_multimodal_rotary_pos_emb (cos.split(mrope_section * 2), rotate_half).
   const json p = load("paddleocr-vl-1.5.reconstructed.json");
@@ -640,7 +640,7 @@ TEST_CASE("PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole head; ERNIE
                                            "h the even and w the odd rungs");
 }
 
-TEST_CASE("Qwen3-Omni's talker: the thinker's interleaved M-RoPE over its own text_config", "[config]") {
+TEST_CASE("config: Qwen3-Omni's talker: the thinker's interleaved M-RoPE over its own text_config", "[config]") {
   // Qwen3OmniMoeTalkerRotaryEmbedding(Qwen3OmniMoeThinkerTextRotaryEmbedding): whole head,
   // mrope_section default [24, 20, 20], interleaved; Qwen3OmniMoeTalkerTextConfig has no
   // default_theta of its own (10000).
