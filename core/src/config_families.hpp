@@ -26,6 +26,7 @@ struct head_rule {
   int fallback = 0;
   std::string_view full_key{};
   int full_fallback = 0;
+  int hidden_mult = 1;  // Zamba2: attention_head_dim = 2 · hidden_size // heads
 };
 
 // The rotary width: `dim_key` (absolute dims, GPT-J), else int(head_dim · factor) with factor
@@ -38,6 +39,10 @@ struct rotary_rule {
   bool factor_fixed = false;     // no key read: the factor is the code's (ChatGLM: 1/2)
   bool default_full_head = false;  // the family's "default" rotary ignores partial_rotary_factor
   bool factor_forced = false;  // Bamba: __post_init__ overwrites a top-level factor (kwargs)
+  // Mistral 4's MLA: the ladder spans int((nope_key + head) · factor) dims, which must be the
+  // rotated qk_rope slice (the head); the factor defaults to head / (nope + head).
+  std::string_view nope_key{};
+  int nope_fallback = 0;
 };
 
 // The base θ: rope_theta (rope parameters or top level), else `alias`, else `fallback`.
@@ -73,6 +78,7 @@ enum class query_rule : std::uint8_t {
   none,
   llama4,      // no-RoPE layers: floor_scale, attn_scale, offset 1 (attn_temperature_tuning)
   ministral3,  // every layer: original_max_position_embeddings, llama_4_scaling_beta, offset 0
+  mistral4,    // the same, unconditional: both keys required (Mistral4Attention)
 };
 
 struct layer_rule {
@@ -103,6 +109,10 @@ struct layer_rule {
   bool legacy_types = false;    // remap_legacy_layer_types: mamba, attention
   std::string_view unread_list{};  // MiniMax: attn_type_list, which transformers does not read
   std::string_view rope_switch{};  // GraniteMoeHybrid: RoPE only if position_embedding_type == "rope"
+  std::string_view rope_flag{};    // Zamba2: RoPE only if use_mem_rope is true
+  bool null_theta_nope = false;    // OLMo Hybrid: rope_theta null → no rotary at all
+  int full_every = 0;   // OLMo Hybrid: layer i is full attention when i % n == n - 1, else linear
+  bool hybrid_full = false;  // Zamba2: a "hybrid" block runs full attention beside Mamba
   // Cohere2-MoE: the first first_k_dense_replace layers (dense MLP) follow their own sliding
   // pattern and, when that pattern is 1, use RoPE although full attention (force_rope).
   bool dense_prefix = false;
@@ -124,6 +134,13 @@ struct type_default {
   double partial = 0.0;  // partial_rotary_factor; 0 = the dict has none
 };
 
+// A config class's single rope_parameters dict when the config has none (Mistral4Config).
+struct class_rope {
+  std::string_view rope_type{};  // "" = the class fills none
+  double theta = 10000.0, factor = 0.0, original = 0.0, beta_fast = 0.0, beta_slow = 0.0;
+  double mscale = 0.0, mscale_all_dim = 0.0, query_beta = 0.0;  // 0 = key absent
+};
+
 struct family {
   std::string_view name{};    // what `family` options name
   std::string_view source{};  // the code its rules are read from
@@ -141,6 +158,7 @@ struct family {
   bool yarn_is_longrope = false;  // Phi-3 saved LongRoPE as "yarn"
   // Per-layer-type rope_parameters only (no v4 form): the class's dicts when the config has none.
   std::array<type_default, 2> rope_defaults{};
+  class_rope rope_dict{};  // one dict for every layer, when the config has none
   std::string_view unread_dim_key{};  // MiniMax-M2: rotary_dim, which transformers does not read
   std::string_view no_rope_flag{};    // Falcon: alibi (true: ALiBi instead of RoPE)
   std::array<std::string_view, 4> ignored_keys{};  // rope keys its checkpoints carry, unread
@@ -251,6 +269,15 @@ inline constexpr family kFamilies[] = {
      .model_types = {"glm4_moe_lite", "youtu", "axk1"},
      .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
      .head = {.key = "qk_rope_head_dim", .hidden = "", .heads = ""}},
+    {.name = "mistral4", .source = "models/mistral4 (Mistral4Config, Mistral4Attention)",
+     .models = "Mistral Small 4", .model_types = {"mistral4"},
+     .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
+     .head = {.key = "qk_rope_head_dim", .fallback = 64},
+     .rotary = {.nope_key = "qk_nope_head_dim", .nope_fallback = 64}, .max_fallback = 1048576,
+     .rope_dict = {.rope_type = "yarn", .factor = 128.0, .original = 8192.0, .beta_fast = 32.0,
+                   .beta_slow = 1.0, .mscale = 1.0, .mscale_all_dim = 1.0, .query_beta = 0.1},
+     .ignored_keys = {"max_position_embeddings"},
+     .layers = {.query = query_rule::mistral4}},
     {.name = "longcat_flash", .source = "models/longcat_flash (LongcatFlashConfig)",
      .models = "LongCat-Flash", .model_types = {"longcat_flash"},
      .layout = rope_layout::interleaved, .head = {.key = "qk_rope_head_dim", .fallback = 64},
@@ -484,6 +511,16 @@ inline constexpr family kFamilies[] = {
      .rotary = kFullHead, .max_fallback = 2048,
      .layers = {.linear_every = 1, .legacy_types = true,  // no layer_types: every layer Mamba
                 .rope_switch = "position_embedding_type"}},
+    {.name = "olmo_hybrid",
+     .source = "models/olmo_hybrid (OlmoHybridConfig, OlmoHybridModel.rotary_emb)",
+     .models = "OLMo Hybrid", .model_types = {"olmo_hybrid"}, .rotary = kFullHead,
+     .max_fallback = 65536,
+     .layers = {.legacy_types = true, .null_theta_nope = true, .full_every = 4}},
+    {.name = "zamba2", .source = "models/zamba2 (Zamba2Config, Zamba2Attention)",
+     .models = "Zamba2", .model_types = {"zamba2"}, .head = {.key = "", .hidden_mult = 2},
+     .rotary = kFullHead, .max_fallback = 4096,
+     .layers = {.needs_layer_types = true, .list_alias = "layers_block_type",
+                .legacy_types = true, .rope_flag = "use_mem_rope", .hybrid_full = true}},
     {.name = "minimax", .source = "models/minimax (MiniMaxConfig, MiniMaxRotaryEmbedding)",
      .models = "MiniMax-Text-01 (-hf)", .model_types = {"minimax"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .max_fallback = 131072, .unread_dim_key = "rotary_dim",
@@ -557,10 +594,6 @@ inline constexpr refusal kRefusals[] = {
     {{"deepseek_v4"}, "models/deepseek_v4 (DeepseekV4Config)",
      "its partial interleaved RoPE differs per layer type (compressed / sliding) and its indexer "
      "has a rotary of its own; these rules are not in the family table yet"},
-    {{"mistral4"}, "models/mistral4 (Mistral4Config, Mistral4Attention)",
-     "its MLA rotary names the rope slice by partial_rotary_factor of qk_nope + qk_rope and "
-     "scales queries by llama_4_scaling_beta; a row joining the deepseek MLA rules with "
-     "Ministral 3's query scale would express it"},
     {{"glm_moe_dsa", "axk2"}, "models/glm_moe_dsa, axk2 (MLA with a DSA indexer)",
      "the indexer's pair layout differs from DeepSeek-V3.2's (glm_moe_dsa interleaves both), "
      "and posenc's indexer is half-layout; an indexer layout rule would express it"},
@@ -591,12 +624,6 @@ inline constexpr refusal kRefusals[] = {
      "its config class sets partial_rotary_factor 0.5 (published files carry 0.5: Griffin rotates "
      "half the head) but transformers' rotary ignores it and rotates the whole head: the two "
      "disagree"},
-    {{"zamba2"}, "models/zamba2 (Zamba2Config, use_mem_rope)",
-     "its shared attention blocks have head_dim 2 · hidden_size / num_attention_heads (head_dim "
-     "is attention_head_dim) and RoPE only with use_mem_rope, rules not in the family table yet"},
-    {{"olmo_hybrid"}, "models/olmo_hybrid (OlmoHybridModel.rotary_emb)",
-     "RoPE is built only when rope_parameters.rope_theta is not None after the class's "
-     "conversion (released checkpoints use none), a rule not in the family table yet"},
     {{"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_text", "t5gemma2_encoder",
       "t5gemma2_decoder"},
      "models/t5gemma, t5gemma2 (encoder-decoder)",

@@ -38,6 +38,7 @@ std::optional<std::string> canonical_type(const family& f, const std::string& t)
     if (t == "mamba") return "linear_attention";
     if (t == "attention") return "full_attention";
   }
+  if (f.layers.hybrid_full && t == "hybrid") return "full_attention";  // Zamba2's shared block
   if ((t == "moe" || t == "mlp") && f.layers.block_pattern.empty()) return std::nullopt;
   if (!attention_of(t)) return std::nullopt;
   return t;
@@ -49,6 +50,22 @@ std::string no_rope_reason(const text_context& c) {
   const layer_rule& rule = c.f.layers;
   if (rule.rope == rope_where::nowhere)
     return std::string(c.f.name) + " has no positional encoding (" + std::string(c.f.source) + ")";
+  if (!rule.rope_flag.empty()) {  // Zamba2Model: rotary_emb only if use_mem_rope
+    const std::string key = c.p + std::string(rule.rope_flag);
+    if (c.r.flag(key).value_or(false)) return "";
+    return key + " is not true: " + std::string(c.f.name) + " then applies no rotary (" +
+           std::string(c.f.source) + ")";
+  }
+  if (rule.null_theta_nope) {  // OlmoHybridModel: rotary_emb only if rope_theta is not None
+    const std::string scaling = c.p + "rope_scaling";
+    const bool v4 = c.r.is_object(scaling) && !c.r.children(scaling).empty();
+    const std::string own = (v4 ? scaling : c.p + "rope_parameters") + ".rope_theta";
+    const std::string top = c.p + "rope_theta";
+    if (c.r.is_null(own) || (!c.r.has(own) && c.r.is_null(top)))
+      return (c.r.is_null(own) ? own : top) + " is null: " + std::string(c.f.name) +
+             " then builds no rotary, as its released checkpoints do (" + std::string(c.f.source) + ")";
+    return "";
+  }
   if (rule.rope_switch.empty()) return "";
   const std::string key = c.p + std::string(rule.rope_switch);
   if (c.r.text(key).value_or("") == "rope") return "";
@@ -165,6 +182,11 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
       out[static_cast<std::size_t>(v)] = "full_attention";
     }
   }
+  if (rule.full_every > 0) {  // OlmoHybridConfig: full when i % 4 == 3, else the last layer
+    const auto k = static_cast<std::size_t>(rule.full_every);
+    for (std::size_t i = 0; i < n; ++i) out[i] = i % k == k - 1 ? "full_attention" : "linear_attention";
+    if (n < k) out.back() = "full_attention";
+  }
   if (rule.linear_every > 0)  // MiniMaxConfig: "full_attention" if bool((i + 1) % 2)
     for (std::size_t i = 0; i < n; ++i)
       if ((i + 1) % static_cast<std::size_t>(rule.linear_every) == 0) out[i] = "linear_attention";
@@ -242,6 +264,7 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
                       "posenc describes for ", c.f.name, " (full_attention, sliding_attention, "
                       "chunked_attention, deepseek_sparse_attention, linear_attention, conv",
                       c.f.layers.legacy_types ? ", mamba, attention" : "",
+                      c.f.layers.hybrid_full ? ", hybrid" : "",
                       c.f.layers.block_pattern.empty() ? ")" : ", moe, mlp)");
       types.push_back(*t);
     }
@@ -258,6 +281,12 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
     types = derived_types(c, rope);
   }
   if (c.f.layers.last_full) types.back() = "full_attention";  // Gemma4TextConfig forces it
+  if (c.f.layers.full_every > 0) {  // OlmoHybridConfig.validate_architecture
+    const auto count = [&](const char* t) { return std::count(types.begin(), types.end(), t); };
+    if (count("linear_attention") == 0 || count("full_attention") == 0)
+      fail_argument(list_key, " must hold at least one linear_attention and one full_attention "
+                    "layer (", c.f.source, " rejects it otherwise)");
+  }
   if (!c.f.layers.cross_layers.empty()) {  // MllamaTextConfig: cross_attention_layers
     const std::string key = c.p + std::string(c.f.layers.cross_layers);
     for (double v : c.r.numbers(key).value_or(std::vector<double>{})) {
@@ -326,9 +355,41 @@ std::optional<query_scale> ministral_scale(const text_context& c) {
   return query_scale{static_cast<double>(*floor), *beta, 0.0};
 }
 
+// Mistral 4 (Mistral4Attention): get_llama_4_attn_scale on every layer, unconditionally, with
+// the rope parameters' llama_4_scaling_beta and original_max_position_embeddings as
+// standardize_rope_params leaves them (yarn / llama3 / longrope: a top-level value wins, else
+// max_position_embeddings fills it).
+query_scale mistral4_scale(const text_context& c) {
+  const std::string dict = c.r.is_object(c.p + "rope_parameters") ? c.p + "rope_parameters"
+                                                                   : c.p + "rope_scaling";
+  const std::string beta_key = dict + ".llama_4_scaling_beta";
+  c.r.refuse_null(beta_key, "the query scale's beta");
+  const auto beta = c.r.number(beta_key);
+  if (!beta)
+    fail_argument(beta_key, " is required: ", c.f.source, " scales every query by 1 + beta · "
+                  "log(1 + floor(p / original_max_position_embeddings)) and has no default");
+  const std::string type = c.r.text(dict + ".rope_type").value_or(c.r.text(dict + ".type").value_or("default"));
+  const bool standardized = type == "yarn" || type == "llama3" || type == "longrope";
+  std::string floor_key = dict + ".original_max_position_embeddings";
+  std::optional<int> floor;
+  if (standardized && c.r.has(c.p + "original_max_position_embeddings")) {
+    floor_key = c.p + "original_max_position_embeddings";
+  }
+  c.r.refuse_null(floor_key, "the query scale's floor");
+  floor = c.r.integer(floor_key, 1);
+  if (!floor && standardized) {
+    floor_key = c.p + std::string(c.f.max_key);
+    floor = c.r.integer(floor_key, 1);
+    if (!floor) floor = c.f.max_fallback;
+  }
+  if (!floor) fail_argument(floor_key, " is required: the query scale's floor");
+  return query_scale{static_cast<double>(*floor), *beta, 0.0};
+}
+
 // Llama 4: attn_temperature_tuning (default true) on the no-RoPE layers.
 std::optional<query_scale> query_scale_of(const text_context& c) {
   if (c.f.layers.query == query_rule::ministral3) return ministral_scale(c);
+  if (c.f.layers.query == query_rule::mistral4) return mistral4_scale(c);
   if (c.f.layers.query != query_rule::llama4) return std::nullopt;
   const std::string key = c.p + "attn_temperature_tuning";
   bool on = true;
@@ -379,6 +440,20 @@ void check_options(const config_options& options) {
     fail_argument("part 'indexer' is a text-model part; tower must be 'text'");
 }
 
+// Mistral4Config.__post_init__: `if self.rope_parameters is None: self.rope_parameters = {…}`.
+hf_config with_class_rope(const hf_config& config, const class_rope& d, const std::string& key) {
+  hf_config out = config;
+  out[key] = config_value::object();
+  out[key + ".rope_type"] = config_value::of_text(std::string(d.rope_type));
+  const std::pair<const char*, double> values[] = {
+      {"rope_theta", d.theta}, {"factor", d.factor}, {"original_max_position_embeddings", d.original},
+      {"beta_fast", d.beta_fast}, {"beta_slow", d.beta_slow}, {"mscale", d.mscale},
+      {"mscale_all_dim", d.mscale_all_dim}, {"llama_4_scaling_beta", d.query_beta}};
+  for (const auto& [name, v] : values)
+    if (v != 0.0) out[key + "." + name] = config_value::of(v);
+  return out;
+}
+
 // The config as a class with per-layer-type defaults completes it (Gemma4TextConfig,
 // LagunaConfig, …: `if self.rope_parameters is None: self.rope_parameters = default_rope_params`);
 // nullopt when nothing is added.
@@ -387,6 +462,8 @@ std::optional<hf_config> with_class_ropes(const hf_config& config, const config_
   const reader r(config);
   const text_context c = text_context_of(r, options);
   const std::string key = c.p + "rope_parameters";
+  if (!c.f.rope_dict.rope_type.empty() && !r.has(key) && !r.has(c.p + "rope_scaling"))
+    return with_class_rope(config, c.f.rope_dict, key);
   if (c.f.rope_defaults[0].layer_type.empty() || r.has(key)) return std::nullopt;
   hf_config out = config;
   out[key] = config_value::object();
@@ -518,7 +595,9 @@ model_info model_from_config(const hf_config& config, const config_options& opti
       info.rope = known->second;
     }
     // Llama 4 scales the queries of its no-RoPE layers, Ministral 3 of every layer.
-    if (c.f.layers.query == detail::query_rule::ministral3 || (!l.rope && info.attention <= attention_kind::sparse))
+    const bool every = c.f.layers.query == detail::query_rule::ministral3 ||
+                       c.f.layers.query == detail::query_rule::mistral4;
+    if (every || (!l.rope && info.attention <= attention_kind::sparse))
       info.query_scale = scale;
     out.layers.push_back(info);
   }

@@ -14,6 +14,7 @@
 
 #include "support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <numbers>
@@ -41,7 +42,8 @@ std::string head_text(const family& f) {
   std::string out;
   if (!h.full_key.empty())
     out = "`" + std::string(h.full_key) + "` (full layers, else " + std::to_string(h.full_fallback) + "); ";
-  const std::string derived = "`" + std::string(h.hidden) + "` / `" + std::string(h.heads) + "`";
+  const std::string derived = (h.hidden_mult != 1 ? std::to_string(h.hidden_mult) + " · " : "") + "`" +
+                              std::string(h.hidden) + "` / `" + std::string(h.heads) + "`";
   if (h.key.empty()) return out + derived;
   out += "`" + std::string(h.key) + "`";
   if (!h.fallback && h.hidden.empty()) return out + " (required)";
@@ -52,6 +54,8 @@ std::string rotary_text(const family& f) {
   const auto& r = f.rotary;
   if (!r.dim_key.empty()) return "`" + std::string(r.dim_key) + "` (else " + std::to_string(r.dim_fallback) + ")";
   if (r.factor_fixed) return "head · " + number(r.factor_fallback) + " (fixed)";
+  if (!r.nope_key.empty())
+    return "the head: int((`" + std::string(r.nope_key) + "` + head) · `partial_rotary_factor`) must equal it";
   std::string factor = "`partial_rotary_factor`";
   if (!r.factor_alias.empty()) factor += " or `" + std::string(r.factor_alias) + "`";
   std::string out = "head · " + factor + " (else " + number(r.factor_fallback) + ")";
@@ -114,6 +118,16 @@ std::string layers_text(const family& f) {
   if (l.scaling_full_only) parts.push_back("scaling on full layers only");
   if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
   if (l.query == query_rule::ministral3) parts.push_back("query scale on every layer");
+  if (l.query == query_rule::mistral4) parts.push_back("query scale on every layer (`llama_4_scaling_beta` required)");
+  if (!f.rope_dict.rope_type.empty())
+    parts.push_back("class default " + std::string(f.rope_dict.rope_type) + " θ " + number(f.rope_dict.theta) +
+                    " factor " + number(f.rope_dict.factor) + " original " + number(f.rope_dict.original));
+  if (l.full_every > 0)
+    parts.push_back("without `layer_types` every " + std::to_string(l.full_every) +
+                    "-th layer full, the rest linear attention (no attention)");
+  if (l.null_theta_nope) parts.push_back("no RoPE on any layer when `rope_theta` is null");
+  if (!l.rope_flag.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_flag) + "`");
+  if (l.hybrid_full) parts.push_back("`hybrid` blocks: full attention");
   if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));
   if (!l.attention_indices.empty())
     parts.push_back("full attention at `" + std::string(l.attention_indices) + "`, the rest Mamba (linear, no attention)");
@@ -517,4 +531,74 @@ TEST_CASE("config families: Cohere2-MoE's dense prefix layers take their own pat
   CHECK(pm.layers[0].rope.has_value());
   CHECK(pm.layers[1].attention == attention_kind::full);
   CHECK_FALSE(pm.layers[1].rope.has_value());
+}
+
+TEST_CASE("config families: Mistral 4's MLA ladder spans the qk_rope slice; its queries are scaled on every layer",
+          "[config][families]") {
+  using posenc::config_value;
+  // Mistral4Config.__post_init__: yarn θ 1e4 ×128 from 8192, mscale 1 / 1, llama_4_scaling_beta
+  // 0.1; _compute_yarn_parameters over dim = int((64 + 64) · 64/128) = 64.
+  posenc::hf_config m = shape("mistral4", 4096, 32, 3);
+  const posenc::model_info mm = posenc::model_from_config(m);
+  REQUIRE(mm.encodings.size() == 1);
+  const posenc::rope_config& r = mm.encodings[0];
+  CHECK(r.head_dim == 64);
+  CHECK(r.rotary_dim == 64);
+  CHECK(r.layout == posenc::rope_layout::interleaved);
+  const posenc::frequencies f = posenc::inverse_frequencies(64, r.base, r.scaling);
+  const double pi = std::numbers::pi;
+  auto correction = [&](double rot) { return 64 * std::log(8192 / (rot * 2 * pi)) / (2 * std::log(1e4)); };
+  const double low = std::max(std::floor(correction(32)), 0.0), high = std::min(std::ceil(correction(1)), 63.0);
+  for (int i = 0; i < 32; ++i) {
+    const double pos = std::pow(1e4, 2.0 * i / 64);
+    const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+    const double want = (1 / (128 * pos)) * ramp + (1 / pos) * (1 - ramp);
+    CHECK(f.inv_freq[static_cast<std::size_t>(i)] == Approx(want).epsilon(1e-14));
+  }
+  CHECK(f.attention_factor == 1.0);
+  for (const posenc::layer_info& l : mm.layers) {
+    REQUIRE(l.query_scale.has_value());
+    CHECK(l.query_scale->floor_scale == 8192.0);
+    CHECK(l.query_scale->attn_scale == 0.1);
+  }
+  m["rope_parameters"] = config_value::object();
+  m["rope_parameters.rope_type"] = config_value::of_text("yarn");
+  m["rope_parameters.factor"] = config_value::of(16);
+  m["rope_parameters.partial_rotary_factor"] = config_value::of(1);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(m); },
+      "rope_parameters.partial_rotary_factor gives mistral4's ladder 128 dims");
+}
+
+TEST_CASE("config families: OLMo Hybrid's null rope_theta and Zamba2's use_mem_rope decide RoPE", "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  posenc::hf_config o = shape("olmo_hybrid", 3840, 30, 8);
+  o["rope_theta"] = config_value::null_value();  // null: OlmoHybridModel.rotary_emb is None
+  const posenc::model_info om = posenc::model_from_config(o);
+  CHECK(om.encodings.empty());
+  for (const posenc::layer_info& l : om.layers)
+    CHECK(l.attention == (l.index % 4 == 3 ? attention_kind::full : attention_kind::linear));
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(o); }, "rope_theta is null: olmo_hybrid then builds no rotary");
+  o["rope_theta"] = config_value::of(5e5);
+  const posenc::model_info roped = posenc::model_from_config(o);
+  REQUIRE(roped.encodings.size() == 1);
+  CHECK(roped.encodings[0].head_dim == 128);
+  CHECK(roped.layers[3].rope.has_value());
+  CHECK_FALSE(roped.layers[2].rope.has_value());
+  // Zamba2Config: attention_head_dim = 2 · hidden_size // heads; "hybrid" blocks attend fully.
+  posenc::hf_config z = shape("zamba2", 3584, 32, 3);
+  z["layers_block_type"] = config_value::strings(3);
+  const char* types[] = {"mamba", "hybrid", "mamba"};
+  for (int i = 0; i < 3; ++i) z["layers_block_type." + std::to_string(i)] = config_value::of_text(types[i]);
+  CHECK(posenc::model_from_config(z).encodings.empty());
+  z["use_mem_rope"] = config_value::of_bool(true);
+  const posenc::model_info zm = posenc::model_from_config(z);
+  REQUIRE(zm.encodings.size() == 1);
+  CHECK(zm.encodings[0].head_dim == 224);
+  CHECK(zm.encodings[0].rotary_dim == 224);
+  CHECK(zm.layers[1].attention == attention_kind::full);
+  CHECK(zm.layers[1].rope.has_value());
+  CHECK(zm.layers[0].attention == attention_kind::linear);
 }
