@@ -90,6 +90,7 @@ struct layer_rule {
   bool period_from_first = false;  // GraniteSWA: full when i % period == 0
   bool last_full = false;          // Gemma 4 forces the last layer to full attention
   int window_fallback = 0;         // sliding_window's class default (0: the key is required)
+  std::string_view window_half_key{};  // ModernBERT decoder: sliding_window = local_attention // 2
   std::string_view bidirectional_key{};  // Gemma 4: 'all' halves the window, both ways: refused
   std::string_view theta_list{};   // GraniteSWA: layer_rope_theta, one θ per layer (0 = no RoPE)
   std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
@@ -132,6 +133,7 @@ struct type_default {
   std::string_view rope_type = "default";
   double theta = 10000.0;
   double partial = 0.0;  // partial_rotary_factor; 0 = the dict has none
+  std::string_view theta_key{};  // ModernBERT decoder: the kwarg that sets its θ when present
 };
 
 // A config class's single rope_parameters dict when the config has none (Mistral4Config).
@@ -470,6 +472,17 @@ inline constexpr family kFamilies[] = {
      .rope_defaults = {{{.layer_type = "full_attention", .theta = 500000.0},
                         {.layer_type = "sliding_attention", .theta = 10000.0}}},
      .layers = {.window_fallback = 1024}},
+    {.name = "modernbert_decoder",
+     .source = "models/modernbert_decoder (ModernBertDecoderConfig, ModernBertDecoderAttention)",
+     .models = "ModernBERT decoder, Ettin decoders", .model_types = {"modernbert-decoder"},
+     .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 8192,
+     .rope_defaults = {{{.layer_type = "full_attention", .theta = 160000.0,
+                         .theta_key = "global_rope_theta"},
+                        {.layer_type = "sliding_attention", .theta = 10000.0,
+                         .theta_key = "local_rope_theta"}}},
+     .layers = {.sliding = sliding_rule::period, .period_key = "global_attn_every_n_layers",
+                .period = 3, .period_from_first = true, .window_fallback = 128,
+                .window_half_key = "local_attention"}},
     {.name = "mimo_v2_flash",
      .source = "models/mimo_v2_flash (MiMoV2FlashConfig, MiMoV2FlashRotaryEmbedding)",
      .models = "MiMo-V2-Flash", .model_types = {"mimo_v2_flash"}, .head = {.fallback = 192},
@@ -629,10 +642,15 @@ inline constexpr refusal kRefusals[] = {
      "models/t5gemma, t5gemma2 (encoder-decoder)",
      "it is an encoder-decoder whose rope settings live in encoder / decoder configs, and posenc "
      "reads decoder-only text configs"},
-    {{"modernbert-decoder", "muse_glimmer_assistant", "openai_privacy_filter"},
-     "models/modernbert_decoder, muse_glimmer_assistant, openai_privacy_filter",
-     "their rope rules (global/local θ keys, queries rotated at the last q_len positions, a "
-     "bidirectional classifier) have not been read into the family table"},
+    {{"openai_privacy_filter"},
+     "models/openai_privacy_filter (OpenAIPrivacyFilterAttention, _apply_rotary_emb)",
+     "it is a bidirectional token classifier (is_causal False): every layer attends both ways "
+     "over a window of sliding_window + 1, which posenc's causal layer map does not describe"},
+    {{"muse_glimmer_assistant"},
+     "models/muse_glimmer_assistant (apply_rotary_pos_emb over context + draft tokens)",
+     "it is a draft model whose keys span the main model's context and its own tokens while "
+     "queries take the last q_len rows of cos/sin; its rope rules have not been read into the "
+     "family table yet"},
 };
 
 constexpr const refusal* refusal_of(std::string_view model_type) {

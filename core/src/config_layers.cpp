@@ -325,6 +325,14 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
 }
 
 int window_of(const text_context& c) {
+  if (!c.f.layers.window_half_key.empty()) {  // ModernBertDecoderConfig: local_attention // 2
+    const std::string key = c.p + std::string(c.f.layers.window_half_key);
+    if (c.r.is_null(key))
+      fail_argument(key, " is null: transformers then sets sliding_window = -1 on the sliding "
+                    "layers, which posenc's layer map does not describe");
+    const int w = c.r.integer(key, 2).value_or(c.f.layers.window_fallback) / 2;
+    return w;
+  }
   const std::string key = c.p + "sliding_window";
   if (const auto w = c.r.integer(key, 1)) return *w;
   if (c.r.is_null(key) || !c.f.layers.window_fallback)
@@ -454,6 +462,43 @@ hf_config with_class_rope(const hf_config& config, const class_rope& d, const st
   return out;
 }
 
+// ModernBertDecoderConfig.convert_rope_params_to_dict: the per-type dicts (given, else
+// {"rope_type": "default"}), each updated with a v4 rope_scaling, then θ set by default from
+// global_rope_theta / local_rope_theta (else default_theta).
+hf_config with_keyed_ropes(const hf_config& config, const text_context& c, const std::string& key) {
+  const reader& r = c.r;
+  const std::string scaling = c.p + "rope_scaling";
+  if (r.has(scaling) && !r.is_object(scaling)) fail_argument(scaling, " must be an object or null");
+  if (r.has(key) && !r.is_object(key)) fail_argument(key, " must be an object or null");
+  hf_config out = config;
+  if (!r.is_object(key)) out[key] = config_value::object();
+  const std::string lead = scaling + ".";
+  for (const type_default& d : c.f.rope_defaults) {
+    const std::string dict = key + "." + std::string(d.layer_type);
+    if (r.has(dict) && !r.is_object(dict)) fail_argument(dict, " must be an object or null");
+    if (!r.is_object(dict)) {
+      if (r.is_object(key) && r.is_object(scaling))
+        fail_argument(dict, " is missing: transformers updates it with ", scaling, " (", c.f.source,
+                      " raises a KeyError)");
+      out[dict] = config_value::object();
+      out[dict + ".rope_type"] = config_value::of_text(std::string(d.rope_type));
+    }
+    for (auto it = config.lower_bound(lead); it != config.end() && it->first.starts_with(lead); ++it)
+      out[dict + "." + it->first.substr(lead.size())] = it->second;  // dict.update(rope_scaling)
+    const std::string theta_key = c.p + std::string(d.theta_key), own = dict + ".rope_theta";
+    r.refuse_null(theta_key, "the θ of the " + std::string(d.layer_type) + " layers");
+    const std::optional<double> given = r.number(theta_key);
+    const config_value* has = out.contains(own) ? &out.at(own) : nullptr;
+    if (!has) out[own] = config_value::of(given.value_or(d.theta));  // setdefault
+    else if (given && (has->type != config_value::kind::number || has->number != *given))
+      fail_argument(theta_key, " = ", *given, " is not read by ", c.f.name, ": ", own, " is set, and "
+                    "transformers keeps it (", c.f.source, "): remove one of them");
+  }
+  for (auto it = out.lower_bound(scaling); it != out.end() && it->first.starts_with(scaling);)
+    it = (it->first == scaling || it->first.starts_with(lead)) ? out.erase(it) : std::next(it);
+  return out;
+}
+
 // The config as a class with per-layer-type defaults completes it (Gemma4TextConfig,
 // LagunaConfig, …: `if self.rope_parameters is None: self.rope_parameters = default_rope_params`);
 // nullopt when nothing is added.
@@ -464,6 +509,7 @@ std::optional<hf_config> with_class_ropes(const hf_config& config, const config_
   const std::string key = c.p + "rope_parameters";
   if (!c.f.rope_dict.rope_type.empty() && !r.has(key) && !r.has(c.p + "rope_scaling"))
     return with_class_rope(config, c.f.rope_dict, key);
+  if (!c.f.rope_defaults[0].theta_key.empty()) return with_keyed_ropes(config, c, key);
   if (c.f.rope_defaults[0].layer_type.empty() || r.has(key)) return std::nullopt;
   hf_config out = config;
   out[key] = config_value::object();

@@ -78,7 +78,9 @@ std::string defaults_text(const family& f) {
   for (const auto& d : f.rope_defaults) {
     if (d.layer_type.empty()) continue;
     out += (out.size() > 13 ? ", " : " ") + std::string(d.layer_type.substr(0, d.layer_type.find('_'))) + " " +
-           std::string(d.rope_type) + " θ " + number(d.theta);
+           std::string(d.rope_type) + " θ " +
+           (d.theta_key.empty() ? "" : "`" + std::string(d.theta_key) + "` (else ") + number(d.theta) +
+           (d.theta_key.empty() ? "" : ")");
     if (d.partial > 0) out += " p " + number(d.partial);
   }
   return out;
@@ -128,6 +130,8 @@ std::string layers_text(const family& f) {
   if (l.null_theta_nope) parts.push_back("no RoPE on any layer when `rope_theta` is null");
   if (!l.rope_flag.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_flag) + "`");
   if (l.hybrid_full) parts.push_back("`hybrid` blocks: full attention");
+  if (!l.window_half_key.empty())
+    parts.push_back("window `" + std::string(l.window_half_key) + "` // 2 (else " + std::to_string(l.window_fallback / 2) + ")");
   if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));
   if (!l.attention_indices.empty())
     parts.push_back("full attention at `" + std::string(l.attention_indices) + "`, the rest Mamba (linear, no attention)");
@@ -601,4 +605,34 @@ TEST_CASE("config families: OLMo Hybrid's null rope_theta and Zamba2's use_mem_r
   CHECK(zm.layers[1].attention == attention_kind::full);
   CHECK(zm.layers[1].rope.has_value());
   CHECK(zm.layers[0].attention == attention_kind::linear);
+}
+
+TEST_CASE("config families: the ModernBERT decoder's per-type θ keys, rope_scaling and halved window", "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // ModernBertDecoderConfig: full when i % 3 == 0 at global_rope_theta (160000), sliding at
+  // local_rope_theta (10000) with sliding_window = local_attention // 2; head hidden // heads.
+  posenc::hf_config m = shape("modernbert-decoder", 768, 12, 6);
+  const posenc::model_info mm = posenc::model_from_config(m);
+  REQUIRE(mm.encodings.size() == 2);
+  for (const posenc::layer_info& l : mm.layers) {
+    const bool full = l.index % 3 == 0;
+    CHECK(l.attention == (full ? attention_kind::full : attention_kind::sliding));
+    CHECK(l.window == (full ? std::optional<int>() : std::optional<int>(64)));
+    CHECK(mm.encodings[*l.rope].base == (full ? 160000.0 : 10000.0));
+    CHECK(mm.encodings[*l.rope].head_dim == 64);
+  }
+  m["local_rope_theta"] = config_value::of(160000);
+  m["rope_scaling"] = config_value::object();
+  m["rope_scaling.rope_type"] = config_value::of_text("linear");
+  m["rope_scaling.factor"] = config_value::of(4);
+  const posenc::model_info sm = posenc::model_from_config(m);
+  REQUIRE(sm.encodings.size() == 1);  // both types now the same linear ladder
+  CHECK(sm.encodings[0].scaling.type == posenc::scaling_type::linear);
+  CHECK(sm.encodings[0].base == 160000.0);
+  m["rope_parameters"] = config_value::object();
+  m["rope_parameters.full_attention"] = config_value::object();
+  m["rope_parameters.full_attention.rope_type"] = config_value::of_text("default");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(m); }, "rope_parameters.sliding_attention is missing");
 }

@@ -268,6 +268,11 @@ const FAMILIES = {
   'zamba2-7b.reconstructed': { family: 'zamba2', encodings: [rotary(224, 224, 10000, 'half', plain(224, 10000))],
     layers: load('zamba2-7b.reconstructed').layers_block_type.map((t) => (t === 'hybrid' ? ['e0', 'full', null, null, null]
       : [null, 'linear', null, null, null])) },
+  // ModernBertDecoderConfig: full when i % 3 == 0 (θ 160000), else sliding (θ 10000), window
+  // local_attention // 2 = 64; head 768 / 12.
+  'modernbert-decoder.class-defaults.reconstructed': { family: 'modernbert_decoder',
+    encodings: [rotary(64, 64, 160000, 'half', plain(64, 160000)), rotary(64, 64, 10000, 'half', plain(64, 10000))],
+    layers: every(22, (i) => (i % 3 ? ['e1', 'sliding', 64, null, null] : ['e0', 'full', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
