@@ -160,10 +160,21 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
     // Gemma 3: a v4 rope_scaling still updates the global one (Gemma3TextConfig).
     if (local && !sliding && has_keys(r, scaling)) return {scaling};
     const std::string own = parameters + "." + layer_type;
+    if (c.f.layers.null_type_nope && r.is_null(own))
+      fail_argument(own, " is null: ", c.f.name, "'s ", layer_type, " layers have no RoPE (",
+                    c.f.source, ")");
+    if (r.is_object(own) && c.f.layers.null_type_nope)  // its rotary indexes both keys
+      for (const char* k : {"rope_type", "rope_theta"})
+        if (!r.has(own + "." + k))
+          fail_argument(own, ".", k, " is required: ", c.f.source, " reads it with [] (a KeyError "
+                        "in transformers)");
     if (r.is_object(own)) return {own};
     if (local) return {"", sliding};  // HF's default {"rope_type": "default"}
     fail_argument(own, " is missing: the config has per-layer-type rope_parameters");
   }
+  if (c.f.layers.null_type_nope)
+    fail_argument(parameters, " must hold one object (or null) per layer type: ", c.f.source,
+                  " reads rope_parameters[layer_type]");
   if (typed_only)
     fail_argument(parameters, " must hold one object per layer type (", c.f.name,
                   " has no other form; without the key the config class's defaults apply)");

@@ -114,6 +114,9 @@ struct layer_rule {
   bool null_theta_nope = false;    // OLMo Hybrid: rope_theta null → no rotary at all
   int full_every = 0;   // OLMo Hybrid: layer i is full attention when i % n == n - 1, else linear
   bool hybrid_full = false;  // Zamba2: a "hybrid" block runs full attention beside Mamba
+  // Cohere Compass: one rope dict per layer type, each complete (rope_type, rope_theta), or
+  // null: that type's layers run without RoPE.
+  bool null_type_nope = false;
   // Cohere2-MoE: the first first_k_dense_replace layers (dense MLP) follow their own sliding
   // pattern and, when that pattern is 1, use RoPE although full attention (force_rope).
   bool dense_prefix = false;
@@ -550,6 +553,12 @@ inline constexpr family kFamilies[] = {
      .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
                 .period = 4, .window_fallback = 4096, .rope = rope_where::sliding,
                 .dense_prefix = true}},
+    {.name = "cohere_compass",
+     .source = "models/cohere_compass (CohereCompassTextConfig, CohereCompassRotaryEmbedding)",
+     .models = "North Micro (Cohere Compass)", .model_types = {"cohere_compass", "cohere_compass_text"},
+     .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 8192,
+     .mrope = mrope_rule::interleaved,
+     .layers = {.window_fallback = 4096, .null_type_nope = true}},
     {.name = "qwen2_vl", .source = "models/qwen2_vl (Qwen2VLConfig, Qwen2VisionTransformer)",
      .models = "Qwen2-VL", .model_types = {"qwen2_vl", "qwen2_vl_text"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required, .vision_dims = "embed_dim"},
@@ -610,10 +619,6 @@ inline constexpr refusal kRefusals[] = {
     {{"glm_moe_dsa", "axk2"}, "models/glm_moe_dsa, axk2 (MLA with a DSA indexer)",
      "the indexer's pair layout differs from DeepSeek-V3.2's (glm_moe_dsa interleaves both), "
      "and posenc's indexer is half-layout; an indexer layout rule would express it"},
-    {{"cohere_compass", "cohere_compass_text"},
-     "models/cohere_compass (per-type rotary or none)",
-     "which layers take RoPE depends on null per-type rope dicts, a rule posenc's layer map "
-     "lacks"},
     {{"glm4v", "glm4v_text", "glm4v_moe", "glm4v_moe_text", "glm_ocr", "glm_ocr_text",
       "glm_image", "glm_image_text"},
      "models/glm4v, glm4v_moe, glm_ocr, glm_image (3-D M-RoPE)",

@@ -316,6 +316,8 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
     out[i].type = types[i];
     out[i].rope = !no_rope && rope[i] && a <= attention_kind::sparse &&
                   (!sliding_only || a == attention_kind::sliding || forced[i]);
+    if (c.f.layers.null_type_nope && c.r.is_null(c.p + "rope_parameters." + types[i]))
+      out[i].rope = false;  // CohereCompassTextModel: no rotary where the type's dict is None
     if (!thetas) continue;
     const double t = (*thetas)[i];
     if (t == 0.0) out[i].rope = false;  // "theta == 0 => NoPE"

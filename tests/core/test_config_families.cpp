@@ -130,6 +130,7 @@ std::string layers_text(const family& f) {
   if (l.null_theta_nope) parts.push_back("no RoPE on any layer when `rope_theta` is null");
   if (!l.rope_flag.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_flag) + "`");
   if (l.hybrid_full) parts.push_back("`hybrid` blocks: full attention");
+  if (l.null_type_nope) parts.push_back("one `rope_parameters` dict per layer type, null: that type without RoPE");
   if (!l.window_half_key.empty())
     parts.push_back("window `" + std::string(l.window_half_key) + "` // 2 (else " + std::to_string(l.window_fallback / 2) + ")");
   if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));

@@ -273,6 +273,11 @@ const FAMILIES = {
   'modernbert-decoder.class-defaults.reconstructed': { family: 'modernbert_decoder',
     encodings: [rotary(64, 64, 160000, 'half', plain(64, 160000)), rotary(64, 64, 10000, 'half', plain(64, 10000))],
     layers: every(22, (i) => (i % 3 ? ['e1', 'sliding', 64, null, null] : ['e0', 'full', null, null, null])) },
+  // CohereCompassTextModel: rotary only for layer types whose rope dict is not None; interleaved
+  // M-RoPE (Qwen3-VL's apply_interleaved_mrope), rotate_half pairs; head 16 // 4.
+  'cohere-compass-tiny.reconstructed': { family: 'cohere_compass',
+    encodings: [rotary(4, 4, 50000, 'half', plain(4, 50000), { section: [1, 1, 0], interleaved: true })],
+    layers: [...every(3, () => ['e0', 'sliding', 8, null, null]), [null, 'full', null, null, null]] },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -566,6 +571,18 @@ for (const [name, pe] of Object.entries(both)) {
     const unlisted = { ...zamba };
     delete unlisted.layers_block_type;
     assertThrows(() => pe.modelFromConfig(unlisted), RangeError, /layer_types is required to list zamba2's layers/);
+    // Cohere Compass: a null per-type dict means no RoPE there; a dict must name rope_type and rope_theta.
+    const compass = load('cohere-compass-tiny.reconstructed');
+    assertThrows(() => pe.ropeFromConfig(compass), RangeError,
+      /text_config.rope_parameters.full_attention is null: cohere_compass's full_attention layers have no RoPE/);
+    assert.equal(pe.ropeFromConfig(compass, { layer: 3 }), null);
+    const typeless = structuredClone(compass);
+    delete typeless.text_config.rope_parameters.sliding_attention.rope_type;
+    assertThrows(() => pe.modelFromConfig(typeless), RangeError,
+      /text_config.rope_parameters.sliding_attention.rope_type is required/);
+    const flat = structuredClone(compass);
+    flat.text_config.rope_parameters = { rope_type: 'default', rope_theta: 1e4 };
+    assertThrows(() => pe.modelFromConfig(flat), RangeError, /rope_parameters must hold one object \(or null\) per layer type/);
   });
 
   test(`${name}: ropeFromConfig({ layer }) is the layer's encoding, null without RoPE`, () => {
