@@ -407,6 +407,9 @@ std::pair<int, std::string> rotary_dim_of(const text_context& c, const std::stri
     return {r.integer(key, 2).value_or(rule.dim_fallback), key};
   }
   if (!rule.nope_key.empty()) return mla_rotary_dim(c, dict, t, head_dim);
+  // RecurrentGemma: compute_default_rope_parameters spans head_dim and apply_rotary_pos_emb
+  // rotates cos.shape[-1] = head_dim dims; the class's partial_rotary_factor 0.5 is never read.
+  if (rule.factor_ignored) return {head_dim, c.p + "head_dim"};
   const sourced f = partial_factor(c, dict);
   if (!c.f.unread_dim_key.empty()) {  // MiniMax-M2: its own code rotates rotary_dim dims
     const std::string key = c.p + std::string(c.f.unread_dim_key);

@@ -43,6 +43,7 @@ struct rotary_rule {
   // rotated qk_rope slice (the head); the factor defaults to head / (nope + head).
   std::string_view nope_key{};
   int nope_fallback = 0;
+  bool factor_ignored = false;  // RecurrentGemma: the whole head, whatever partial_rotary_factor says
 };
 
 // The base θ: rope_theta (rope parameters or top level), else `alias`, else `fallback`.
@@ -91,6 +92,12 @@ struct layer_rule {
   bool last_full = false;          // Gemma 4 forces the last layer to full attention
   int window_fallback = 0;         // sliding_window's class default (0: the key is required)
   std::string_view window_half_key{};  // ModernBERT decoder: sliding_window = local_attention // 2
+  std::string_view window_key{};       // RecurrentGemma: attention_window_size (= sliding_window)
+  // RecurrentGemma: layer i is block_key[i % n] (default block_default); recurrent blocks are
+  // linear (no attention), attention blocks slide.
+  std::string_view block_key{};
+  std::array<std::string_view, 3> block_default{};
+  std::string_view unread_blocks{};  // RecurrentGemma: _block_types, which transformers does not read
   std::string_view bidirectional_key{};  // Gemma 4: 'all' halves the window, both ways: refused
   std::string_view theta_list{};   // GraniteSWA: layer_rope_theta, one θ per layer (0 = no RoPE)
   std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
@@ -527,6 +534,14 @@ inline constexpr family kFamilies[] = {
      .rotary = kFullHead, .max_fallback = 2048,
      .layers = {.linear_every = 1, .legacy_types = true,  // no layer_types: every layer Mamba
                 .rope_switch = "position_embedding_type"}},
+    {.name = "recurrent_gemma",
+     .source = "models/recurrent_gemma (RecurrentGemmaConfig, RecurrentGemmaRotaryEmbedding)",
+     .models = "RecurrentGemma (Griffin) 2B / 9B", .model_types = {"recurrent_gemma"},
+     .head = {.key = ""}, .rotary = {.factor_ignored = true}, .max_fallback = 8192,
+     .scalable = false,
+     .layers = {.window_fallback = 2048, .window_key = "attention_window_size",
+                .block_key = "block_types", .block_default = {"recurrent", "recurrent", "attention"},
+                .unread_blocks = "_block_types"}},
     {.name = "olmo_hybrid",
      .source = "models/olmo_hybrid (OlmoHybridConfig, OlmoHybridModel.rotary_emb)",
      .models = "OLMo Hybrid", .model_types = {"olmo_hybrid"}, .rotary = kFullHead,
@@ -638,10 +653,6 @@ inline constexpr refusal kRefusals[] = {
       "video_llama_3", "exaone4_5"},
      "models/minimax_m3_vl, granite4_vision, video_llama_3, exaone4_5",
      "the text model's multimodal position rules have not been read into the family table"},
-    {{"recurrent_gemma"}, "models/recurrent_gemma (RecurrentGemmaRotaryEmbedding)",
-     "its config class sets partial_rotary_factor 0.5 (published files carry 0.5: Griffin rotates "
-     "half the head) but transformers' rotary ignores it and rotates the whole head: the two "
-     "disagree"},
     {{"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_text", "t5gemma2_encoder",
       "t5gemma2_decoder"},
      "models/t5gemma, t5gemma2 (encoder-decoder)",

@@ -182,6 +182,26 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
       out[static_cast<std::size_t>(v)] = "full_attention";
     }
   }
+  if (!rule.block_key.empty()) {  // RecurrentGemmaConfig.layers_block_type: (block_types * 100)[:n]
+    const std::string key = c.p + std::string(rule.block_key);
+    std::vector<std::string> blocks;
+    if (const auto listed = r.texts(key)) blocks = *listed;
+    else if (r.has(key)) fail_argument(key, " must be a list of strings");
+    else for (std::string_view b : rule.block_default) blocks.emplace_back(b);
+    const std::string unread = c.p + std::string(rule.unread_blocks);
+    if (const auto other = rule.unread_blocks.empty() ? std::nullopt : r.texts(unread); other && *other != blocks)
+      fail_argument(unread, " is not read by transformers (", c.f.source, " takes ", key,
+                    r.has(key) ? "" : ", absent: recurrent, recurrent, attention", "): give ", key,
+                    " to use its blocks, or remove ", unread);
+    if (blocks.empty() || n > 100 * blocks.size())
+      fail_argument(key, " must hold 1 to n blocks, repeated at most 100 times over the ", n, " layers");
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string& b = blocks[i % blocks.size()];
+      if (b != "recurrent" && b != "attention")
+        fail_argument(key, "[", i % blocks.size(), "] = ", quoted(b), " must be 'recurrent' or 'attention'");
+      out[i] = b == "attention" ? "sliding_attention" : "linear_attention";
+    }
+  }
   if (rule.full_every > 0) {  // OlmoHybridConfig: full when i % 4 == 3, else the last layer
     const auto k = static_cast<std::size_t>(rule.full_every);
     for (std::size_t i = 0; i < n; ++i) out[i] = i % k == k - 1 ? "full_attention" : "linear_attention";
@@ -335,7 +355,8 @@ int window_of(const text_context& c) {
     const int w = c.r.integer(key, 2).value_or(c.f.layers.window_fallback) / 2;
     return w;
   }
-  const std::string key = c.p + "sliding_window";
+  const std::string key = c.p + std::string(c.f.layers.window_key.empty() ? "sliding_window"
+                                                                         : c.f.layers.window_key);
   if (const auto w = c.r.integer(key, 1)) return *w;
   if (c.r.is_null(key) || !c.f.layers.window_fallback)
     fail_argument(key, " is required: the config has sliding-window layers");

@@ -54,6 +54,7 @@ std::string rotary_text(const family& f) {
   const auto& r = f.rotary;
   if (!r.dim_key.empty()) return "`" + std::string(r.dim_key) + "` (else " + std::to_string(r.dim_fallback) + ")";
   if (r.factor_fixed) return "head · " + number(r.factor_fallback) + " (fixed)";
+  if (r.factor_ignored) return "whole head (`partial_rotary_factor` is not read)";
   if (!r.nope_key.empty())
     return "the head: int((`" + std::string(r.nope_key) + "` + head) · `partial_rotary_factor`) must equal it";
   std::string factor = "`partial_rotary_factor`";
@@ -130,6 +131,11 @@ std::string layers_text(const family& f) {
   if (l.null_theta_nope) parts.push_back("no RoPE on any layer when `rope_theta` is null");
   if (!l.rope_flag.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_flag) + "`");
   if (l.hybrid_full) parts.push_back("`hybrid` blocks: full attention");
+  if (!l.block_key.empty())
+    parts.push_back("layer i: `" + std::string(l.block_key) + "`[i % n] (else recurrent, recurrent, attention); "
+                    "recurrent: linear (no attention); attention: sliding, window `" + std::string(l.window_key) +
+                    "` (else " + std::to_string(l.window_fallback) + ")");
+  if (!f.scalable) parts.push_back("no rope scaling");
   if (l.null_type_nope) parts.push_back("one `rope_parameters` dict per layer type, null: that type without RoPE");
   if (!l.window_half_key.empty())
     parts.push_back("window `" + std::string(l.window_half_key) + "` // 2 (else " + std::to_string(l.window_fallback / 2) + ")");
@@ -636,4 +642,29 @@ TEST_CASE("config families: the ModernBERT decoder's per-type θ keys, rope_scal
   m["rope_parameters.full_attention.rope_type"] = config_value::of_text("default");
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::model_from_config(m); }, "rope_parameters.sliding_attention is missing");
+}
+
+TEST_CASE("config families: RecurrentGemma rotates the whole head (partial_rotary_factor unread) on its attention blocks",
+          "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // RecurrentGemmaConfig: head_dim = hidden // heads, layers_block_type = (block_types * 100)[:n];
+  // RecurrentGemmaRotaryEmbedding spans head_dim and apply_rotary_pos_emb rotates cos.shape[-1].
+  posenc::hf_config g = shape("recurrent_gemma", 2560, 10, 6);
+  g["partial_rotary_factor"] = config_value::of(0.5);
+  const posenc::model_info m = posenc::model_from_config(g);
+  REQUIRE(m.encodings.size() == 1);
+  CHECK(m.encodings[0].head_dim == 256);
+  CHECK(m.encodings[0].rotary_dim == 256);
+  for (const posenc::layer_info& l : m.layers) {
+    const bool attention = l.index % 3 == 2;
+    CHECK(l.attention == (attention ? attention_kind::sliding : attention_kind::linear));
+    CHECK(l.rope.has_value() == attention);
+    if (attention) CHECK(l.window == 2048);
+  }
+  g["rope_parameters"] = config_value::object();
+  g["rope_parameters.rope_type"] = config_value::of_text("linear");
+  g["rope_parameters.factor"] = config_value::of(2);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(g); }, "rope_parameters.rope_type = 'linear'");
 }

@@ -278,6 +278,10 @@ const FAMILIES = {
   'cohere-compass-tiny.reconstructed': { family: 'cohere_compass',
     encodings: [rotary(4, 4, 50000, 'half', plain(4, 50000), { section: [1, 1, 0], interleaved: true })],
     layers: [...every(3, () => ['e0', 'sliding', 8, null, null]), [null, 'full', null, null, null]] },
+  // RecurrentGemmaConfig: (block_types * 100)[:26], attention every 3rd block with window 2048;
+  // the rotary spans the whole 256-wide head although the file says partial_rotary_factor 0.5.
+  'recurrentgemma-2b.reconstructed': { family: 'recurrent_gemma', encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000))],
+    layers: every(26, (i) => (i % 3 === 2 ? ['e0', 'sliding', 2048, null, null] : [null, 'linear', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -571,6 +575,16 @@ for (const [name, pe] of Object.entries(both)) {
     const unlisted = { ...zamba };
     delete unlisted.layers_block_type;
     assertThrows(() => pe.modelFromConfig(unlisted), RangeError, /layer_types is required to list zamba2's layers/);
+    // RecurrentGemma: _block_types is not read; a different pattern there is refused by name.
+    const griffin = load('recurrentgemma-2b.reconstructed');
+    assertThrows(() => pe.modelFromConfig({ ...griffin, _block_types: ['attention'] }), RangeError,
+      /_block_types is not read by transformers/);
+    const blocks = pe.modelFromConfig({ ...griffin, block_types: ['attention'], _block_types: ['attention'] });
+    try {
+      assert.ok(blocks.layers.every((l) => l.rope === 'e0' && l.attention === 'sliding'));
+    } finally {
+      blocks.dispose();
+    }
     // Cohere Compass: a null per-type dict means no RoPE there; a dict must name rope_type and rope_theta.
     const compass = load('cohere-compass-tiny.reconstructed');
     assertThrows(() => pe.ropeFromConfig(compass), RangeError,
