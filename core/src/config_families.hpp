@@ -655,9 +655,11 @@ inline constexpr refusal kRefusals[] = {
      "the text model's multimodal position rules have not been read into the family table"},
     {{"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_text", "t5gemma2_encoder",
       "t5gemma2_decoder"},
-     "models/t5gemma, t5gemma2 (encoder-decoder)",
-     "it is an encoder-decoder whose rope settings live in encoder / decoder configs, and posenc "
-     "reads decoder-only text configs"},
+     "models/t5gemma, t5gemma2 (T5GemmaConfig, T5Gemma2Config: encoder-decoder)",
+     "it is an encoder-decoder: the decoder's rope settings live under `decoder` (t5gemma2: "
+     "`decoder`, its encoder's under `encoder.text_config`), the encoder attends both ways and "
+     "each decoder layer adds a cross-attention without RoPE, while posenc reads decoder-only "
+     "text configs; their rules have not been read into the family table yet"},
     {{"openai_privacy_filter"},
      "models/openai_privacy_filter (OpenAIPrivacyFilterAttention, _apply_rotary_emb)",
      "it is a bidirectional token classifier (is_causal False): every layer attends both ways "
