@@ -668,3 +668,35 @@ TEST_CASE("config families: RecurrentGemma rotates the whole head (partial_rotar
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::rope_from_config(g); }, "rope_parameters.rope_type = 'linear'");
 }
+
+TEST_CASE("config families: Cohere Compass runs RoPE only on layer types whose rope dict is not null",
+          "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // CohereCompassTextModel: rotary_emb(…) if rope_parameters[layer_type] is not None; the
+  // rotary is Qwen3-VL's interleaved M-RoPE (section default [24, 20, 20]), head hidden // heads.
+  posenc::hf_config c = shape("cohere_compass_text", 2048, 16, 4);
+  c["layer_types"] = config_value::strings(4);
+  for (int i = 0; i < 4; ++i)
+    c["layer_types." + std::to_string(i)] = config_value::of_text(i == 3 ? "full_attention" : "sliding_attention");
+  c["rope_parameters"] = config_value::object();
+  c["rope_parameters.full_attention"] = config_value::null_value();
+  c["rope_parameters.sliding_attention"] = config_value::object();
+  c["rope_parameters.sliding_attention.rope_type"] = config_value::of_text("default");
+  c["rope_parameters.sliding_attention.rope_theta"] = config_value::of(50000);
+  const posenc::model_info m = posenc::model_from_config(c);
+  REQUIRE(m.encodings.size() == 1);
+  CHECK(m.encodings[0].head_dim == 128);
+  CHECK(m.encodings[0].axes.kind == posenc::rope_axes_kind::mrope_interleaved);
+  CHECK((m.encodings[0].axes.section == std::array<int, 3>{24, 20, 20}));
+  for (const posenc::layer_info& l : m.layers) {
+    CHECK(l.rope.has_value() == (l.index != 3));
+    CHECK(l.attention == (l.index == 3 ? attention_kind::full : attention_kind::sliding));
+    if (l.index != 3) CHECK(l.window == 4096);
+  }
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(c); }, "rope_parameters.full_attention is null");
+  c.erase("rope_parameters.sliding_attention.rope_theta");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(c); }, "rope_parameters.sliding_attention.rope_theta is required");
+}
