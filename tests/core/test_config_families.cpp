@@ -544,7 +544,7 @@ TEST_CASE("config families: Cohere2-MoE's dense prefix layers take their own pat
   CHECK_FALSE(pm.layers[1].rope.has_value());
 }
 
-TEST_CASE("config families: Mistral 4's MLA ladder spans the qk_rope slice; its queries are scaled on every layer",
+TEST_CASE("config families: Mistral 4's MLA ladder spans the qk_rope slice, its queries are scaled on every layer",
           "[config][families]") {
   using posenc::config_value;
   // Mistral4Config.__post_init__: yarn θ 1e4 ×128 from 8192, mscale 1 / 1, llama_4_scaling_beta
