@@ -543,6 +543,9 @@ scaling scaling_of(const text_context& c, const std::string& dict, const rope_ty
   const std::string max_key = c.p + std::string(c.f.max_key);
   s.max_position_embeddings = r.integer(max_key, 1);
   if (!s.max_position_embeddings && c.f.max_fallback) s.max_position_embeddings = c.f.max_fallback;
+  const std::string long_key = c.p + std::string(c.f.long_context_key);
+  if (!c.f.long_context_key.empty() && r.flag(long_key).value_or(false))
+    s.max_position_embeddings = 16384;  // Zamba2Config.__post_init__ overrides the key
   names.push_back({"scaling.max_position_embeddings", max_key});
   if (s.type == scaling_type::none) return s;
   s.factor = r.number(in_dict("factor"));

@@ -168,6 +168,7 @@ struct family {
   int original_fallback = 0;     // Phi-3: a top-level original_max_position_embeddings of 4096
   bool scalable = true;          // GPT-J, ChatGLM: no rope_scaling
   bool yarn_is_longrope = false;  // Phi-3 saved LongRoPE as "yarn"
+  std::string_view long_context_key{};  // Zamba2: use_long_context sets max_position_embeddings 16384
   // Per-layer-type rope_parameters only (no v4 form): the class's dicts when the config has none.
   std::array<type_default, 2> rope_defaults{};
   class_rope rope_dict{};  // one dict for every layer, when the config has none
@@ -549,7 +550,7 @@ inline constexpr family kFamilies[] = {
      .layers = {.legacy_types = true, .null_theta_nope = true, .full_every = 4}},
     {.name = "zamba2", .source = "models/zamba2 (Zamba2Config, Zamba2Attention)",
      .models = "Zamba2", .model_types = {"zamba2"}, .head = {.key = "", .hidden_mult = 2},
-     .rotary = kFullHead, .max_fallback = 4096,
+     .rotary = kFullHead, .max_fallback = 4096, .long_context_key = "use_long_context",
      .layers = {.needs_layer_types = true, .list_alias = "layers_block_type",
                 .legacy_types = true, .rope_flag = "use_mem_rope", .hybrid_full = true}},
     {.name = "minimax", .source = "models/minimax (MiniMaxConfig, MiniMaxRotaryEmbedding)",

@@ -136,6 +136,8 @@ std::string layers_text(const family& f) {
                     "recurrent: linear (no attention); attention: sliding, window `" + std::string(l.window_key) +
                     "` (else " + std::to_string(l.window_fallback) + ")");
   if (!f.scalable) parts.push_back("no rope scaling");
+  if (!f.long_context_key.empty())
+    parts.push_back("`" + std::string(f.long_context_key) + "`: max_position_embeddings 16384");
   if (l.null_type_nope) parts.push_back("one `rope_parameters` dict per layer type, null: that type without RoPE");
   if (!l.window_half_key.empty())
     parts.push_back("window `" + std::string(l.window_half_key) + "` // 2 (else " + std::to_string(l.window_fallback / 2) + ")");
@@ -612,6 +614,9 @@ TEST_CASE("config families: OLMo Hybrid's null rope_theta and Zamba2's use_mem_r
   CHECK(zm.layers[1].attention == attention_kind::full);
   CHECK(zm.layers[1].rope.has_value());
   CHECK(zm.layers[0].attention == attention_kind::linear);
+  CHECK(zm.encodings[0].scaling.max_position_embeddings == 4096);
+  z["use_long_context"] = config_value::of_bool(true);  // Zamba2Config: max_position_embeddings 16384
+  CHECK(posenc::model_from_config(z).encodings[0].scaling.max_position_embeddings == 16384);
 }
 
 TEST_CASE("config families: the ModernBERT decoder's per-type θ keys, rope_scaling and halved window", "[config][families]") {
