@@ -160,10 +160,21 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
     // Gemma 3: a v4 rope_scaling still updates the global one (Gemma3TextConfig).
     if (local && !sliding && has_keys(r, scaling)) return {scaling};
     const std::string own = parameters + "." + layer_type;
+    if (c.f.layers.null_type_nope && r.is_null(own))
+      fail_argument(own, " is null: ", c.f.name, "'s ", layer_type, " layers have no RoPE (",
+                    c.f.source, ")");
+    if (r.is_object(own) && c.f.layers.null_type_nope)  // its rotary indexes both keys
+      for (const char* k : {"rope_type", "rope_theta"})
+        if (!r.has(own + "." + k))
+          fail_argument(own, ".", k, " is required: ", c.f.source, " reads it with [] (a KeyError "
+                        "in transformers)");
     if (r.is_object(own)) return {own};
     if (local) return {"", sliding};  // HF's default {"rope_type": "default"}
     fail_argument(own, " is missing: the config has per-layer-type rope_parameters");
   }
+  if (c.f.layers.null_type_nope)
+    fail_argument(parameters, " must hold one object (or null) per layer type: ", c.f.source,
+                  " reads rope_parameters[layer_type]");
   if (typed_only)
     fail_argument(parameters, " must hold one object per layer type (", c.f.name,
                   " has no other form; without the key the config class's defaults apply)");
@@ -259,7 +270,9 @@ void check_keys(const text_context& c, const std::string& dict, const rope_type_
       continue;
     }
     if (listed(c.f.ignored_keys, key)) continue;  // carried by the checkpoints, never read
-    if (key == "llama_4_scaling_beta" && c.f.layers.query == query_rule::ministral3) continue;
+    if (key == "llama_4_scaling_beta" &&
+        (c.f.layers.query == query_rule::ministral3 || c.f.layers.query == query_rule::mistral4))
+      continue;
     const bool alpha = key == c.f.alpha_key && t.type == scaling_type::dynamic;
     if (!alpha && !listed(t.required, key) && !listed(t.optional, key))
       fail_argument(dict, ".", key_text(key), " is not a parameter of rope type '", t.name, "' for ", c.f.name,
@@ -295,6 +308,9 @@ std::pair<int, std::string> head_dim_of(const text_context& c, const std::string
     fail_argument(!n_hidden ? hidden : heads, " is required (head_dim = ", hidden, " / ", heads,
                   h.key.empty() ? std::string(" for ") + std::string(c.f.name)
                                 : " when the config has no " + std::string(h.key), ")");
+  if (h.hidden_mult != 1)  // Zamba2Config: attention_head_dim = 2 * hidden_size // heads
+    return {h.hidden_mult * *n_hidden / *n_heads,
+            std::to_string(h.hidden_mult) + " · " + hidden + " / " + heads};
   return {*n_hidden / *n_heads, hidden + " / " + heads};
 }
 
@@ -339,6 +355,44 @@ sourced partial_factor(const text_context& c, const std::string& dict) {
   return f;
 }
 
+// Mistral 4: the ladder spans int(head_dim · partial_rotary_factor) dims of HF's head_dim =
+// qk_nope + qk_rope (the default type: all of it), and attention rotates the qk_rope slice
+// with it; any other width is a shape transformers cannot multiply.
+std::pair<int, std::string> mla_rotary_dim(const text_context& c, const std::string& dict,
+                                           const rope_type_keys& t, int rope_dim) {
+  const reader& r = c.r;
+  const rotary_rule& rule = c.f.rotary;
+  const std::string nope_key = c.p + std::string(rule.nope_key);
+  const int nope = r.integer(nope_key, 0).value_or(rule.nope_fallback);
+  const int full = nope + rope_dim;  // Mistral4Config.__post_init__: self.head_dim
+  // __post_init__ setdefaults the factor into rope_parameters; a v4 rope_scaling replaces that
+  // dict (convert_rope_params_to_dict), so there the top-level key or 1.0 applies.
+  const bool scaling = dict == c.p + "rope_scaling";
+  const std::string top = c.p + "partial_rotary_factor";
+  const std::string own = dict.empty() ? c.p + "rope_parameters.partial_rotary_factor"
+                                       : dict + ".partial_rotary_factor";
+  r.refuse_null(top, "int(head_dim * partial_rotary_factor)");
+  std::string key = own;
+  std::optional<double> given = dict.empty() ? std::nullopt : r.number(own);
+  if (!given && scaling && r.has(top)) {
+    given = r.number(top);
+    key = top;
+  }
+  if (t.type == scaling_type::none) key = dict.empty() ? c.p + "rope_parameters.rope_type" : dict + ".rope_type";
+  const double factor = given.value_or(scaling ? 1.0 : static_cast<double>(rope_dim) / full);
+  if (!(factor > 0.0 && factor <= 1.0)) fail_argument(key, " must be in (0, 1], got ", factor);
+  const int dims = t.type == scaling_type::none ? full : static_cast<int>(full * factor);
+  if (dims != rope_dim)
+    fail_argument(key, " gives ", c.f.name, "'s ladder ", dims, " dims (",
+                  t.type == scaling_type::none ? "rope type 'default' spans the whole head_dim = "
+                                               : "int(head_dim · partial_rotary_factor), head_dim = ",
+                  nope_key, " + ", c.p, c.f.head.key, " = ", full, "), but attention rotates the ",
+                  c.p, c.f.head.key, " = ", rope_dim, " slice (", c.f.source, "): transformers "
+                  "cannot multiply these shapes; give partial_rotary_factor = ", rope_dim, " / ",
+                  full, " in ", dict.empty() ? c.p + "rope_parameters" : dict);
+  return {rope_dim, c.p + std::string(c.f.head.key)};
+}
+
 // The rotary dim (rotated width) of a layer with `head_dim` and rope type `t`.
 std::pair<int, std::string> rotary_dim_of(const text_context& c, const std::string& dict,
                                           const rope_type_keys& t, int head_dim,
@@ -352,6 +406,10 @@ std::pair<int, std::string> rotary_dim_of(const text_context& c, const std::stri
                     "row, which HF transformers cannot run either");
     return {r.integer(key, 2).value_or(rule.dim_fallback), key};
   }
+  if (!rule.nope_key.empty()) return mla_rotary_dim(c, dict, t, head_dim);
+  // RecurrentGemma: compute_default_rope_parameters spans head_dim and apply_rotary_pos_emb
+  // rotates cos.shape[-1] = head_dim dims; the class's partial_rotary_factor 0.5 is never read.
+  if (rule.factor_ignored) return {head_dim, c.p + "head_dim"};
   const sourced f = partial_factor(c, dict);
   if (!c.f.unread_dim_key.empty()) {  // MiniMax-M2: its own code rotates rotary_dim dims
     const std::string key = c.p + std::string(c.f.unread_dim_key);
@@ -494,6 +552,9 @@ scaling scaling_of(const text_context& c, const std::string& dict, const rope_ty
   const std::string max_key = c.p + std::string(c.f.max_key);
   s.max_position_embeddings = r.integer(max_key, 1);
   if (!s.max_position_embeddings && c.f.max_fallback) s.max_position_embeddings = c.f.max_fallback;
+  const std::string long_key = c.p + std::string(c.f.long_context_key);
+  if (!c.f.long_context_key.empty() && r.flag(long_key).value_or(false))
+    s.max_position_embeddings = 16384;  // Zamba2Config.__post_init__ overrides the key
   names.push_back({"scaling.max_position_embeddings", max_key});
   if (s.type == scaling_type::none) return s;
   s.factor = r.number(in_dict("factor"));

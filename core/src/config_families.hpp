@@ -26,6 +26,7 @@ struct head_rule {
   int fallback = 0;
   std::string_view full_key{};
   int full_fallback = 0;
+  int hidden_mult = 1;  // Zamba2: attention_head_dim = 2 · hidden_size // heads
 };
 
 // The rotary width: `dim_key` (absolute dims, GPT-J), else int(head_dim · factor) with factor
@@ -38,6 +39,11 @@ struct rotary_rule {
   bool factor_fixed = false;     // no key read: the factor is the code's (ChatGLM: 1/2)
   bool default_full_head = false;  // the family's "default" rotary ignores partial_rotary_factor
   bool factor_forced = false;  // Bamba: __post_init__ overwrites a top-level factor (kwargs)
+  // Mistral 4's MLA: the ladder spans int((nope_key + head) · factor) dims, which must be the
+  // rotated qk_rope slice (the head); the factor defaults to head / (nope + head).
+  std::string_view nope_key{};
+  int nope_fallback = 0;
+  bool factor_ignored = false;  // RecurrentGemma: the whole head, whatever partial_rotary_factor says
 };
 
 // The base θ: rope_theta (rope parameters or top level), else `alias`, else `fallback`.
@@ -73,6 +79,7 @@ enum class query_rule : std::uint8_t {
   none,
   llama4,      // no-RoPE layers: floor_scale, attn_scale, offset 1 (attn_temperature_tuning)
   ministral3,  // every layer: original_max_position_embeddings, llama_4_scaling_beta, offset 0
+  mistral4,    // the same, unconditional: both keys required (Mistral4Attention)
 };
 
 struct layer_rule {
@@ -84,6 +91,13 @@ struct layer_rule {
   bool period_from_first = false;  // GraniteSWA: full when i % period == 0
   bool last_full = false;          // Gemma 4 forces the last layer to full attention
   int window_fallback = 0;         // sliding_window's class default (0: the key is required)
+  std::string_view window_half_key{};  // ModernBERT decoder: sliding_window = local_attention // 2
+  std::string_view window_key{};       // RecurrentGemma: attention_window_size (= sliding_window)
+  // RecurrentGemma: layer i is block_key[i % n] (default block_default); recurrent blocks are
+  // linear (no attention), attention blocks slide.
+  std::string_view block_key{};
+  std::array<std::string_view, 3> block_default{};
+  std::string_view unread_blocks{};  // RecurrentGemma: _block_types, which transformers does not read
   std::string_view bidirectional_key{};  // Gemma 4: 'all' halves the window, both ways: refused
   std::string_view theta_list{};   // GraniteSWA: layer_rope_theta, one θ per layer (0 = no RoPE)
   std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
@@ -104,6 +118,13 @@ struct layer_rule {
   bool legacy_types = false;    // remap_legacy_layer_types: mamba, attention
   std::string_view unread_list{};  // MiniMax: attn_type_list, which transformers does not read
   std::string_view rope_switch{};  // GraniteMoeHybrid: RoPE only if position_embedding_type == "rope"
+  std::string_view rope_flag{};    // Zamba2: RoPE only if use_mem_rope is true
+  bool null_theta_nope = false;    // OLMo Hybrid: rope_theta null → no rotary at all
+  int full_every = 0;   // OLMo Hybrid: layer i is full attention when i % n == n - 1, else linear
+  bool hybrid_full = false;  // Zamba2: a "hybrid" block runs full attention beside Mamba
+  // Cohere Compass: one rope dict per layer type, each complete (rope_type, rope_theta), or
+  // null: that type's layers run without RoPE.
+  bool null_type_nope = false;
   // Cohere2-MoE: the first first_k_dense_replace layers (dense MLP) follow their own sliding
   // pattern and, when that pattern is 1, use RoPE although full attention (force_rope).
   bool dense_prefix = false;
@@ -124,6 +145,14 @@ struct type_default {
   std::string_view rope_type = "default";
   double theta = 10000.0;
   double partial = 0.0;  // partial_rotary_factor; 0 = the dict has none
+  std::string_view theta_key{};  // ModernBERT decoder: the kwarg that sets its θ when present
+};
+
+// A config class's single rope_parameters dict when the config has none (Mistral4Config).
+struct class_rope {
+  std::string_view rope_type{};  // "" = the class fills none
+  double theta = 10000.0, factor = 0.0, original = 0.0, beta_fast = 0.0, beta_slow = 0.0;
+  double mscale = 0.0, mscale_all_dim = 0.0, query_beta = 0.0;  // 0 = key absent
 };
 
 struct family {
@@ -141,8 +170,10 @@ struct family {
   int original_fallback = 0;     // Phi-3: a top-level original_max_position_embeddings of 4096
   bool scalable = true;          // GPT-J, ChatGLM: no rope_scaling
   bool yarn_is_longrope = false;  // Phi-3 saved LongRoPE as "yarn"
+  std::string_view long_context_key{};  // Zamba2: use_long_context sets max_position_embeddings 16384
   // Per-layer-type rope_parameters only (no v4 form): the class's dicts when the config has none.
   std::array<type_default, 2> rope_defaults{};
+  class_rope rope_dict{};  // one dict for every layer, when the config has none
   std::string_view unread_dim_key{};  // MiniMax-M2: rotary_dim, which transformers does not read
   std::string_view no_rope_flag{};    // Falcon: alibi (true: ALiBi instead of RoPE)
   std::array<std::string_view, 4> ignored_keys{};  // rope keys its checkpoints carry, unread
@@ -267,6 +298,15 @@ inline constexpr family kFamilies[] = {
      .model_types = {"glm4_moe_lite", "youtu", "axk1"},
      .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
      .head = {.key = "qk_rope_head_dim", .hidden = "", .heads = ""}},
+    {.name = "mistral4", .source = "models/mistral4 (Mistral4Config, Mistral4Attention)",
+     .models = "Mistral Small 4", .model_types = {"mistral4"},
+     .layout = rope_layout::interleaved, .layout_flag = "rope_interleave",
+     .head = {.key = "qk_rope_head_dim", .fallback = 64},
+     .rotary = {.nope_key = "qk_nope_head_dim", .nope_fallback = 64}, .max_fallback = 1048576,
+     .rope_dict = {.rope_type = "yarn", .factor = 128.0, .original = 8192.0, .beta_fast = 32.0,
+                   .beta_slow = 1.0, .mscale = 1.0, .mscale_all_dim = 1.0, .query_beta = 0.1},
+     .ignored_keys = {"max_position_embeddings"},
+     .layers = {.query = query_rule::mistral4}},
     {.name = "longcat_flash", .source = "models/longcat_flash (LongcatFlashConfig)",
      .models = "LongCat-Flash", .model_types = {"longcat_flash"},
      .layout = rope_layout::interleaved, .head = {.key = "qk_rope_head_dim", .fallback = 64},
@@ -461,6 +501,17 @@ inline constexpr family kFamilies[] = {
      .rope_defaults = {{{.layer_type = "full_attention", .theta = 500000.0},
                         {.layer_type = "sliding_attention", .theta = 10000.0}}},
      .layers = {.window_fallback = 1024}},
+    {.name = "modernbert_decoder",
+     .source = "models/modernbert_decoder (ModernBertDecoderConfig, ModernBertDecoderAttention)",
+     .models = "ModernBERT decoder, Ettin decoders", .model_types = {"modernbert-decoder"},
+     .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 8192,
+     .rope_defaults = {{{.layer_type = "full_attention", .theta = 160000.0,
+                         .theta_key = "global_rope_theta"},
+                        {.layer_type = "sliding_attention", .theta = 10000.0,
+                         .theta_key = "local_rope_theta"}}},
+     .layers = {.sliding = sliding_rule::period, .period_key = "global_attn_every_n_layers",
+                .period = 3, .period_from_first = true, .window_fallback = 128,
+                .window_half_key = "local_attention"}},
     {.name = "mimo_v2_flash",
      .source = "models/mimo_v2_flash (MiMoV2FlashConfig, MiMoV2FlashRotaryEmbedding)",
      .models = "MiMo-V2-Flash", .model_types = {"mimo_v2_flash"}, .head = {.fallback = 192},
@@ -502,6 +553,24 @@ inline constexpr family kFamilies[] = {
      .rotary = kFullHead, .max_fallback = 2048,
      .layers = {.linear_every = 1, .legacy_types = true,  // no layer_types: every layer Mamba
                 .rope_switch = "position_embedding_type"}},
+    {.name = "recurrent_gemma",
+     .source = "models/recurrent_gemma (RecurrentGemmaConfig, RecurrentGemmaRotaryEmbedding)",
+     .models = "RecurrentGemma (Griffin) 2B / 9B", .model_types = {"recurrent_gemma"},
+     .head = {.key = ""}, .rotary = {.factor_ignored = true}, .max_fallback = 8192,
+     .scalable = false,
+     .layers = {.window_fallback = 2048, .window_key = "attention_window_size",
+                .block_key = "block_types", .block_default = {"recurrent", "recurrent", "attention"},
+                .unread_blocks = "_block_types"}},
+    {.name = "olmo_hybrid",
+     .source = "models/olmo_hybrid (OlmoHybridConfig, OlmoHybridModel.rotary_emb)",
+     .models = "OLMo Hybrid", .model_types = {"olmo_hybrid"}, .rotary = kFullHead,
+     .max_fallback = 65536,
+     .layers = {.legacy_types = true, .null_theta_nope = true, .full_every = 4}},
+    {.name = "zamba2", .source = "models/zamba2 (Zamba2Config, Zamba2Attention)",
+     .models = "Zamba2", .model_types = {"zamba2"}, .head = {.key = "", .hidden_mult = 2},
+     .rotary = kFullHead, .max_fallback = 4096, .long_context_key = "use_long_context",
+     .layers = {.needs_layer_types = true, .list_alias = "layers_block_type",
+                .legacy_types = true, .rope_flag = "use_mem_rope", .hybrid_full = true}},
     {.name = "minimax", .source = "models/minimax (MiniMaxConfig, MiniMaxRotaryEmbedding)",
      .models = "MiniMax-Text-01 (-hf)", .model_types = {"minimax"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .max_fallback = 131072, .unread_dim_key = "rotary_dim",
@@ -518,6 +587,12 @@ inline constexpr family kFamilies[] = {
      .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
                 .period = 4, .window_fallback = 4096, .rope = rope_where::sliding,
                 .dense_prefix = true}},
+    {.name = "cohere_compass",
+     .source = "models/cohere_compass (CohereCompassTextConfig, CohereCompassRotaryEmbedding)",
+     .models = "North Micro (Cohere Compass)", .model_types = {"cohere_compass", "cohere_compass_text"},
+     .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 8192,
+     .mrope = mrope_rule::interleaved,
+     .layers = {.window_fallback = 4096, .null_type_nope = true}},
     {.name = "qwen2_vl", .source = "models/qwen2_vl (Qwen2VLConfig, Qwen2VisionTransformer)",
      .models = "Qwen2-VL", .model_types = {"qwen2_vl", "qwen2_vl_text"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required, .vision_dims = "embed_dim"},
@@ -608,14 +683,6 @@ inline constexpr refusal kRefusals[] = {
      "compress_rope_theta, partial interleaved RoPE on the trailing slice of the head) rather "
      "than by layer type, and its compressor and indexer rotate with the compress ladder; "
      "posenc's layer map has no rule joining them"},
-    {{"mistral4"}, "models/mistral4 (Mistral4Config, Mistral4Attention)",
-     "its MLA rotary names the rope slice by partial_rotary_factor of qk_nope + qk_rope and "
-     "scales queries by llama_4_scaling_beta; a row joining the deepseek MLA rules with "
-     "Ministral 3's query scale would express it"},
-    {{"cohere_compass", "cohere_compass_text"},
-     "models/cohere_compass (per-type rotary or none)",
-     "which layers take RoPE depends on null per-type rope dicts, a rule posenc's layer map "
-     "lacks"},
     {{"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"},
      "models/ernie4_5_vl_moe (Ernie4_5_VLMoeTextRotaryEmbedding: inv_freq_3d, recomposition_to_3d)",
      "its text rotary gives h the even and w the odd rungs of the first mrope_section[0] + "
@@ -636,25 +703,22 @@ inline constexpr refusal kRefusals[] = {
     {{"video_llama_3"}, "models/video_llama_3 (VideoLlama3Config: AutoModel of text_config)",
      "its language model is whatever text_config.model_type names (Qwen2 in the released "
      "checkpoints); this config names none: give text_config.model_type"},
-    {{"recurrent_gemma"}, "models/recurrent_gemma (RecurrentGemmaRotaryEmbedding)",
-     "its config class sets partial_rotary_factor 0.5 (published files carry 0.5: Griffin rotates "
-     "half the head) but transformers' rotary ignores it and rotates the whole head: the two "
-     "disagree"},
-    {{"zamba2"}, "models/zamba2 (Zamba2Config, use_mem_rope)",
-     "its shared attention blocks have head_dim 2 · hidden_size / num_attention_heads (head_dim "
-     "is attention_head_dim) and RoPE only with use_mem_rope, rules not in the family table yet"},
-    {{"olmo_hybrid"}, "models/olmo_hybrid (OlmoHybridModel.rotary_emb)",
-     "RoPE is built only when rope_parameters.rope_theta is not None after the class's "
-     "conversion (released checkpoints use none), a rule not in the family table yet"},
     {{"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_text", "t5gemma2_encoder",
       "t5gemma2_decoder"},
-     "models/t5gemma, t5gemma2 (encoder-decoder)",
-     "it is an encoder-decoder whose rope settings live in encoder / decoder configs, and posenc "
-     "reads decoder-only text configs"},
-    {{"modernbert-decoder", "muse_glimmer_assistant", "openai_privacy_filter"},
-     "models/modernbert_decoder, muse_glimmer_assistant, openai_privacy_filter",
-     "their rope rules (global/local θ keys, queries rotated at the last q_len positions, a "
-     "bidirectional classifier) have not been read into the family table"},
+     "models/t5gemma, t5gemma2 (T5GemmaConfig, T5Gemma2Config: encoder-decoder)",
+     "it is an encoder-decoder: the decoder's rope settings live under `decoder` (t5gemma2: "
+     "`decoder`, its encoder's under `encoder.text_config`), the encoder attends both ways and "
+     "each decoder layer adds a cross-attention without RoPE, while posenc reads decoder-only "
+     "text configs; their rules have not been read into the family table yet"},
+    {{"openai_privacy_filter"},
+     "models/openai_privacy_filter (OpenAIPrivacyFilterAttention, _apply_rotary_emb)",
+     "it is a bidirectional token classifier (is_causal False): every layer attends both ways "
+     "over a window of sliding_window + 1, which posenc's causal layer map does not describe"},
+    {{"muse_glimmer_assistant"},
+     "models/muse_glimmer_assistant (apply_rotary_pos_emb over context + draft tokens)",
+     "it is a draft model whose keys span the main model's context and its own tokens while "
+     "queries take the last q_len rows of cos/sin; its rope rules have not been read into the "
+     "family table yet"},
 };
 
 constexpr const refusal* refusal_of(std::string_view model_type) {

@@ -38,6 +38,7 @@ std::optional<std::string> canonical_type(const family& f, const std::string& t)
     if (t == "mamba") return "linear_attention";
     if (t == "attention") return "full_attention";
   }
+  if (f.layers.hybrid_full && t == "hybrid") return "full_attention";  // Zamba2's shared block
   if ((t == "moe" || t == "mlp") && f.layers.block_pattern.empty()) return std::nullopt;
   if (!attention_of(t)) return std::nullopt;
   return t;
@@ -49,6 +50,22 @@ std::string no_rope_reason(const text_context& c) {
   const layer_rule& rule = c.f.layers;
   if (rule.rope == rope_where::nowhere)
     return std::string(c.f.name) + " has no positional encoding (" + std::string(c.f.source) + ")";
+  if (!rule.rope_flag.empty()) {  // Zamba2Model: rotary_emb only if use_mem_rope
+    const std::string key = c.p + std::string(rule.rope_flag);
+    if (c.r.flag(key).value_or(false)) return "";
+    return key + " is not true: " + std::string(c.f.name) + " then applies no rotary (" +
+           std::string(c.f.source) + ")";
+  }
+  if (rule.null_theta_nope) {  // OlmoHybridModel: rotary_emb only if rope_theta is not None
+    const std::string scaling = c.p + "rope_scaling";
+    const bool v4 = c.r.is_object(scaling) && !c.r.children(scaling).empty();
+    const std::string own = (v4 ? scaling : c.p + "rope_parameters") + ".rope_theta";
+    const std::string top = c.p + "rope_theta";
+    if (c.r.is_null(own) || (!c.r.has(own) && c.r.is_null(top)))
+      return (c.r.is_null(own) ? own : top) + " is null: " + std::string(c.f.name) +
+             " then builds no rotary, as its released checkpoints do (" + std::string(c.f.source) + ")";
+    return "";
+  }
   if (rule.rope_switch.empty()) return "";
   const std::string key = c.p + std::string(rule.rope_switch);
   if (c.r.text(key).value_or("") == "rope") return "";
@@ -165,6 +182,31 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
       out[static_cast<std::size_t>(v)] = "full_attention";
     }
   }
+  if (!rule.block_key.empty()) {  // RecurrentGemmaConfig.layers_block_type: (block_types * 100)[:n]
+    const std::string key = c.p + std::string(rule.block_key);
+    std::vector<std::string> blocks;
+    if (const auto listed = r.texts(key)) blocks = *listed;
+    else if (r.has(key)) fail_argument(key, " must be a list of strings");
+    else for (std::string_view b : rule.block_default) blocks.emplace_back(b);
+    const std::string unread = c.p + std::string(rule.unread_blocks);
+    if (const auto other = rule.unread_blocks.empty() ? std::nullopt : r.texts(unread); other && *other != blocks)
+      fail_argument(unread, " is not read by transformers (", c.f.source, " takes ", key,
+                    r.has(key) ? "" : ", absent: recurrent, recurrent, attention", "): give ", key,
+                    " to use its blocks, or remove ", unread);
+    if (blocks.empty() || n > 100 * blocks.size())
+      fail_argument(key, " must hold 1 to n blocks, repeated at most 100 times over the ", n, " layers");
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string& b = blocks[i % blocks.size()];
+      if (b != "recurrent" && b != "attention")
+        fail_argument(key, "[", i % blocks.size(), "] = ", quoted(b), " must be 'recurrent' or 'attention'");
+      out[i] = b == "attention" ? "sliding_attention" : "linear_attention";
+    }
+  }
+  if (rule.full_every > 0) {  // OlmoHybridConfig: full when i % 4 == 3, else the last layer
+    const auto k = static_cast<std::size_t>(rule.full_every);
+    for (std::size_t i = 0; i < n; ++i) out[i] = i % k == k - 1 ? "full_attention" : "linear_attention";
+    if (n < k) out.back() = "full_attention";
+  }
   if (rule.linear_every > 0)  // MiniMaxConfig: "full_attention" if bool((i + 1) % 2)
     for (std::size_t i = 0; i < n; ++i)
       if ((i + 1) % static_cast<std::size_t>(rule.linear_every) == 0) out[i] = "linear_attention";
@@ -242,6 +284,7 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
                       "posenc describes for ", c.f.name, " (full_attention, sliding_attention, "
                       "chunked_attention, deepseek_sparse_attention, linear_attention, conv",
                       c.f.layers.legacy_types ? ", mamba, attention" : "",
+                      c.f.layers.hybrid_full ? ", hybrid" : "",
                       c.f.layers.block_pattern.empty() ? ")" : ", moe, mlp)");
       types.push_back(*t);
     }
@@ -258,6 +301,12 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
     types = derived_types(c, rope);
   }
   if (c.f.layers.last_full) types.back() = "full_attention";  // Gemma4TextConfig forces it
+  if (c.f.layers.full_every > 0) {  // OlmoHybridConfig.validate_architecture
+    const auto count = [&](const char* t) { return std::count(types.begin(), types.end(), t); };
+    if (count("linear_attention") == 0 || count("full_attention") == 0)
+      fail_argument(list_key, " must hold at least one linear_attention and one full_attention "
+                    "layer (", c.f.source, " rejects it otherwise)");
+  }
   if (!c.f.layers.cross_layers.empty()) {  // MllamaTextConfig: cross_attention_layers
     const std::string key = c.p + std::string(c.f.layers.cross_layers);
     for (double v : c.r.numbers(key).value_or(std::vector<double>{})) {
@@ -287,6 +336,8 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
     out[i].type = types[i];
     out[i].rope = !no_rope && rope[i] && a <= attention_kind::sparse &&
                   (!sliding_only || a == attention_kind::sliding || forced[i]);
+    if (c.f.layers.null_type_nope && c.r.is_null(c.p + "rope_parameters." + types[i]))
+      out[i].rope = false;  // CohereCompassTextModel: no rotary where the type's dict is None
     if (!thetas) continue;
     const double t = (*thetas)[i];
     if (t == 0.0) out[i].rope = false;  // "theta == 0 => NoPE"
@@ -296,7 +347,16 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
 }
 
 int window_of(const text_context& c) {
-  const std::string key = c.p + "sliding_window";
+  if (!c.f.layers.window_half_key.empty()) {  // ModernBertDecoderConfig: local_attention // 2
+    const std::string key = c.p + std::string(c.f.layers.window_half_key);
+    if (c.r.is_null(key))
+      fail_argument(key, " is null: transformers then sets sliding_window = -1 on the sliding "
+                    "layers, which posenc's layer map does not describe");
+    const int w = c.r.integer(key, 2).value_or(c.f.layers.window_fallback) / 2;
+    return w;
+  }
+  const std::string key = c.p + std::string(c.f.layers.window_key.empty() ? "sliding_window"
+                                                                         : c.f.layers.window_key);
   if (const auto w = c.r.integer(key, 1)) return *w;
   if (c.r.is_null(key) || !c.f.layers.window_fallback)
     fail_argument(key, " is required: the config has sliding-window layers");
@@ -326,9 +386,41 @@ std::optional<query_scale> ministral_scale(const text_context& c) {
   return query_scale{static_cast<double>(*floor), *beta, 0.0};
 }
 
+// Mistral 4 (Mistral4Attention): get_llama_4_attn_scale on every layer, unconditionally, with
+// the rope parameters' llama_4_scaling_beta and original_max_position_embeddings as
+// standardize_rope_params leaves them (yarn / llama3 / longrope: a top-level value wins, else
+// max_position_embeddings fills it).
+query_scale mistral4_scale(const text_context& c) {
+  const std::string dict = c.r.is_object(c.p + "rope_parameters") ? c.p + "rope_parameters"
+                                                                   : c.p + "rope_scaling";
+  const std::string beta_key = dict + ".llama_4_scaling_beta";
+  c.r.refuse_null(beta_key, "the query scale's beta");
+  const auto beta = c.r.number(beta_key);
+  if (!beta)
+    fail_argument(beta_key, " is required: ", c.f.source, " scales every query by 1 + beta · "
+                  "log(1 + floor(p / original_max_position_embeddings)) and has no default");
+  const std::string type = c.r.text(dict + ".rope_type").value_or(c.r.text(dict + ".type").value_or("default"));
+  const bool standardized = type == "yarn" || type == "llama3" || type == "longrope";
+  std::string floor_key = dict + ".original_max_position_embeddings";
+  std::optional<int> floor;
+  if (standardized && c.r.has(c.p + "original_max_position_embeddings")) {
+    floor_key = c.p + "original_max_position_embeddings";
+  }
+  c.r.refuse_null(floor_key, "the query scale's floor");
+  floor = c.r.integer(floor_key, 1);
+  if (!floor && standardized) {
+    floor_key = c.p + std::string(c.f.max_key);
+    floor = c.r.integer(floor_key, 1);
+    if (!floor) floor = c.f.max_fallback;
+  }
+  if (!floor) fail_argument(floor_key, " is required: the query scale's floor");
+  return query_scale{static_cast<double>(*floor), *beta, 0.0};
+}
+
 // Llama 4: attn_temperature_tuning (default true) on the no-RoPE layers.
 std::optional<query_scale> query_scale_of(const text_context& c) {
   if (c.f.layers.query == query_rule::ministral3) return ministral_scale(c);
+  if (c.f.layers.query == query_rule::mistral4) return mistral4_scale(c);
   if (c.f.layers.query != query_rule::llama4) return std::nullopt;
   const std::string key = c.p + "attn_temperature_tuning";
   bool on = true;
@@ -379,6 +471,57 @@ void check_options(const config_options& options) {
     fail_argument("part 'indexer' is a text-model part; tower must be 'text'");
 }
 
+// Mistral4Config.__post_init__: `if self.rope_parameters is None: self.rope_parameters = {…}`.
+hf_config with_class_rope(const hf_config& config, const class_rope& d, const std::string& key) {
+  hf_config out = config;
+  out[key] = config_value::object();
+  out[key + ".rope_type"] = config_value::of_text(std::string(d.rope_type));
+  const std::pair<const char*, double> values[] = {
+      {"rope_theta", d.theta}, {"factor", d.factor}, {"original_max_position_embeddings", d.original},
+      {"beta_fast", d.beta_fast}, {"beta_slow", d.beta_slow}, {"mscale", d.mscale},
+      {"mscale_all_dim", d.mscale_all_dim}, {"llama_4_scaling_beta", d.query_beta}};
+  for (const auto& [name, v] : values)
+    if (v != 0.0) out[key + "." + name] = config_value::of(v);
+  return out;
+}
+
+// ModernBertDecoderConfig.convert_rope_params_to_dict: the per-type dicts (given, else
+// {"rope_type": "default"}), each updated with a v4 rope_scaling, then θ set by default from
+// global_rope_theta / local_rope_theta (else default_theta).
+hf_config with_keyed_ropes(const hf_config& config, const text_context& c, const std::string& key) {
+  const reader& r = c.r;
+  const std::string scaling = c.p + "rope_scaling";
+  if (r.has(scaling) && !r.is_object(scaling)) fail_argument(scaling, " must be an object or null");
+  if (r.has(key) && !r.is_object(key)) fail_argument(key, " must be an object or null");
+  hf_config out = config;
+  if (!r.is_object(key)) out[key] = config_value::object();
+  const std::string lead = scaling + ".";
+  for (const type_default& d : c.f.rope_defaults) {
+    const std::string dict = key + "." + std::string(d.layer_type);
+    if (r.has(dict) && !r.is_object(dict)) fail_argument(dict, " must be an object or null");
+    if (!r.is_object(dict)) {
+      if (r.is_object(key) && r.is_object(scaling))
+        fail_argument(dict, " is missing: transformers updates it with ", scaling, " (", c.f.source,
+                      " raises a KeyError)");
+      out[dict] = config_value::object();
+      out[dict + ".rope_type"] = config_value::of_text(std::string(d.rope_type));
+    }
+    for (auto it = config.lower_bound(lead); it != config.end() && it->first.starts_with(lead); ++it)
+      out[dict + "." + it->first.substr(lead.size())] = it->second;  // dict.update(rope_scaling)
+    const std::string theta_key = c.p + std::string(d.theta_key), own = dict + ".rope_theta";
+    r.refuse_null(theta_key, "the θ of the " + std::string(d.layer_type) + " layers");
+    const std::optional<double> given = r.number(theta_key);
+    const config_value* has = out.contains(own) ? &out.at(own) : nullptr;
+    if (!has) out[own] = config_value::of(given.value_or(d.theta));  // setdefault
+    else if (given && (has->type != config_value::kind::number || has->number != *given))
+      fail_argument(theta_key, " = ", *given, " is not read by ", c.f.name, ": ", own, " is set, and "
+                    "transformers keeps it (", c.f.source, "): remove one of them");
+  }
+  for (auto it = out.lower_bound(scaling); it != out.end() && it->first.starts_with(scaling);)
+    it = (it->first == scaling || it->first.starts_with(lead)) ? out.erase(it) : std::next(it);
+  return out;
+}
+
 // The config as a class with per-layer-type defaults completes it (Gemma4TextConfig,
 // LagunaConfig, …: `if self.rope_parameters is None: self.rope_parameters = default_rope_params`);
 // nullopt when nothing is added.
@@ -387,6 +530,9 @@ std::optional<hf_config> with_class_ropes(const hf_config& config, const config_
   const reader r(config);
   const text_context c = text_context_of(r, options);
   const std::string key = c.p + "rope_parameters";
+  if (!c.f.rope_dict.rope_type.empty() && !r.has(key) && !r.has(c.p + "rope_scaling"))
+    return with_class_rope(config, c.f.rope_dict, key);
+  if (!c.f.rope_defaults[0].theta_key.empty()) return with_keyed_ropes(config, c, key);
   if (c.f.rope_defaults[0].layer_type.empty() || r.has(key)) return std::nullopt;
   hf_config out = config;
   out[key] = config_value::object();
@@ -518,7 +664,9 @@ model_info model_from_config(const hf_config& config, const config_options& opti
       info.rope = known->second;
     }
     // Llama 4 scales the queries of its no-RoPE layers, Ministral 3 of every layer.
-    if (c.f.layers.query == detail::query_rule::ministral3 || (!l.rope && info.attention <= attention_kind::sparse))
+    const bool every = c.f.layers.query == detail::query_rule::ministral3 ||
+                       c.f.layers.query == detail::query_rule::mistral4;
+    if (every || (!l.rope && info.attention <= attention_kind::sparse))
       info.query_scale = scale;
     out.layers.push_back(info);
   }

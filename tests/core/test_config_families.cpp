@@ -14,6 +14,7 @@
 
 #include "support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <numbers>
@@ -41,7 +42,8 @@ std::string head_text(const family& f) {
   std::string out;
   if (!h.full_key.empty())
     out = "`" + std::string(h.full_key) + "` (full layers, else " + std::to_string(h.full_fallback) + "); ";
-  const std::string derived = "`" + std::string(h.hidden) + "` / `" + std::string(h.heads) + "`";
+  const std::string derived = (h.hidden_mult != 1 ? std::to_string(h.hidden_mult) + " · " : "") + "`" +
+                              std::string(h.hidden) + "` / `" + std::string(h.heads) + "`";
   if (h.key.empty()) return out + derived;
   out += "`" + std::string(h.key) + "`";
   if (!h.fallback && h.hidden.empty()) return out + " (required)";
@@ -52,6 +54,9 @@ std::string rotary_text(const family& f) {
   const auto& r = f.rotary;
   if (!r.dim_key.empty()) return "`" + std::string(r.dim_key) + "` (else " + std::to_string(r.dim_fallback) + ")";
   if (r.factor_fixed) return "head · " + number(r.factor_fallback) + " (fixed)";
+  if (r.factor_ignored) return "whole head (`partial_rotary_factor` is not read)";
+  if (!r.nope_key.empty())
+    return "the head: int((`" + std::string(r.nope_key) + "` + head) · `partial_rotary_factor`) must equal it";
   std::string factor = "`partial_rotary_factor`";
   if (!r.factor_alias.empty()) factor += " or `" + std::string(r.factor_alias) + "`";
   std::string out = "head · " + factor + " (else " + number(r.factor_fallback) + ")";
@@ -74,7 +79,9 @@ std::string defaults_text(const family& f) {
   for (const auto& d : f.rope_defaults) {
     if (d.layer_type.empty()) continue;
     out += (out.size() > 13 ? ", " : " ") + std::string(d.layer_type.substr(0, d.layer_type.find('_'))) + " " +
-           std::string(d.rope_type) + " θ " + number(d.theta);
+           std::string(d.rope_type) + " θ " +
+           (d.theta_key.empty() ? "" : "`" + std::string(d.theta_key) + "` (else ") + number(d.theta) +
+           (d.theta_key.empty() ? "" : ")");
     if (d.partial > 0) out += " p " + number(d.partial);
   }
   return out;
@@ -114,6 +121,26 @@ std::string layers_text(const family& f) {
   if (l.scaling_full_only) parts.push_back("scaling on full layers only");
   if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
   if (l.query == query_rule::ministral3) parts.push_back("query scale on every layer");
+  if (l.query == query_rule::mistral4) parts.push_back("query scale on every layer (`llama_4_scaling_beta` required)");
+  if (!f.rope_dict.rope_type.empty())
+    parts.push_back("class default " + std::string(f.rope_dict.rope_type) + " θ " + number(f.rope_dict.theta) +
+                    " factor " + number(f.rope_dict.factor) + " original " + number(f.rope_dict.original));
+  if (l.full_every > 0)
+    parts.push_back("without `layer_types` every " + std::to_string(l.full_every) +
+                    "-th layer full, the rest linear attention (no attention)");
+  if (l.null_theta_nope) parts.push_back("no RoPE on any layer when `rope_theta` is null");
+  if (!l.rope_flag.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_flag) + "`");
+  if (l.hybrid_full) parts.push_back("`hybrid` blocks: full attention");
+  if (!l.block_key.empty())
+    parts.push_back("layer i: `" + std::string(l.block_key) + "`[i % n] (else recurrent, recurrent, attention); "
+                    "recurrent: linear (no attention); attention: sliding, window `" + std::string(l.window_key) +
+                    "` (else " + std::to_string(l.window_fallback) + ")");
+  if (!f.scalable) parts.push_back("no rope scaling");
+  if (!f.long_context_key.empty())
+    parts.push_back("`" + std::string(f.long_context_key) + "`: max_position_embeddings 16384");
+  if (l.null_type_nope) parts.push_back("one `rope_parameters` dict per layer type, null: that type without RoPE");
+  if (!l.window_half_key.empty())
+    parts.push_back("window `" + std::string(l.window_half_key) + "` // 2 (else " + std::to_string(l.window_fallback / 2) + ")");
   if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));
   if (!l.attention_indices.empty())
     parts.push_back("full attention at `" + std::string(l.attention_indices) + "`, the rest Mamba (linear, no attention)");
@@ -523,4 +550,164 @@ TEST_CASE("config families: Cohere2-MoE's dense prefix layers take their own pat
   CHECK(pm.layers[0].rope.has_value());
   CHECK(pm.layers[1].attention == attention_kind::full);
   CHECK_FALSE(pm.layers[1].rope.has_value());
+}
+
+TEST_CASE("config families: Mistral 4's MLA ladder spans the qk_rope slice, its queries are scaled on every layer",
+          "[config][families]") {
+  using posenc::config_value;
+  // Mistral4Config.__post_init__: yarn θ 1e4 ×128 from 8192, mscale 1 / 1, llama_4_scaling_beta
+  // 0.1; _compute_yarn_parameters over dim = int((64 + 64) · 64/128) = 64.
+  posenc::hf_config m = shape("mistral4", 4096, 32, 3);
+  const posenc::model_info mm = posenc::model_from_config(m);
+  REQUIRE(mm.encodings.size() == 1);
+  const posenc::rope_config& r = mm.encodings[0];
+  CHECK(r.head_dim == 64);
+  CHECK(r.rotary_dim == 64);
+  CHECK(r.layout == posenc::rope_layout::interleaved);
+  const posenc::frequencies f = posenc::inverse_frequencies(64, r.base, r.scaling);
+  const double pi = std::numbers::pi;
+  auto correction = [&](double rot) { return 64 * std::log(8192 / (rot * 2 * pi)) / (2 * std::log(1e4)); };
+  const double low = std::max(std::floor(correction(32)), 0.0), high = std::min(std::ceil(correction(1)), 63.0);
+  for (int i = 0; i < 32; ++i) {
+    const double pos = std::pow(1e4, 2.0 * i / 64);
+    const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+    const double want = (1 / (128 * pos)) * ramp + (1 / pos) * (1 - ramp);
+    CHECK(f.inv_freq[static_cast<std::size_t>(i)] == Approx(want).epsilon(1e-14));
+  }
+  CHECK(f.attention_factor == 1.0);
+  for (const posenc::layer_info& l : mm.layers) {
+    REQUIRE(l.query_scale.has_value());
+    CHECK(l.query_scale->floor_scale == 8192.0);
+    CHECK(l.query_scale->attn_scale == 0.1);
+  }
+  m["rope_parameters"] = config_value::object();
+  m["rope_parameters.rope_type"] = config_value::of_text("yarn");
+  m["rope_parameters.factor"] = config_value::of(16);
+  m["rope_parameters.partial_rotary_factor"] = config_value::of(1);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(m); },
+      "rope_parameters.partial_rotary_factor gives mistral4's ladder 128 dims");
+}
+
+TEST_CASE("config families: OLMo Hybrid's null rope_theta and Zamba2's use_mem_rope decide RoPE", "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  posenc::hf_config o = shape("olmo_hybrid", 3840, 30, 8);
+  o["rope_theta"] = config_value::null_value();  // null: OlmoHybridModel.rotary_emb is None
+  const posenc::model_info om = posenc::model_from_config(o);
+  CHECK(om.encodings.empty());
+  for (const posenc::layer_info& l : om.layers)
+    CHECK(l.attention == (l.index % 4 == 3 ? attention_kind::full : attention_kind::linear));
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(o); }, "rope_theta is null: olmo_hybrid then builds no rotary");
+  o["rope_theta"] = config_value::of(5e5);
+  const posenc::model_info roped = posenc::model_from_config(o);
+  REQUIRE(roped.encodings.size() == 1);
+  CHECK(roped.encodings[0].head_dim == 128);
+  CHECK(roped.layers[3].rope.has_value());
+  CHECK_FALSE(roped.layers[2].rope.has_value());
+  // Zamba2Config: attention_head_dim = 2 · hidden_size // heads; "hybrid" blocks attend fully.
+  posenc::hf_config z = shape("zamba2", 3584, 32, 3);
+  z["layers_block_type"] = config_value::strings(3);
+  const char* types[] = {"mamba", "hybrid", "mamba"};
+  for (int i = 0; i < 3; ++i) z["layers_block_type." + std::to_string(i)] = config_value::of_text(types[i]);
+  CHECK(posenc::model_from_config(z).encodings.empty());
+  z["use_mem_rope"] = config_value::of_bool(true);
+  const posenc::model_info zm = posenc::model_from_config(z);
+  REQUIRE(zm.encodings.size() == 1);
+  CHECK(zm.encodings[0].head_dim == 224);
+  CHECK(zm.encodings[0].rotary_dim == 224);
+  CHECK(zm.layers[1].attention == attention_kind::full);
+  CHECK(zm.layers[1].rope.has_value());
+  CHECK(zm.layers[0].attention == attention_kind::linear);
+  CHECK(zm.encodings[0].scaling.max_position_embeddings == 4096);
+  z["use_long_context"] = config_value::of_bool(true);  // Zamba2Config: max_position_embeddings 16384
+  CHECK(posenc::model_from_config(z).encodings[0].scaling.max_position_embeddings == 16384);
+}
+
+TEST_CASE("config families: the ModernBERT decoder's per-type θ keys, rope_scaling and halved window", "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // ModernBertDecoderConfig: full when i % 3 == 0 at global_rope_theta (160000), sliding at
+  // local_rope_theta (10000) with sliding_window = local_attention // 2; head hidden // heads.
+  posenc::hf_config m = shape("modernbert-decoder", 768, 12, 6);
+  const posenc::model_info mm = posenc::model_from_config(m);
+  REQUIRE(mm.encodings.size() == 2);
+  for (const posenc::layer_info& l : mm.layers) {
+    const bool full = l.index % 3 == 0;
+    CHECK(l.attention == (full ? attention_kind::full : attention_kind::sliding));
+    CHECK(l.window == (full ? std::optional<int>() : std::optional<int>(64)));
+    CHECK(mm.encodings[*l.rope].base == (full ? 160000.0 : 10000.0));
+    CHECK(mm.encodings[*l.rope].head_dim == 64);
+  }
+  m["local_rope_theta"] = config_value::of(160000);
+  m["rope_scaling"] = config_value::object();
+  m["rope_scaling.rope_type"] = config_value::of_text("linear");
+  m["rope_scaling.factor"] = config_value::of(4);
+  const posenc::model_info sm = posenc::model_from_config(m);
+  REQUIRE(sm.encodings.size() == 1);  // both types now the same linear ladder
+  CHECK(sm.encodings[0].scaling.type == posenc::scaling_type::linear);
+  CHECK(sm.encodings[0].base == 160000.0);
+  m["rope_parameters"] = config_value::object();
+  m["rope_parameters.full_attention"] = config_value::object();
+  m["rope_parameters.full_attention.rope_type"] = config_value::of_text("default");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(m); }, "rope_parameters.sliding_attention is missing");
+}
+
+TEST_CASE("config families: RecurrentGemma rotates the whole head (partial_rotary_factor unread) on its attention blocks",
+          "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // RecurrentGemmaConfig: head_dim = hidden // heads, layers_block_type = (block_types * 100)[:n];
+  // RecurrentGemmaRotaryEmbedding spans head_dim and apply_rotary_pos_emb rotates cos.shape[-1].
+  posenc::hf_config g = shape("recurrent_gemma", 2560, 10, 6);
+  g["partial_rotary_factor"] = config_value::of(0.5);
+  const posenc::model_info m = posenc::model_from_config(g);
+  REQUIRE(m.encodings.size() == 1);
+  CHECK(m.encodings[0].head_dim == 256);
+  CHECK(m.encodings[0].rotary_dim == 256);
+  for (const posenc::layer_info& l : m.layers) {
+    const bool attention = l.index % 3 == 2;
+    CHECK(l.attention == (attention ? attention_kind::sliding : attention_kind::linear));
+    CHECK(l.rope.has_value() == attention);
+    if (attention) CHECK(l.window == 2048);
+  }
+  g["rope_parameters"] = config_value::object();
+  g["rope_parameters.rope_type"] = config_value::of_text("linear");
+  g["rope_parameters.factor"] = config_value::of(2);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(g); }, "rope_parameters.rope_type = 'linear'");
+}
+
+TEST_CASE("config families: Cohere Compass runs RoPE only on layer types whose rope dict is not null",
+          "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // CohereCompassTextModel: rotary_emb(…) if rope_parameters[layer_type] is not None; the
+  // rotary is Qwen3-VL's interleaved M-RoPE (section default [24, 20, 20]), head hidden // heads.
+  posenc::hf_config c = shape("cohere_compass_text", 2048, 16, 4);
+  c["layer_types"] = config_value::strings(4);
+  for (int i = 0; i < 4; ++i)
+    c["layer_types." + std::to_string(i)] = config_value::of_text(i == 3 ? "full_attention" : "sliding_attention");
+  c["rope_parameters"] = config_value::object();
+  c["rope_parameters.full_attention"] = config_value::null_value();
+  c["rope_parameters.sliding_attention"] = config_value::object();
+  c["rope_parameters.sliding_attention.rope_type"] = config_value::of_text("default");
+  c["rope_parameters.sliding_attention.rope_theta"] = config_value::of(50000);
+  const posenc::model_info m = posenc::model_from_config(c);
+  REQUIRE(m.encodings.size() == 1);
+  CHECK(m.encodings[0].head_dim == 128);
+  CHECK(m.encodings[0].axes.kind == posenc::rope_axes_kind::mrope_interleaved);
+  CHECK((m.encodings[0].axes.section == std::array<int, 3>{24, 20, 20}));
+  for (const posenc::layer_info& l : m.layers) {
+    CHECK(l.rope.has_value() == (l.index != 3));
+    CHECK(l.attention == (l.index == 3 ? attention_kind::full : attention_kind::sliding));
+    if (l.index != 3) CHECK(l.window == 4096);
+  }
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(c); }, "rope_parameters.full_attention is null");
+  c.erase("rope_parameters.sliding_attention.rope_theta");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(c); }, "rope_parameters.sliding_attention.rope_theta is required");
 }

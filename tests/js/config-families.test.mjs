@@ -283,6 +283,34 @@ const FAMILIES = {
   'paddleocr-vl-1.5.reconstructed': { family: 'paddleocr_vl',
     encodings: [rotary(128, 128, 500000, 'half', plain(128, 500000), { section: [16, 24, 24], interleaved: false })],
     layers: full(18) },
+  // Mistral4Config.__post_init__'s yarn dict (θ 1e4, ×128 from 8192, mscale 1 / 1): the ladder
+  // spans int((64 + 64) · 64/128) = 64 dims, the qk_rope slice, interleaved (rope_interleave);
+  // Mistral4Attention scales every query with llama_4_scaling_beta 0.1 from 8192.
+  'mistral-small-4-119b.class-defaults.reconstructed': { family: 'mistral4',
+    encodings: [rotary(64, 64, 10000, 'interleaved', hfYarn(64, 10000, { factor: 128, original_max_position_embeddings: 8192,
+      beta_fast: 32, beta_slow: 1, mscale: 1, mscale_all_dim: 1 }))],
+    layers: every(36, () => ['e0', 'full', null, null, { floorScale: 8192, attnScale: 0.1, offset: 0 }]) },
+  // OlmoHybridConfig: full when i % 4 == 3, else linear; rope_theta null: no rotary_emb at all.
+  'olmo-hybrid.class-defaults.reconstructed': { family: 'olmo_hybrid', encodings: [],
+    layers: every(32, (i) => [null, i % 4 === 3 ? 'full' : 'linear', null, null, null]) },
+  // Zamba2Config: head 2 · 3584 // 32 = 224, RoPE (use_mem_rope) in the hybrid blocks' attention.
+  'zamba2-7b.reconstructed': { family: 'zamba2', encodings: [rotary(224, 224, 10000, 'half', plain(224, 10000))],
+    layers: load('zamba2-7b.reconstructed').layers_block_type.map((t) => (t === 'hybrid' ? ['e0', 'full', null, null, null]
+      : [null, 'linear', null, null, null])) },
+  // ModernBertDecoderConfig: full when i % 3 == 0 (θ 160000), else sliding (θ 10000), window
+  // local_attention // 2 = 64; head 768 / 12.
+  'modernbert-decoder.class-defaults.reconstructed': { family: 'modernbert_decoder',
+    encodings: [rotary(64, 64, 160000, 'half', plain(64, 160000)), rotary(64, 64, 10000, 'half', plain(64, 10000))],
+    layers: every(22, (i) => (i % 3 ? ['e1', 'sliding', 64, null, null] : ['e0', 'full', null, null, null])) },
+  // CohereCompassTextModel: rotary only for layer types whose rope dict is not None; interleaved
+  // M-RoPE (Qwen3-VL's apply_interleaved_mrope), rotate_half pairs; head 16 // 4.
+  'cohere-compass-tiny.reconstructed': { family: 'cohere_compass',
+    encodings: [rotary(4, 4, 50000, 'half', plain(4, 50000), { section: [1, 1, 0], interleaved: true })],
+    layers: [...every(3, () => ['e0', 'sliding', 8, null, null]), [null, 'full', null, null, null]] },
+  // RecurrentGemmaConfig: (block_types * 100)[:26], attention every 3rd block with window 2048;
+  // the rotary spans the whole 256-wide head although the file says partial_rotary_factor 0.5.
+  'recurrentgemma-2b.reconstructed': { family: 'recurrent_gemma', encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000))],
+    layers: every(26, (i) => (i % 3 === 2 ? ['e0', 'sliding', 2048, null, null] : [null, 'linear', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -530,6 +558,78 @@ for (const [name, pe] of Object.entries(both)) {
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
     assert.equal(opted.headDim, 128);
     opted.dispose();
+  });
+
+  test(`${name}: Mistral 4, OLMo Hybrid and Zamba2 follow their classes; what transformers cannot run is named`, () => {
+    const m4 = load('mistral-small-4-119b.class-defaults.reconstructed');
+    const yarn = { rope_type: 'yarn', rope_theta: 1e4, factor: 16, original_max_position_embeddings: 16384,
+      llama_4_scaling_beta: 0.2 };
+    const given = pe.modelFromConfig({ ...m4, rope_parameters: yarn });
+    try {
+      assertEncoding(given.encodings.e0, rotary(64, 64, 1e4, 'interleaved', hfYarn(64, 1e4, yarn)), 'mistral4 rope_parameters');
+      assert.deepEqual({ ...given.layers[5].queryScale }, { floorScale: 16384, attnScale: 0.2, offset: 0 });
+    } finally {
+      given.dispose();
+    }
+    // A v4 rope_scaling replaces the class's dict and its partial_rotary_factor: 128 dims ≠ the slice.
+    assertThrows(() => pe.ropeFromConfig({ ...m4, rope_scaling: yarn }), RangeError,
+      /rope_scaling.partial_rotary_factor gives mistral4's ladder 128 dims .*give partial_rotary_factor = 64 \/ 128 in rope_scaling/);
+    const halved = pe.ropeFromConfig({ ...m4, rope_scaling: { ...yarn, partial_rotary_factor: 0.5 }, rope_interleave: false });
+    assertEncoding(halved, rotary(64, 64, 1e4, 'half', hfYarn(64, 1e4, yarn)), 'mistral4 rope_scaling with 0.5');
+    halved.dispose();
+    assertThrows(() => pe.ropeFromConfig({ ...m4, rope_parameters: { rope_type: 'default', rope_theta: 1e4 } }), RangeError,
+      /rope_parameters.rope_type gives mistral4's ladder 128 dims \(rope type 'default' spans the whole head_dim = qk_nope_head_dim \+ qk_rope_head_dim = 128\)/);
+    const noBeta = { ...yarn };
+    delete noBeta.llama_4_scaling_beta;
+    assertThrows(() => pe.modelFromConfig({ ...m4, rope_parameters: noBeta }), RangeError,
+      /rope_parameters.llama_4_scaling_beta is required/);
+    // OLMo Hybrid: a θ (not null) builds the rotary, on the full-attention layers only.
+    const olmo = load('olmo-hybrid.class-defaults.reconstructed');
+    assertThrows(() => pe.ropeFromConfig(olmo), RangeError, /rope_theta is null: olmo_hybrid then builds no rotary/);
+    const roped = pe.modelFromConfig({ ...olmo, rope_theta: 5e5 });
+    try {
+      assert.deepEqual(roped.layers.slice(0, 4).map((l) => l.rope), [null, null, null, 'e0']);
+      assertEncoding(roped.encodings.e0, rotary(128, 128, 5e5, 'half', plain(128, 5e5)), 'olmo_hybrid θ 5e5');
+    } finally {
+      roped.dispose();
+    }
+    // Without any θ key, convert_rope_params_to_dict fills default_theta 10000: RoPE.
+    const plainOlmo = { ...olmo };
+    delete plainOlmo.rope_theta;
+    const dflt = pe.ropeFromConfig(plainOlmo, { layer: 3 });
+    assertEncoding(dflt, rotary(128, 128, 1e4, 'half', plain(128, 1e4)), 'olmo_hybrid default θ');
+    dflt.dispose();
+    assertThrows(() => pe.modelFromConfig({ ...olmo, layer_types: Array(32).fill('full_attention') }), RangeError,
+      /layer_types must hold at least one linear_attention and one full_attention layer/);
+    // Zamba2: no use_mem_rope, no rotary; layers_block_type is required (no derived pattern).
+    const zamba = load('zamba2-7b.reconstructed');
+    assertThrows(() => pe.ropeFromConfig({ ...zamba, use_mem_rope: false }), RangeError, /use_mem_rope is not true/);
+    assert.equal(pe.ropeFromConfig({ ...zamba, use_mem_rope: false }, { layer: 6 }), null);
+    const unlisted = { ...zamba };
+    delete unlisted.layers_block_type;
+    assertThrows(() => pe.modelFromConfig(unlisted), RangeError, /layer_types is required to list zamba2's layers/);
+    // RecurrentGemma: _block_types is not read; a different pattern there is refused by name.
+    const griffin = load('recurrentgemma-2b.reconstructed');
+    assertThrows(() => pe.modelFromConfig({ ...griffin, _block_types: ['attention'] }), RangeError,
+      /_block_types is not read by transformers/);
+    const blocks = pe.modelFromConfig({ ...griffin, block_types: ['attention'], _block_types: ['attention'] });
+    try {
+      assert.ok(blocks.layers.every((l) => l.rope === 'e0' && l.attention === 'sliding'));
+    } finally {
+      blocks.dispose();
+    }
+    // Cohere Compass: a null per-type dict means no RoPE there; a dict must name rope_type and rope_theta.
+    const compass = load('cohere-compass-tiny.reconstructed');
+    assertThrows(() => pe.ropeFromConfig(compass), RangeError,
+      /text_config.rope_parameters.full_attention is null: cohere_compass's full_attention layers have no RoPE/);
+    assert.equal(pe.ropeFromConfig(compass, { layer: 3 }), null);
+    const typeless = structuredClone(compass);
+    delete typeless.text_config.rope_parameters.sliding_attention.rope_type;
+    assertThrows(() => pe.modelFromConfig(typeless), RangeError,
+      /text_config.rope_parameters.sliding_attention.rope_type is required/);
+    const flat = structuredClone(compass);
+    flat.text_config.rope_parameters = { rope_type: 'default', rope_theta: 1e4 };
+    assertThrows(() => pe.modelFromConfig(flat), RangeError, /rope_parameters must hold one object \(or null\) per layer type/);
   });
 
   test(`${name}: ropeFromConfig({ layer }) is the layer's encoding, null without RoPE`, () => {
