@@ -17,9 +17,8 @@
 //   - SSE2 (x86-64's baseline): four values per batch, by the integer conversions of
 //     half_float.hpp (bit-identical to the scalar ones).
 //   - WebAssembly SIMD128 (xsimd's sse2 arch under Emscripten): split (2 × 4 values per
-//     step) in the interleaved layout and for float16 in the half layout, bfloat16 four per
-//     batch in the half layout, by the WebAssembly conversions of half_float.hpp
-//     (bit-identical too).
+//     step) in the interleaved layout, four per batch in the half layout, by the WebAssembly
+//     conversions of half_float.hpp (bit-identical too).
 //   - AVX2: bfloat16 split, 2 × 8 values per step (and a 2 × 4 tail), by integer steps;
 //     float16 eight per batch by F16C (exact widening, round-to-nearest-even narrowing that
 //     quiets NaNs as f32_to_f16 does; one instruction each way). Built in the AVX2
@@ -230,16 +229,15 @@ inline half_kernel_table half_kernels_scalar() noexcept {
 #if !POSENC_SCALAR_ONLY
 // Where Arch's kernels split (the measurements: bench/results/decisions.md): AVX2 bfloat16
 // in both layouts (its packed conversions need lane shuffles; float16 converts by F16C,
-// packed); WebAssembly in the interleaved layout, where the split also saves the pair swap,
-// and float16 in the half layout (no shuffle to load or store four values); WebAssembly
-// bfloat16 in the half layout and native SSE2 stay packed.
+// packed); WebAssembly in the interleaved layout, where the split also saves the pair swap;
+// the WebAssembly half layout and native SSE2 stay packed.
 #ifdef __wasm_simd128__
 inline constexpr bool kWasmSplit = true;
 #else
 inline constexpr bool kWasmSplit = false;
 #endif
 template <class Arch, bool BF, bool Interleaved>
-inline constexpr bool splits = std::is_same_v<Arch, xsimd::sse2> ? kWasmSplit && (Interleaved || !BF) : BF;
+inline constexpr bool splits = std::is_same_v<Arch, xsimd::sse2> ? kWasmSplit && Interleaved : BF;
 
 // One entry of the table of Arch.
 template <class Arch, bool BF, bool Interleaved, bool Scaled>
