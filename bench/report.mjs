@@ -239,7 +239,7 @@ if (stable) {
   md.push('## Targets on stable measures', '', `Median of ${stable.processes} processes, min–max beside it (bench/stable.mjs; instruction counts exact, under valgrind).`, '',
     '| target | median | min–max | required | met |', '|---|---|---|---|---|');
   for (const t of stable.targets)
-    md.push(`| ${t.target} | ${t.median.toFixed(2)} | ${t.min === t.max ? 'exact' : `${t.min.toFixed(2)}–${t.max.toFixed(2)}`} | ${t.required} | ${t.pass ? 'yes' : '**no**'} |`);
+    md.push(`| ${t.target} | ${t.median.toFixed(2)} | ${t.min === t.max ? 'exact' : `${t.min.toFixed(2)}–${t.max.toFixed(2)}`} | ${t.required} | ${t.pass === null ? '–' : t.pass ? 'yes' : '**no**'} |`);
   md.push('');
 }
 md.push('## Context: whole-run figures (not pass/fail)', '',

@@ -90,16 +90,29 @@ function loopOf(rope, tokens, start) {
   for (const o of [rope, t16]) o.dispose();
 }
 
-// Plain Float32Arrays, 2048 × 32 × 128 (32 MiB): out of place beside in place.
+// Plain Float32Arrays, 2048 × 32 × 128 (32 MiB): out of place beside in place, and beside the
+// same bytes moved without rotating, as the package moves them (256 KiB chunks through
+// WebAssembly memory, TypedArray.prototype.set both ways): z → scratch → z, and x → scratch
+// → y. Out of place a second 32 MiB array is written, so every line of y is also read for
+// ownership; the bare copies show what that costs any JS path.
 {
   const tokens = 2048, n = tokens * HEADS * DIM, opts = { tokens, heads: HEADS, start: 0 };
   const rope = pe.rope({ headDim: DIM, cacheLength: tokens });
   const x = randomFill(new Float32Array(n), 3), y = new Float32Array(n), z = randomFill(new Float32Array(n), 3);
+  const CHUNK = 65536, scratch = pe.tensor(CHUNK), s = scratch.array;
+  const chunkCopy = (from, to) => {
+    for (let i = 0; i < n; i += CHUNK) {
+      s.set(from.subarray(i, i + CHUNK));
+      to.set(s, i);
+    }
+  };
   record('plain_array/2048x32x128', {
     inPlace: () => rope.apply(z, opts),
     outOfPlace: () => rope.apply(x, { tokens, heads: HEADS, start: 0, out: y }),
+    copyInPlace: () => chunkCopy(z, z),
+    copyOut: () => chunkCopy(x, y),
   });
-  rope.dispose();
+  for (const o of [rope, scratch]) o.dispose();
 }
 
 process.stdout.write(JSON.stringify(out) + '\n');

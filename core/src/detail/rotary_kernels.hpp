@@ -69,14 +69,46 @@ inline void group_lanes(const T* __restrict cos, const T* __restrict sin, std::s
   }
 }
 
+#if !POSENC_SCALAR_ONLY
+// True when Arch's batches of T are 128 bits wide: zip_lo / zip_hi then interleave in order
+// (on AVX they interleave per 128-bit lane, which is not this layout).
+template <class T, class Arch>
+constexpr bool zips_in_order() noexcept {
+  if constexpr (std::is_void_v<Arch>) return false;
+  else return sizeof(xsimd::batch<T, Arch>) == 16;
+}
+
+// The interleaved lanes of pairs [i, half) by whole batches (the twin of expand_lanes' last
+// loop: the same copies and the same product sg·sin, negated): each batch of cos gives two
+// of (c0, c0, c1, c1, …), each of sin two of (−s0, s0, −s1, s1, …). Returns the first pair
+// left to that loop. The copies, scattered one float at a time, cost a tenth of a 128-dim
+// token's rotation in WebAssembly.
+template <class T, class Arch>
+std::size_t zip_lanes(const T* cos, const T* sin, std::size_t i, std::size_t half, T sg,
+                      T* lane_cos, T* lane_sin) noexcept {
+  using batch = xsimd::batch<T, Arch>;
+  constexpr std::size_t w = batch::size;
+  for (; i + w <= half; i += w) {
+    const batch c = batch::load_unaligned(cos + i), s = batch(sg) * batch::load_unaligned(sin + i);
+    const batch n = -s;
+    xsimd::zip_lo(c, c).store_unaligned(lane_cos + 2 * i);
+    xsimd::zip_hi(c, c).store_unaligned(lane_cos + 2 * i + w);
+    xsimd::zip_lo(n, s).store_unaligned(lane_sin + 2 * i);
+    xsimd::zip_hi(n, s).store_unaligned(lane_sin + 2 * i + w);
+  }
+  return i;
+}
+#endif
+
 // The lanes of a row for the SIMD kernel (see token_rows). Half layout with sign +1 and no
 // group needs none: the kernel then reads cos/sin themselves. group ≠ 0 (a multiple of 4):
 // kernels that split their values into even and odd elements (half_kernels.hpp) read, within
 // every whole group of `group` lanes, then one group of group / 2 if that many lanes remain
 // (a half-width tail batch), the even lanes first, then the odd ones (interleaved: the
 // group's pairs' cos twice, their −sin then their sin); the lanes after stay in order.
-// Arch only names the translation unit that compiles a copy (the kernel tables of
-// detail/dispatch.hpp), so each arch's copy is vectorised at its width.
+// Arch names the translation unit that compiles a copy (the kernel tables of
+// detail/dispatch.hpp), so each arch's copy is vectorised at its width; 128-bit arches zip
+// the interleaved lanes by batches (zip_lanes).
 template <class T, class Arch = void>
 void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool interleaved,
                   T* lane_cos, T* lane_sin, std::size_t group = 0) noexcept {
@@ -94,7 +126,11 @@ void expand_lanes(const T* cos, const T* sin, std::size_t half, float sign, bool
     for (std::size_t i = grouped; i < half; ++i) lane_sin[i] = sg * sin[i];
     return;
   }
-  for (std::size_t i = grouped / 2; i < half; ++i) {
+  std::size_t first = grouped / 2;
+#if !POSENC_SCALAR_ONLY
+  if constexpr (zips_in_order<T, Arch>()) first = zip_lanes<T, Arch>(cos, sin, first, half, sg, lane_cos, lane_sin);
+#endif
+  for (std::size_t i = first; i < half; ++i) {
     lane_cos[2 * i] = lane_cos[2 * i + 1] = cos[i];
     lane_sin[2 * i] = -(sg * sin[i]);
     lane_sin[2 * i + 1] = sg * sin[i];
