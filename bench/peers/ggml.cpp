@@ -56,7 +56,7 @@ struct ggml_api {
   int (*graph_compute)(void*, void*);  // ggml_backend_graph_compute(backend, graph)
   void (*threadpool_params_init)(void*, int);
   void* backend = nullptr;
-  std::string variant;
+  std::string variant, version, commit;
 };
 
 template <class F>
@@ -88,6 +88,11 @@ ggml_api load_ggml(const std::string& dir) {
   bind(base, "ggml_build_forward_expand", g.build_forward_expand);
   bind(base, "ggml_backend_graph_compute", g.graph_compute);
   bind(base, "ggml_threadpool_params_init", g.threadpool_params_init);
+  const char* (*version)();
+  const char* (*commit)();
+  bind(base, "ggml_version", version);
+  bind(base, "ggml_commit", commit);
+  g.version = version(), g.commit = commit();
 
   void* best = nullptr;
   int best_score = 0;
@@ -215,7 +220,8 @@ int main(int argc, char** argv) {
   }
   try {
     const ggml_api g = load_ggml(argv[1]);
-    std::printf("{\n  \"ggml_cpu_variant\": \"%s\"", g.variant.c_str());
+    std::printf("{\n  \"ggml_version\": \"%s\", \"ggml_commit\": \"%s\", \"ggml_cpu_variant\": \"%s\"",
+                g.version.c_str(), g.commit.c_str(), g.variant.c_str());
     for (auto layout : {posenc::rope_layout::half, posenc::rope_layout::interleaved}) {
       run_group(g, layout, 16, 0, ",");
       run_group(g, layout, 2048, 0, ",");

@@ -48,7 +48,7 @@ for (const g of groups) {
   row('onnxruntime-web RotaryEmbedding (WASM SIMD, 1 thread)', 'posenc, zero-copy tensor in place', ortRuns, g, 'ort', 'posencTensor');
 }
 if (withGgml)
-  for (const g of groups) row(`ggml rope_ext in place (${ggmlRuns[0].ggml_cpu_variant}, 1 thread)`, 'posenc rope_apply in place (native)', ggmlRuns, g, 'ggml', 'posenc');
+  for (const g of groups) row('ggml rope_ext in place (CPU backend, 1 thread)', 'posenc rope_apply in place (native)', ggmlRuns, g, 'ggml', 'posenc');
 
 const info = machine();
 const load = (l) => l.map((x) => x.toFixed(2)).join(', ');
@@ -57,7 +57,7 @@ const time = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `$
 const shape = (g) => g.replace(/^(\w+)\/(\w+)\/(\d+)x32x128$/, (_, kind, layout, t) =>
   `${kind === 'decode' ? 'decode' : 'prefill'} ${t} × 32 × 128${kind === 'decode' ? ' at p = 4000' : ''}, ${layout}`);
 const md = ['## posenc against its peers', '',
-  `CPU: ${info.model} (family ${info.family}, model ${info.cpuModel}); ${info.date}; Node ${process.versions.node}, onnxruntime-web ${ortRuns[0].versions.onnxruntimeWeb}${withGgml ? `, ggml from @node-llama-cpp/linux-x64 (${ggmlRuns[0].ggml_cpu_variant})` : ', ggml: not measured (@node-llama-cpp/linux-x64 is not installed: it exists for Linux x64 only)'}. Each ratio is the peer's time ÷ posenc's (above 1: posenc faster), paired in one process, the median of ${processes} processes with min–max; times are the medians' medians; max |Δ| is the largest |posenc − peer| on the same input. Load average (1, 5, 15 min) before: ${load(loadBefore)}; after: ${load(loadavg())}, on a host of ${availableParallelism()} CPUs: the times are CPU time of the measuring thread (native) or process (Node), so waiting for a core is not counted, but a loaded host still shares caches and memory bandwidth.`, '',
+  `CPU: ${info.model} (family ${info.family}, model ${info.cpuModel}); ${info.date}; Node ${process.versions.node}, onnxruntime-web ${ortRuns[0].versions.onnxruntimeWeb}${withGgml ? `, ggml ${ggmlRuns[0].ggml_version} (commit ${ggmlRuns[0].ggml_commit}) as @node-llama-cpp/linux-x64 ships it, CPU variant ${ggmlRuns[0].ggml_cpu_variant}` : ', ggml: not measured (@node-llama-cpp/linux-x64 is not installed: it exists for Linux x64 only)'}. Each ratio is the peer's time ÷ posenc's (above 1: posenc faster), paired in one process, the median of ${processes} processes with min–max; times are the medians' medians; max |Δ| is the largest |posenc − peer| on the same input. Load average (1, 5, 15 min) before: ${load(loadBefore)}; after: ${load(loadavg())}, on a host of ${availableParallelism()} CPUs: the times are CPU time of the measuring thread (native) or process (Node), so waiting for a core is not counted, but a loaded host still shares caches and memory bandwidth.`, '',
   '| peer | posenc | shape | peer ÷ posenc | min–max | peer | posenc | max \\|Δ\\| |', '|---|---|---|---|---|---|---|---|'];
 for (const r of rows)
   md.push(`| ${r.peer} | ${r.against} | ${shape(r.group)} | ${fmt(r.median)}× | ${fmt(r.min)}–${fmt(r.max)} | ${time(r.peerNs)} | ${time(r.posencNs)} | ${r.maxAbsDiff.toExponential(1)} |`);
