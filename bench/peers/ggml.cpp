@@ -10,8 +10,9 @@
 // needed to build). The CPU variant is the one ggml itself would pick: the highest
 // ggml_backend_score() on this CPU. ggml runs as llama.cpp runs it: a graph with the rope
 // node, computed by the CPU backend on a persistent one-thread threadpool. ggml forms each
-// row's angles at every call (powf ladder in float), posenc reads its cached table: each
-// group also reports max |posenc − ggml| on the same input, which is ggml's float angle error.
+// token's angles at every call in float (ggml-cpu's rope: theta_scale = powf(freq_base,
+// −2/n_dims), θ multiplied by it pair after pair), posenc reads its cached table: each group
+// also reports max |posenc − ggml| on the same input, which is ggml's float angle error.
 #include "../stable/sampling.hpp"
 #include "posenc/rotary.hpp"
 
