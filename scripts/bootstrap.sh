@@ -4,7 +4,8 @@
 # stops) and the npm dependencies from the lock file.
 #   bootstrap.sh [wasm|bench|instructions|all]   wasm: what scripts/build-wasm.sh needs (the npm
 #     package); bench: + the native benchmark; instructions: + valgrind (npm run bench --
-#     --instructions); all (default): + the tests
+#     --instructions); peers: bench + the peers of npm run bench -- --peers (npm packages
+#     in bench/peers/, from its own lock); all (default): + the tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,9 +17,10 @@ case "$need" in
   wasm)  DEBS=("${wasm[@]}") ;;
   bench) DEBS=(g++ libbenchmark-dev "${wasm[@]}") ;;
   instructions) DEBS=(g++ libbenchmark-dev valgrind "${wasm[@]}") ;;
+  peers) DEBS=(g++ libbenchmark-dev "${wasm[@]}") ;;
   all)   DEBS=(g++ clang-14 libclang-rt-14-dev catch2 nlohmann-json3-dev libbenchmark-dev
                pkg-config "${wasm[@]}" chromium fonts-nanum) ;;
-  *) echo "bootstrap: unknown group '$need' (wasm, bench, instructions or all)" >&2; exit 2 ;;
+  *) echo "bootstrap: unknown group '$need' (wasm, bench, instructions, peers or all)" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null; then
@@ -60,4 +62,14 @@ fi
 if [[ ${npm_lifecycle_event:-} != prepare && -f package-lock.json && ! -x node_modules/.bin/esbuild ]]; then
   echo "bootstrap: node_modules/.bin/esbuild is missing after npm ci: run 'npm ci' in $(pwd), then retry" >&2
   exit 1
+fi
+
+# The benchmark's peers (onnxruntime-web; ggml's CPU libraries as an npm package ships them)
+# live in bench/peers/ with their own lock, so the package's lock and npm test never see them.
+if [[ $need == peers ]]; then
+  peers=bench/peers
+  if [[ ! -f $peers/node_modules/.package-lock.json || $peers/package-lock.json -nt $peers/node_modules/.package-lock.json ]]; then
+    echo "bootstrap: npm ci in $peers"
+    npm ci --prefix "$peers" --no-audit --no-fund --ignore-scripts
+  fi
 fi

@@ -14,6 +14,7 @@
 #include "detail/rotary_kernels.hpp"
 #include "posenc/rotary.hpp"
 #include "user_loop.hpp"
+#include "../stable/sampling.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -33,14 +34,6 @@ namespace posenc::bench {
 // RoPE shapes: a 7B-class model's head geometry.
 inline constexpr std::int64_t kTokens = 2048, kHeads = 32, kKvHeads = 8, kHeadDim = 128;
 inline constexpr std::int64_t kDecodePosition = 4000;
-
-inline std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
 
 // Values placed `offset` bytes past a 64-byte line (x), in storage of their own, or where
 // malloc puts them (offset < 0): members that compare times get tensors at the same offset,
@@ -66,12 +59,6 @@ struct member {
   std::function<void()> run;
   std::function<double()> error = {};
 };
-
-inline double thread_cpu_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
-}
 
 // Registers `group`: make() builds the members (buffers, caches) when the benchmark runs;
 // each sample times `inner` back-to-back runs of one member (inner > 1 for sub-µs work,

@@ -13,6 +13,7 @@
 // user loop at -march=native / the x86-64 baseline / -march=x86-64-v3), memcpy (decode: the
 // same 16 KiB copied).
 #include "loops.hpp"
+#include "sampling.hpp"
 #include "posenc/rotary.hpp"
 
 #include <algorithm>
@@ -30,23 +31,6 @@ namespace posenc::bench {
 namespace {
 
 constexpr std::int64_t kHeads = 32, kDim = 128, kDecodePosition = 4000;
-
-double thread_cpu_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
-}
-
-// Keeps the compiler from dropping stores nobody reads.
-void escape(void* p) { asm volatile("" : : "g"(p) : "memory"); }
-
-std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float& x : v) x = u(rng);
-  return v;
-}
 
 struct member {
   std::string name;

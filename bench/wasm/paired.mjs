@@ -48,3 +48,26 @@ export function randomFill(a, seed) {
   }
   return a;
 }
+
+/**
+ * pairedAsync(members, { runs, warmNs, inner }) — pairedRunner's protocol for members that
+ * return a promise (a peer whose API is asynchronous): each sample times `inner` awaited
+ * calls (so a µs-long call still spans many ticks of the µs CPU clock).
+ * Returns { member: median ns of CPU time per call }.
+ */
+export async function pairedAsync(members, { runs, warmNs, inner = 1 }) {
+  const names = Object.keys(members);
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
+  for (const n of names) {
+    const t0 = cpuNow();
+    do for (let i = 0; i < inner; i++) await members[n](); while (cpuNow() - t0 < warmNs);
+  }
+  for (let r = 0; r < runs; r++)
+    for (let k = 0; k < names.length; k++) {
+      const n = names[(r + k) % names.length];
+      const t0 = cpuNow();
+      for (let i = 0; i < inner; i++) await members[n]();
+      samples[n].push((cpuNow() - t0) / inner);
+    }
+  return Object.fromEntries(names.map((n) => [n, median(samples[n])]));
+}
