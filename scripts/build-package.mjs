@@ -7,9 +7,12 @@
 //   posenc.classic.js  'posenc/classic': the inline build as a classic script defining the
 //                      global `posenc` (importScripts in a classic worker, <script> without type)
 //   index.d.cts        the typings for require() (TypeScript reads .d.cts as CommonJS)
+// and the same four for 'posenc/train' (wasm/train.js, the trainer with its own two binaries):
+//   train.js, train-inline.js, train-inline.cjs, train.classic.js (global `posencTrain`),
+//   train.d.cts
 // Usage: node scripts/build-package.mjs
 import { build } from 'esbuild';
-import { copyFileSync, readFileSync, renameSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -25,7 +28,7 @@ const target = ['node18', 'chrome93', 'firefox92', 'safari15.4'];
 const glueWithoutImportMeta = {
   name: 'glue-without-import-meta',
   setup(b) {
-    b.onLoad({ filter: /[\\/]dist[\\/]posenc-(simd|scalar)\.js$/ }, ({ path }) => ({
+    b.onLoad({ filter: /[\\/]dist[\\/]posenc-(train-)?(simd|scalar)\.js$/ }, ({ path }) => ({
       contents: readFileSync(path, 'utf8').replaceAll('import.meta.url', '"file:///"'),
       loader: 'js',
     }));
@@ -36,7 +39,7 @@ const glueWithoutImportMeta = {
 const locateBesideBundle = {
   name: 'locate-beside-bundle',
   setup(b) {
-    b.onLoad({ filter: /[\\/]wasm[\\/]js[\\/]binaries\.js$/ }, ({ path }) => ({
+    b.onLoad({ filter: /[\\/]wasm[\\/]js[\\/](train-)?binaries\.js$/ }, ({ path }) => ({
       contents: readFileSync(path, 'utf8').replaceAll("new URL('../dist/", "new URL('./"),
       loader: 'js',
     }));
@@ -46,12 +49,11 @@ const locateBesideBundle = {
 const embedBinaries = {
   name: 'embed-binaries',
   setup(b) {
-    b.onResolve({ filter: /^\.\/binaries\.js$/ }, () => ({ path: `${repo}wasm/js/binaries-inline.js` }));
+    b.onResolve({ filter: /^\.\/js\/(train-)?binaries\.js$/ }, ({ path }) => ({ path: `${repo}wasm/${path.slice(2).replace(/\.js$/, '-inline.js')}` }));
   },
 };
 
 const common = {
-  entryPoints: [`${repo}wasm/index.js`],
   bundle: true,
   minify: true,
   target,
@@ -67,13 +69,23 @@ async function bundle({ outfile, ...options }) {
   renameSync(temp, outfile);
 }
 
-await bundle({
-  outfile: `${dist}posenc.js`, format: 'esm', platform: 'neutral',
-  plugins: [glueWithoutImportMeta, locateBesideBundle],
-});
-const inline = { plugins: [glueWithoutImportMeta, embedBinaries], loader: { '.wasm': 'binary' }, platform: 'neutral' };
-await bundle({ ...inline, outfile: `${dist}inline.js`, format: 'esm' });
-await bundle({ ...inline, outfile: `${dist}inline.cjs`, format: 'cjs' });
-await bundle({ ...inline, outfile: `${dist}posenc.classic.js`, format: 'iife', globalName: 'posenc' });
-copyFileSync(`${repo}wasm/index.d.ts`, `${dist}.index.d.cts.tmp`);
-renameSync(`${dist}.index.d.cts.tmp`, `${dist}index.d.cts`);
+// One entry's four bundles and its CommonJS typings: `located` is the ESM that finds its .wasm
+// files beside itself, `name` the prefix of the inline ones.
+async function bundleEntry({ entry, located, name, globalName, typings }) {
+  const entryPoints = [`${repo}wasm/${entry}.js`];
+  await bundle({
+    entryPoints, outfile: `${dist}${located}.js`, format: 'esm', platform: 'neutral',
+    plugins: [glueWithoutImportMeta, locateBesideBundle],
+  });
+  const inline = { entryPoints, plugins: [glueWithoutImportMeta, embedBinaries], loader: { '.wasm': 'binary' }, platform: 'neutral' };
+  await bundle({ ...inline, outfile: `${dist}${name}inline.js`, format: 'esm' });
+  await bundle({ ...inline, outfile: `${dist}${name}inline.cjs`, format: 'cjs' });
+  await bundle({ ...inline, outfile: `${dist}${located}.classic.js`, format: 'iife', globalName });
+  // The .d.cts sits in dist/ beside index.d.cts, which its type imports of './index.js' mean.
+  const types = readFileSync(`${repo}wasm/${typings}.d.ts`, 'utf8').replaceAll("from './index.js'", "from './index.cjs'");
+  writeFileSync(`${dist}.${typings}.d.cts.tmp`, types);
+  renameSync(`${dist}.${typings}.d.cts.tmp`, `${dist}${typings}.d.cts`);
+}
+
+await bundleEntry({ entry: 'index', located: 'posenc', name: '', globalName: 'posenc', typings: 'index' });
+await bundleEntry({ entry: 'train', located: 'train', name: 'train-', globalName: 'posencTrain', typings: 'train' });

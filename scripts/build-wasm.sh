@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds both WebAssembly binaries of the npm package into wasm/dist/ (gitignored):
+# Builds the WebAssembly binaries of the npm package into wasm/dist/ (gitignored):
 #   posenc-simd.{js,wasm}    core with xsimd's sse2 path lowered to WASM SIMD128
 #   posenc-scalar.{js,wasm}  core from its scalar references (POSENC_SCALAR), no SIMD ops
+#   posenc-train-{simd,scalar}.{js,wasm}  the trainer ('posenc/train'), linked in the same
+#                            build trees from the same compiled core
 # Each flavour has its own build tree (build/wasm-simd, build/wasm-scalar) that is
 # configured once and then rebuilt incrementally, so a no-change run takes seconds.
 # Then bundles the package's JS entries (scripts/build-package.mjs) and prints the sizes.
@@ -36,10 +38,13 @@ build() {  # build <flavour> <cmake args...>
       -DPOSENC_INSTALL=OFF "-DPOSENC_WASM_DIST=$out" "$@" >/dev/null
     printf '%s\n' "$args" >"$dir/.build-wasm-args"
   fi
-  cmake --build "$dir" -j "$jobs" --target posenc_wasm
-  minify_glue "$out/posenc-$flavour.js"
-  node scripts/tag-wasm.mjs "$out/posenc-$flavour.wasm" "$flavour"
-  publish "$out" "$flavour"
+  cmake --build "$dir" -j "$jobs" --target posenc_wasm posenc_train_wasm
+  local name
+  for name in "$flavour" "train-$flavour"; do
+    minify_glue "$out/posenc-$name.js"
+    node scripts/tag-wasm.mjs "$out/posenc-$name.wasm" "$name"
+    publish "$out" "$name"
+  done
 }
 
 # Emscripten minifies the glue's whitespace only (identifiers need the Closure Compiler, a
@@ -52,9 +57,9 @@ minify_glue() {  # minify_glue <glue.js>
     --outfile="$1.min" && mv -f "$1.min" "$1"
 }
 
-# Copies changed files of a flavour into wasm/dist/ by rename (atomic on one filesystem);
+# Copies changed files of a binary into wasm/dist/ by rename (atomic on one filesystem);
 # the .wasm goes first and the glue last, the symbol map (tests only, not packed) between.
-publish() {  # publish <linker output dir> <flavour>
+publish() {  # publish <linker output dir> <name: simd, scalar, train-simd, train-scalar>
   mkdir -p wasm/dist
   local f
   for f in posenc-$2.wasm posenc-$2.js.symbols posenc-$2.js; do

@@ -1,8 +1,9 @@
 // Prints what a browser downloads on each path of the package, raw and gzip -9, as README's
 // size table shows it. Usage: node scripts/sizes.mjs [--json]
-//   node scripts/sizes.mjs --functions [simd|scalar] [--top N]: what takes the bytes of a
-//   binary's code, by part of posenc and by function (names from the build's symbol map,
-//   build/wasm-<flavour>/dist/posenc-<flavour>.js.symbols; run scripts/build-wasm.sh first).
+//   node scripts/sizes.mjs --functions [simd|scalar|train-simd|train-scalar] [--top N]: what
+//   takes the bytes of a binary's code, by part of posenc and by function (names from the
+//   build's symbol map, build/wasm-<flavour>/dist/posenc-<name>.js.symbols; run
+//   scripts/build-wasm.sh first).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -14,6 +15,9 @@ export const PATHS = {
   'default entry, scalar': ['posenc.js', 'posenc-scalar.wasm'],
   "'posenc/inline' (both binaries embedded)": ['inline.js'],
   "'posenc/classic' (classic script, both embedded)": ['posenc.classic.js'],
+  "'posenc/train', SIMD": ['train.js', 'posenc-train-simd.wasm'],
+  "'posenc/train', scalar": ['train.js', 'posenc-train-scalar.wasm'],
+  "'posenc/train/inline' (both trainer binaries embedded)": ['train-inline.js'],
 };
 
 export function sizes() {
@@ -65,10 +69,11 @@ const PARTS = [
   ['C++ runtime (libc++, libc++abi)', /std::|__cxa|__cxx|operator new|operator delete/],
 ];
 
-export function functionSizes(flavour) {
-  const dir = fileURLToPath(new URL(`../build/wasm-${flavour}/dist/`, import.meta.url));
-  const wasm = readFileSync(`${dir}posenc-${flavour}.wasm`);
-  const symbols = new Map(readFileSync(`${dir}posenc-${flavour}.js.symbols`, 'utf8').trim().split('\n')
+// name: 'simd', 'scalar', 'train-simd' or 'train-scalar' (the build tree is the flavour's).
+export function functionSizes(name) {
+  const dir = fileURLToPath(new URL(`../build/wasm-${name.replace('train-', '')}/dist/`, import.meta.url));
+  const wasm = readFileSync(`${dir}posenc-${name}.wasm`);
+  const symbols = new Map(readFileSync(`${dir}posenc-${name}.js.symbols`, 'utf8').trim().split('\n')
     .map((line) => [Number(line.slice(0, line.indexOf(':'))), line.slice(line.indexOf(':') + 1)]));
   const bodies = functionBodies(wasm);
   // The symbol map escapes characters as \XX (hex); c++filt demangles what is still mangled.
@@ -87,10 +92,10 @@ export function functionSizes(flavour) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--functions')) {
-  const flavour = process.argv.includes('scalar') ? 'scalar' : 'simd';
+  const name = ['scalar', 'train-simd', 'train-scalar'].find((n) => process.argv.includes(n)) ?? 'simd';
   const top = Number(process.argv[process.argv.indexOf('--top') + 1]) || 25;
-  const { file, code, parts, functions } = functionSizes(flavour);
-  console.log(`posenc-${flavour}.wasm: ${file} bytes, ${code} of them function code in ${functions.length} functions`);
+  const { file, code, parts, functions } = functionSizes(name);
+  console.log(`posenc-${name}.wasm: ${file} bytes, ${code} of them function code in ${functions.length} functions`);
   for (const [part, bytes] of Object.entries(parts).sort((a, b) => b[1] - a[1]))
     console.log(`${String(bytes).padStart(8)}  ${(100 * bytes / code).toFixed(1).padStart(5)} %  ${part}`);
   console.log(`\nlargest ${top}:`);

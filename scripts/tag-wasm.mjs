@@ -1,13 +1,14 @@
-// Marks a posenc binary with its flavour: a custom section `posenc.flavour` holding "simd" or
-// "scalar", which the loader (wasm/js/loader.js) reads to tell a wrong or foreign .wasm from
-// the one it asked for. Custom sections do not change what the module does. Idempotent: an
-// existing `posenc.flavour` section is replaced. Usage: node scripts/tag-wasm.mjs <file> <flavour>
+// Marks a posenc binary with its flavour: a custom section `posenc.flavour` holding "simd",
+// "scalar", "train-simd" or "train-scalar" (the trainer's binaries, 'posenc/train'), which the
+// loader (wasm/js/loader.js) reads to tell a wrong or foreign .wasm from the one it asked for.
+// Custom sections do not change what the module does. Idempotent: an existing
+// `posenc.flavour` section is replaced. Usage: node scripts/tag-wasm.mjs <file> <flavour>
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const SECTION = 'posenc.flavour';
 const [file, flavour] = process.argv.slice(2);
-if (!file || !['simd', 'scalar'].includes(flavour)) {
-  console.error('usage: node scripts/tag-wasm.mjs <file.wasm> simd|scalar');
+if (!file || !['simd', 'scalar', 'train-simd', 'train-scalar'].includes(flavour)) {
+  console.error('usage: node scripts/tag-wasm.mjs <file.wasm> simd|scalar|train-simd|train-scalar');
   process.exit(2);
 }
 

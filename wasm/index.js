@@ -4,7 +4,8 @@
 // its arguments (TypeError / RangeError naming the argument) and leaves the module usable
 // after any error. See index.d.ts for the full contract.
 import { LOADER_OPTIONS, loadModule, simdSupported } from './js/loader.js';
-import { Heap } from './js/heap.js';
+import { binaries } from './js/binaries.js';
+import { Heap, memoryStats } from './js/heap.js';
 import * as check from './js/check.js';
 import { frequencyApi } from './js/frequencies.js';
 import { sinusoidalApi } from './js/sinusoidal.js';
@@ -18,10 +19,11 @@ import { relativeApi } from './js/relative.js';
 import { tensorApi } from './js/tensor.js';
 import { mropePositionsApi } from './js/mrope_positions.js';
 import { axesApi } from './js/axes.js';
-import { trainApi } from './js/train.js';
 
 export { simdSupported };
 export { goldenVectors } from './js/golden.js';
+
+const ENTRY = { binaries, prefix: '', create: 'createPosenc', inline: 'posenc/inline' };
 
 /**
  * Loads posenc. Options: `simd` (true/false forces a binary; default: SIMD when the engine
@@ -30,7 +32,7 @@ export { goldenVectors } from './js/golden.js';
  */
 export async function createPosenc(opts) {
   const o = check.options(opts, 'createPosenc()', LOADER_OPTIONS);
-  const { module, simd } = await loadModule(o);
+  const { module, simd } = await loadModule(o, ENTRY);
   const heap = new Heap(module);
   const ctx = { module, heap };
   const rotary = rotaryApi(ctx);
@@ -48,12 +50,13 @@ export async function createPosenc(opts) {
     ...tensorApi(ctx),
     ...mropePositionsApi(ctx),
     ...axesApi(ctx),
-    ...trainApi(ctx),
-
-    /** Debug: WebAssembly memory size and allocator bytes in use (for leak tests). */
-    memoryStats() {
-      return { memoryBytes: module.HEAPU8.byteLength, heapInUse: module.heapInUse() };
+    /** The trainer is its own entry with its own binaries; this says where. */
+    train() {
+      throw new TypeError("posenc: the trainer is its own entry, downloaded only by those who train: " +
+        "import { createTrainer } from 'posenc/train'; const pe = await createTrainer(); pe.train(options)");
     },
+    /** Debug: WebAssembly memory size and allocator bytes in use (for leak tests). */
+    memoryStats: () => memoryStats(module),
   });
 }
 

@@ -13,6 +13,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^posenc$/, replacement: `${repo}wasm/index.js` },
+      { find: /^posenc\/train$/, replacement: `${repo}wasm/train.js` },
       { find: /^@bench\//, replacement: `${repo}bench/` },
     ],
   },

@@ -15,6 +15,7 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { createPosenc } from '../../wasm/dist/inline.js';
+import { createTrainer } from '../../wasm/dist/train-inline.js';
 import { plainCosSinCache, plainRopeApply, plainRotaryScores } from '../plain-js-rope.mjs';
 import { plainSinusoidal } from '../plain-js-sinusoidal.mjs';
 import { plainTrainer } from '../plain-js-train.mjs';
@@ -345,14 +346,15 @@ function inPlaceApply(tokens) {
 
 // ── the trainer's step: the page's default model (recall, RoPE half) ──────────────────────
 // One Adam step on 8 sequences of 64 (dim 16, 2 heads, 2 layers, MLP 32, 16 symbols):
-// pe.train's step (forward, backward, Adam in WebAssembly; it draws its own batch) beside the
+// pe.train's step ('posenc/train': forward, backward, Adam in WebAssembly; it draws its own batch) beside the
 // same model's step in plain JS (bench/plain-js-train.mjs) on a batch drawn once.
 {
   const sizes = { dim: 16, heads: 2, layers: 2, mlp: 32 };
   const T = 64, SEQS = 8, SYMBOLS = 16, DISTANCE = 8;
   const options = { task: 'recall', encoding: 'rope-half', symbols: SYMBOLS, distance: DISTANCE, length: T, batch: SEQS,
     steps: 1e6, evalLengths: [T], ...sizes };
-  const trainers = { simd: simd.train(options), scalar: scalar.train(options) };
+  const [simdTrainer, scalarTrainer] = await Promise.all([createTrainer({ simd: true }), createTrainer({ simd: false })]);
+  const trainers = { simd: simdTrainer.train(options), scalar: scalarTrainer.train(options) };
   const js = plainTrainer({ vocab: SYMBOLS, length: T, ...sizes });
   const tokens = new Int32Array(SEQS * T), targets = new Int32Array(SEQS * T);
   const symbols = randomFill(new Float32Array(SEQS * T), 3);

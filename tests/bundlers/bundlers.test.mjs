@@ -4,6 +4,8 @@
 // worker, no console error, no failed request, no bundler warning. The default entry under
 // Vite 7 and 8 (dev server and build), webpack 5 and Parcel 2; 'posenc/inline' under esbuild
 // (browser esm and iife, Node esm and cjs) and Rollup; 'posenc/classic' in a classic worker.
+// Every app also imports the trainer's entry beside it ('posenc/train', '…/train/inline',
+// train.classic.js), whose two binaries the bundler must emit as well.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,11 +27,14 @@ test.before(async () => {
 });
 test.after(() => browser?.close());
 
+// The trainer's entry beside each: 'posenc/train', 'posenc/train/inline', dist/train.js.
+const trainSpecifier = (s) => (s.startsWith('.') ? s.replace(/posenc\.js$/, 'train.js') : s.replace(/^posenc/, 'posenc/train'));
+
 /** A project with the tarball installed and the app's sources filled in. */
 function appProject(name, { specifier = 'posenc', worker = MODULE_WORKER, script = 'module' } = {}) {
   const dir = project(root, name);
   for (const file of ['checks.js', 'main.js', 'worker.js', 'node.js', 'classic-worker.js']) {
-    const text = readFileSync(join(app, file), 'utf8')
+    const text = readFileSync(join(app, file), 'utf8').replaceAll('__POSENC_TRAIN__', trainSpecifier(specifier))
       .replaceAll('__POSENC__', specifier).replaceAll('__START_WORKER__', worker);
     writeFileSync(join(dir, file), text);
   }
@@ -48,6 +53,12 @@ function assertChecks(r, where) {
     const { pe1, score } = r[flavour];
     assert.ok(Math.abs(pe1[0] - 0.8415) < 1e-4 && Math.abs(pe1[1] - 0.5403) < 1e-4, `${where} ${flavour}: PE(1) = ${pe1}`);
     assert.ok(Math.abs(score + 0.295520) < 1e-6, `${where} ${flavour}: hand check ${score}`);
+  }
+  // The trainer's own binaries: the same flavours, two finite steps near ln(vocab).
+  assert.deepEqual([r.default.trainer.simd, r.scalar.trainer.simd], [true, false], `${where}: trainer flavours`);
+  for (const flavour of ['default', 'scalar']) {
+    const { loss } = r[flavour].trainer;
+    assert.ok(loss.length === 2 && loss.every((l) => l > 0.5 && l < 3), `${where} ${flavour}: trainer loss ${loss}`);
   }
 }
 
@@ -84,7 +95,9 @@ for (const [vite, label] of [['vite', 'Vite 7'], ['vite8', 'Vite 8']]) {
     });
     assert.deepEqual(warnings, []);
     const files = emitted(join(dir, 'dist'));
-    assert.ok(files.some((f) => /posenc-simd.*\.wasm$/.test(f)) && files.some((f) => /posenc-scalar.*\.wasm$/.test(f)), files.join(', '));
+    for (const name of ['simd', 'scalar', 'train-simd', 'train-scalar']) {
+      assert.ok(files.some((f) => new RegExp(`posenc-${name}.*\\.wasm$`).test(f)), `posenc-${name}.wasm in ${files.join(', ')}`);
+    }
     await servedApp(join(dir, 'dist'));
   });
 

@@ -9,10 +9,12 @@ import { bin, pack, project, repoRoot, run, scratch } from '../packaging/tarball
 
 const dir = project(scratch('package'), 'consumer');
 
-test('npm pack: the tarball holds the bundled entries, both binaries and the typings, nothing else', () => {
+test('npm pack: the tarball holds the bundled entries, the binaries (package and trainer) and the typings, nothing else', () => {
   const expected = ['LICENSE', 'README.md', 'package.json', 'wasm/bin/posenc.mjs', 'wasm/dist/index.d.cts', 'wasm/dist/inline.cjs',
     'wasm/dist/inline.js', 'wasm/dist/posenc-scalar.wasm', 'wasm/dist/posenc-simd.wasm',
-    'wasm/dist/posenc.classic.js', 'wasm/dist/posenc.js', 'wasm/index.d.ts'];
+    'wasm/dist/posenc-train-scalar.wasm', 'wasm/dist/posenc-train-simd.wasm',
+    'wasm/dist/posenc.classic.js', 'wasm/dist/posenc.js', 'wasm/dist/train-inline.cjs', 'wasm/dist/train-inline.js',
+    'wasm/dist/train.classic.js', 'wasm/dist/train.d.cts', 'wasm/dist/train.js', 'wasm/index.d.ts', 'wasm/train.d.ts'];
   assert.deepEqual(pack().files, expected);
   // Every file the exports map names is in the tarball.
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));

@@ -1,12 +1,43 @@
-// pe.train (wasm/js/train.js → posenc::protocol_trainer) on both binaries: the native
-// build's recorded curves reproduce, a seed gives the same run twice, evaluation and
-// attention shapes, and bad or hostile input refused by name with the module still working.
+// pe.train of 'posenc/train' (wasm/train.js, wasm/js/train.js → posenc::protocol_trainer) on
+// both trainer binaries: the native build's recorded curves reproduce, a seed gives the same
+// run twice, evaluation and attention shapes, and bad or hostile input refused by name with
+// the module still working. The trainer is its own entry: the package's binaries hold none
+// of it, and each entry refuses the other's binary by name.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadBoth, repoRoot } from './support.mjs';
+import { createTrainer } from '../../wasm/train.js';
+import { createPosenc } from '../../wasm/index.js';
+import { repoRoot } from './support.mjs';
 
-const { simd, scalar } = await loadBoth();
+const [simd, scalar] = await Promise.all([createTrainer({ simd: true }), createTrainer({ simd: false })]);
+const dist = `${repoRoot}wasm/dist/`;
+
+test("the package's entry holds no trainer: pe.train says where it is, its binaries have no trainer code", async () => {
+  const pe = await createPosenc();
+  assert.throws(() => pe.train({ encoding: 'none' }), (e) => e instanceof TypeError &&
+    /import \{ createTrainer \} from 'posenc\/train'/.test(e.message));
+  assert.equal(pe.rope({ headDim: 8 }).headDim, 8); // still working
+  for (const flavour of ['simd', 'scalar']) {
+    const names = readFileSync(`${dist}posenc-${flavour}.js.symbols`, 'utf8');
+    assert.doesNotMatch(names, /protocol_trainer|transformer/, `posenc-${flavour}.wasm`);
+    assert.match(readFileSync(`${dist}posenc-train-${flavour}.js.symbols`, 'utf8'), /protocol_trainer/);
+  }
+});
+
+test("each entry refuses the other's binary by name; a trainer binary's flavour is read from it", async () => {
+  const trainScalar = readFileSync(`${dist}posenc-train-scalar.wasm`);
+  const pt = await createTrainer({ wasm: trainScalar });
+  assert.equal(pt.simd, false);
+  assert.equal(pt.train({ ...small, encoding: 'none' }).step(1).loss.length, 1);
+  await assert.rejects(createTrainer({ wasm: readFileSync(`${dist}posenc-simd.wasm`) }), (e) =>
+    /should be posenc's train-simd binary \(posenc-train-simd\.wasm\) but is posenc's simd binary \(posenc-simd\.wasm\); that one is 'posenc' \(createPosenc\)'s/.test(e.message));
+  await assert.rejects(createPosenc({ wasm: trainScalar }), (e) =>
+    /should be posenc's simd binary \(posenc-simd\.wasm\) but is posenc's train-scalar binary \(posenc-train-scalar\.wasm\); that one is 'posenc\/train' \(createTrainer\)'s/.test(e.message));
+  await assert.rejects(createTrainer({ wasm: new Uint8Array([60, 33, 100, 111, 99, 116, 121, 112]) }), (e) =>
+    /import 'posenc\/train\/inline' \(both binaries embedded\), or pass createTrainer\(\{ locateWasm/.test(e.message));
+  await assert.rejects(createTrainer({ simd: 1 }), TypeError);
+});
 // Recorded from the native build (tests/core/test_train_protocol.cpp checks it there too).
 const recorded = JSON.parse(readFileSync(`${repoRoot}tests/fixtures/train-curves.json`, 'utf8'));
 // Measured on x86-64: the SIMD binary equals the native curves bit for bit (the same 4-lane

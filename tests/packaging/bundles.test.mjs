@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const dist = (f) => fileURLToPath(new URL(`../../wasm/dist/${f}`, import.meta.url));
-const BUNDLES = ['posenc.js', 'inline.js', 'inline.cjs', 'posenc.classic.js'];
+const BUNDLES = ['posenc.js', 'inline.js', 'inline.cjs', 'posenc.classic.js',
+  'train.js', 'train-inline.js', 'train-inline.cjs', 'train.classic.js'];
 
 for (const file of BUNDLES) {
   test(`${file}: private class members stay native, no static block`, () => {

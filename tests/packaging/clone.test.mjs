@@ -44,7 +44,8 @@ test('npm pack --dry-run in a clean clone (no node_modules) builds and lists the
   assert.equal(r.status, 0, r.stderr);
   const [info] = JSON.parse(r.stdout);
   const files = info.files.map((f) => f.path);
-  for (const f of ['wasm/dist/posenc-simd.wasm', 'wasm/dist/posenc-scalar.wasm', 'wasm/dist/posenc.js']) {
+  for (const f of ['wasm/dist/posenc-simd.wasm', 'wasm/dist/posenc-scalar.wasm', 'wasm/dist/posenc.js',
+    'wasm/dist/posenc-train-simd.wasm', 'wasm/dist/posenc-train-scalar.wasm', 'wasm/dist/train.js']) {
     assert.ok(files.includes(f), `the dry run lists ${f}`);
   }
   assert.deepEqual(readdirSync(clone).filter((f) => f.endsWith('.tgz')), [], 'no tarball written');
@@ -80,7 +81,8 @@ test('npm pack in a clean clone builds the package; the tarball installs and wor
   assert.equal(r.status, 0, r.stderr);
   const [info] = JSON.parse(r.stdout);
   const files = info.files.map((f) => f.path);
-  for (const f of ['wasm/dist/posenc-simd.wasm', 'wasm/dist/posenc-scalar.wasm', 'wasm/dist/posenc.js', 'wasm/dist/inline.cjs']) {
+  for (const f of ['wasm/dist/posenc-simd.wasm', 'wasm/dist/posenc-scalar.wasm', 'wasm/dist/posenc.js', 'wasm/dist/inline.cjs',
+    'wasm/dist/posenc-train-simd.wasm', 'wasm/dist/train-inline.cjs']) {
     assert.ok(files.includes(f), `tarball has ${f}`);
   }
   const dir = consumer('from-tarball');

@@ -19,6 +19,9 @@ const ALIGN = 16;
 
 export const align = (n) => Math.ceil(n / ALIGN) * ALIGN;
 
+/** Debug: a module's WebAssembly memory size and allocator bytes in use (for leak tests). */
+export const memoryStats = (module) => ({ memoryBytes: module.HEAPU8.byteLength, heapInUse: module.heapInUse() });
+
 export class Heap {
   // Fields, not assignments: a setter on Object.prototype cannot intercept them.
   module;

@@ -1,4 +1,5 @@
-// wasm/js/loader.js — picks, fetches, checks and instantiates one of the two binaries.
+// wasm/js/loader.js — picks, fetches, checks and instantiates one of an entry's two binaries
+// (the package's, binaries.js; the trainer's, train-binaries.js).
 //
 // The SIMD binary needs WebAssembly SIMD128 and exception handling (and the non-trapping
 // float-to-int conversions, which every engine with SIMD128 has); other engines get the
@@ -9,7 +10,6 @@
 // failure — a missing file, an HTML page where the .wasm should be, truncated bytes, a module
 // that is not posenc's or the other flavour — rejects the promise with a message saying what
 // arrived and what to do; nothing is left pending and no rejection goes unhandled.
-import { binaries } from './binaries.js';
 import { boolean, describe, quote } from './check.js';
 
 // The smallest module using a v128 instruction (i8x16.splat + i8x16.popcnt), from
@@ -27,11 +27,16 @@ const EXCEPTIONS_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 10, 8, 1, 6, 0, 6, 64, 25, 11, 11,
 ]);
 
-// scripts/tag-wasm.mjs writes the flavour into this custom section of each binary.
+// scripts/tag-wasm.mjs writes the flavour into this custom section of each binary: the
+// package's 'simd' and 'scalar', the trainer's 'train-simd' and 'train-scalar'.
 const FLAVOUR_SECTION = 'posenc.flavour';
-const FILE = { simd: 'posenc-simd.wasm', scalar: 'posenc-scalar.wasm' };
-const FIX = "serve both .wasm files of this posenc version next to its JS, import 'posenc/inline' " +
-  '(both binaries embedded), or pass createPosenc({ locateWasm: (flavour) => url })';
+const TAGS = ['simd', 'scalar', 'train-simd', 'train-scalar'];
+const fileOf = (tag) => `posenc-${tag}.wasm`;
+const ENTRY_OF = { false: "'posenc' (createPosenc)", true: "'posenc/train' (createTrainer)" };
+
+// What to do when an entry's binary is missing or wrong, named for that entry.
+const fixFor = ({ create, inline }) => `serve both .wasm files of this posenc version next to its JS, ` +
+  `import '${inline}' (both binaries embedded), or pass ${create}({ locateWasm: (flavour) => url })`;
 
 // The most bytes read from any source: each binary is a few hundred KiB, so this leaves
 // room for any build while an endless body, a FIFO or /dev/zero stops early, its memory
@@ -86,26 +91,26 @@ function asBytes(source) {
   return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
 }
 
-async function compileBytes(bytes, origin) {
+async function compileBytes(bytes, origin, fix) {
   const isWasm = bytes.length >= 8 && bytes[0] === 0 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
-  if (!isWasm) throw loadError(`${origin} is not WebAssembly: it is ${describeBytes(bytes)}; ${FIX}`);
+  if (!isWasm) throw loadError(`${origin} is not WebAssembly: it is ${describeBytes(bytes)}; ${fix}`);
   try {
     return await WebAssembly.compile(bytes);
   } catch (e) {
     throw loadError(`${origin} (${bytes.length} bytes) does not compile: ${e.message}. A truncated ` +
-      `or damaged download, or a binary this engine cannot run; ${FIX}`, e);
+      `or damaged download, or a binary this engine cannot run; ${fix}`, e);
   }
 }
 
-function tooLong(origin, head) {
+function tooLong(origin, head, fix) {
   return loadError(`${origin} is not a posenc binary: more than ${MAX_WASM_BYTES} bytes arrived (posenc's ` +
     `binaries are a few hundred KiB), starting as ${describeBytes(head)}; reading stopped there. An endless ` +
-    `stream, a device or a FIFO; ${FIX}`);
+    `stream, a device or a FIFO; ${fix}`);
 }
 
 // The bytes of a stream (a fetch body) up to MAX_WASM_BYTES; past that the stream is
 // cancelled and the promise rejects, so memory stays bounded whatever the source sends.
-async function readBounded(stream, origin) {
+async function readBounded(stream, origin, fix) {
   if (stream === null) return new Uint8Array(0);
   const reader = stream.getReader();
   const chunks = [];
@@ -117,7 +122,7 @@ async function readBounded(stream, origin) {
     total += value.length;
     if (total > MAX_WASM_BYTES) {
       reader.cancel().catch(() => {});
-      throw tooLong(origin, chunks[0]);
+      throw tooLong(origin, chunks[0], fix);
     }
   }
   const bytes = new Uint8Array(total);
@@ -143,7 +148,7 @@ function entryKind(stat) {
 // import, which bundlers would try to resolve (or warn about) for browsers. Only a regular
 // file is opened (a FIFO would block on open, /dev/zero never end), and at most
 // MAX_WASM_BYTES + 1 bytes of it are read.
-async function readFileBytes(url) {
+async function readFileBytes(url, fix) {
   const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises');
   if (!fs) {
     throw loadError(`cannot read ${url.href}: reading files needs Node ≥ 20.16 ` +
@@ -153,14 +158,14 @@ async function readFileBytes(url) {
   try {
     const stat = await fs.stat(url);
     if (!stat.isFile()) {
-      throw loadError(`${url.href} is ${entryKind(stat)}, not a .wasm file; ${FIX}`);
+      throw loadError(`${url.href} is ${entryKind(stat)}, not a .wasm file; ${fix}`);
     }
     handle = await fs.open(url, 'r');
     const bytes = new Uint8Array(Math.min(stat.size, MAX_WASM_BYTES) + 1);
     let total = 0;
     for (;;) {
       if (total === bytes.length) {
-        if (total > MAX_WASM_BYTES) throw tooLong(url.href, bytes.subarray(0, 64));
+        if (total > MAX_WASM_BYTES) throw tooLong(url.href, bytes.subarray(0, 64), fix);
         break; // the file grew since stat: read what it had
       }
       const { bytesRead } = await handle.read(bytes, total, bytes.length - total, null);
@@ -171,7 +176,7 @@ async function readFileBytes(url) {
   } catch (e) {
     if (e instanceof Error && e.message.startsWith('posenc: ')) throw e;
     throw loadError(`cannot read ${url.href} (${e.code ?? e.message}). A single-file bundle ` +
-      `(esbuild --bundle, Rollup) does not copy the .wasm files: ${FIX}`, e);
+      `(esbuild --bundle, Rollup) does not copy the .wasm files: ${fix}`, e);
   } finally {
     await handle?.close();
   }
@@ -180,21 +185,21 @@ async function readFileBytes(url) {
 // Vite 7's dev server pre-bundles dependencies into node_modules/.vite/deps/ without their
 // files, so the URL next to the bundled module points at nothing there (the server answers
 // with the app's index.html). The package's own copy is served from node_modules/posenc/.
-function undoDevPrebundle(url, flavour) {
+function undoDevPrebundle(url, tag) {
   const m = /^(.*\/node_modules\/)\.vite\/[^/]+\/[^/]*$/.exec(url.pathname);
-  return m && url.protocol.startsWith('http') ? new URL(`${m[1]}posenc/wasm/dist/${FILE[flavour]}`, url) : url;
+  return m && url.protocol.startsWith('http') ? new URL(`${m[1]}posenc/wasm/dist/${fileOf(tag)}`, url) : url;
 }
 
-async function fetchAndCompile(url) {
+async function fetchAndCompile(url, fix) {
   let res;
   try {
     res = await fetch(url, { credentials: 'same-origin' });
   } catch (e) {
-    throw loadError(`failed to fetch ${url.href} (${e.message}); ${FIX}`, e);
+    throw loadError(`failed to fetch ${url.href} (${e.message}); ${fix}`, e);
   }
   if (!res.ok) {
     res.body?.cancel().catch(() => {});
-    throw loadError(`failed to fetch ${url.href} (HTTP ${res.status}); ${FIX} ` +
+    throw loadError(`failed to fetch ${url.href} (HTTP ${res.status}); ${fix} ` +
       "(a Vite dev server that pre-bundled posenc elsewhere: optimizeDeps: { exclude: ['posenc'] })");
   }
   // With a Content-Length the HTTP layer ends the body there, so it is read whole (and
@@ -202,11 +207,11 @@ async function fetchAndCompile(url) {
   // never end, so it is read through a bound. (Reading a body as a stream shows in
   // Chromium's DevTools as a cancelled request, hence not for every body.)
   const announced = res.headers.get('content-length');
-  if (announced === null) return compileBytes(await readBounded(res.body, url.href), url.href);
+  if (announced === null) return compileBytes(await readBounded(res.body, url.href, fix), url.href, fix);
   if (Number(announced) > MAX_WASM_BYTES) {
     res.body?.cancel().catch(() => {});
     throw loadError(`${url.href} is not a posenc binary: it announces ${announced} bytes (Content-Length), ` +
-      `more than the ${MAX_WASM_BYTES} any posenc binary stays under; ${FIX}`);
+      `more than the ${MAX_WASM_BYTES} any posenc binary stays under; ${fix}`);
   }
   const type = res.headers.get('content-type') ?? '';
   if (WebAssembly.compileStreaming && /^application\/wasm\b/.test(type)) {
@@ -216,15 +221,15 @@ async function fetchAndCompile(url) {
     } catch {
       // falls through: compileBytes names what the bytes are (an HTML page, truncated …)
     }
-    return compileBytes(new Uint8Array(await copy.arrayBuffer()), url.href);
+    return compileBytes(new Uint8Array(await copy.arrayBuffer()), url.href, fix);
   }
-  return compileBytes(new Uint8Array(await res.arrayBuffer()), url.href);
+  return compileBytes(new Uint8Array(await res.arrayBuffer()), url.href, fix);
 }
 
 /** Any accepted source → WebAssembly.Module, or a rejection that says what arrived. */
-async function compile(source, origin) {
+async function compile(source, origin, fix) {
   if (source instanceof WebAssembly.Module) return source;
-  if (isBytes(source)) return compileBytes(asBytes(source), origin);
+  if (isBytes(source)) return compileBytes(asBytes(source), origin, fix);
   // Relative strings: against the page in a browser, the working directory in Node.
   const cwd = globalThis.process?.cwd?.();
   let url;
@@ -233,29 +238,31 @@ async function compile(source, origin) {
   } catch (e) {
     throw loadError(`${origin} is not a valid URL: ${JSON.stringify(String(source))}`, e);
   }
-  if (url.protocol === 'file:') return compileBytes(await readFileBytes(url), url.href);
-  return fetchAndCompile(url);
+  if (url.protocol === 'file:') return compileBytes(await readFileBytes(url, fix), url.href, fix);
+  return fetchAndCompile(url, fix);
 }
 
-function flavourOf(module) {
+// The binary's tag ('simd', 'train-scalar', …), or undefined for a module that is not posenc's.
+function tagOf(module) {
   const [section] = WebAssembly.Module.customSections(module, FLAVOUR_SECTION);
   const name = section && new TextDecoder().decode(section);
-  return name in FILE ? name : undefined;
+  return TAGS.includes(name) ? name : undefined;
 }
 
-function checkFlavour(module, wanted, origin) {
-  const found = flavourOf(module);
+function checkTag(module, wanted, origin, fix) {
+  const found = tagOf(module);
   if (found === wanted) return;
   const exports = WebAssembly.Module.exports(module).length;
-  const what = found ? `posenc's ${found} binary (${FILE[found]})` :
+  const what = found ? `posenc's ${found} binary (${fileOf(found)})` :
     `a WebAssembly module that is not posenc's (${exports} exports, no '${FLAVOUR_SECTION}' section)`;
-  throw loadError(`${origin} should be posenc's ${wanted} binary (${FILE[wanted]}) but is ${what}; ` +
-    (found ? 'give each flavour its own file' : FIX));
+  const other = found && found.startsWith('train-') !== wanted.startsWith('train-');
+  throw loadError(`${origin} should be posenc's ${wanted} binary (${fileOf(wanted)}) but is ${what}; ` +
+    (!found ? fix : other ? `that one is ${ENTRY_OF[found.startsWith('train-')]}'s` : 'give each flavour its own file'));
 }
 
 // Runs the glue on a compiled module; the glue offers no failure path of its own, so every
 // failure inside the hook rejects `failed`, which races the factory's promise.
-async function instantiate(glue, module, origin) {
+async function instantiate(glue, module, origin, fix) {
   let fail;
   const failed = new Promise((_, reject) => (fail = reject));
   const instantiateWasm = (imports, receiveInstance) => {
@@ -263,7 +270,7 @@ async function instantiate(glue, module, origin) {
     if (missing) {
       fail(loadError(`${origin} does not fit this version's JS (it imports ${missing.module}.` +
         `${missing.name}, which the JS does not provide): the .wasm and the JS come from ` +
-        `different builds; ${FIX}`));
+        `different builds; ${fix}`));
     } else {
       WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module))
         .catch((e) => fail(loadError(`${origin} failed to start: ${e?.message ?? e}`, e)));
@@ -293,15 +300,18 @@ function checkOptions(simd, wasm, locateWasm) {
 }
 
 /**
- * Loads the Emscripten module. `simd`: true / false forces a flavour, undefined picks by
- * simdSupported(). `wasm`: one binary as a URL / string / bytes / WebAssembly.Module (its
+ * Loads the Emscripten module of an entry: `entry` = { binaries: binaries.js's object, prefix:
+ * '' (the package) or 'train-' (the trainer), create and inline: the entry's loader function
+ * and inline import, for messages }. `simd`: true / false forces a flavour, undefined picks
+ * by simdSupported(). `wasm`: one binary as a URL / string / bytes / WebAssembly.Module (its
  * flavour is read from the binary unless `simd` says which it must be). `locateWasm`:
  * (flavour: 'simd' | 'scalar') => the URL (or bytes, or Module) of that flavour's binary.
  */
-export async function loadModule(options) {
+export async function loadModule(options, { binaries, prefix, ...names }) {
   // Each option read once, own properties only (an inherited key is not an option).
   const [simd, wasm, locateWasm] = LOADER_OPTIONS.map((k) => (Object.hasOwn(options, k) ? options[k] : undefined));
   checkOptions(simd, wasm, locateWasm);
+  const fix = fixFor(names);
   let flavour = simd === undefined ? (simdSupported() ? 'simd' : 'scalar') : simd ? 'simd' : 'scalar';
   let source, origin;
   if (wasm !== undefined) {
@@ -323,12 +333,14 @@ export async function loadModule(options) {
     if (!isSource(source)) throw new TypeError(`posenc: ${origin} must return ${SOURCE_TYPES}, got ${describe(source)}`);
   } else {
     source = binaries[flavour].wasm();
-    if (source instanceof URL) source = undoDevPrebundle(source, flavour);
-    origin = source instanceof URL ? source.href : `the embedded ${FILE[flavour]}`;
+    if (source instanceof URL) source = undoDevPrebundle(source, prefix + flavour);
+    origin = source instanceof URL ? source.href : `the embedded ${fileOf(prefix + flavour)}`;
   }
-  const module = await compile(source, origin);
-  if (wasm !== undefined && simd === undefined) flavour = flavourOf(module) ?? flavour;
-  checkFlavour(module, flavour, origin);
-  const instance = await instantiate(binaries[flavour].glue, module, origin);
+  const module = await compile(source, origin, fix);
+  const tag = tagOf(module);
+  const own = ['simd', 'scalar'].find((f) => prefix + f === tag);
+  if (wasm !== undefined && simd === undefined && own) flavour = own;
+  checkTag(module, prefix + flavour, origin, fix);
+  const instance = await instantiate(binaries[flavour].glue, module, origin, fix);
   return { module: instance, simd: flavour === 'simd' };
 }

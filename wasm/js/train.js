@@ -273,7 +273,7 @@ export function trainApi({ module, heap }) {
     registry: new FinalizationRegistry((handle) => module.trainDestroy(handle)),
   });
   return {
-    /** A model of the "train short, test long" protocol, to step; see index.d.ts for the options. */
+    /** A model of the "train short, test long" protocol, to step; see train.d.ts for the options. */
     train: (opts) => new Trainer(api, opts),
   };
 }

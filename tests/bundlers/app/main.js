@@ -2,6 +2,7 @@
 // worker, and shows both results in #results. Filled in per bundler: the specifier and the
 // worker — a module worker in the literal form bundlers follow, a classic one, or none.
 import { createPosenc } from '__POSENC__';
+import { createTrainer } from '__POSENC_TRAIN__';
 import { checks } from './checks.js';
 
 function inWorker() {
@@ -14,7 +15,7 @@ function inWorker() {
 }
 
 const out = document.getElementById('results');
-Promise.all([checks(createPosenc), inWorker()]).then(
+Promise.all([checks(createPosenc, createTrainer), inWorker()]).then(
   ([page, worker]) => ({ page, worker }),
   (e) => ({ error: String(e?.stack ?? e) }),
 ).then((report) => {

@@ -1,6 +1,7 @@
 // A typed use of the package, checked by `tsc --noEmit` (tests/js/package.test.mjs): it
 // must compile, and every `@ts-expect-error` line must really be an error under index.d.ts.
-import { createPosenc, simdSupported, type Posenc, type Rope, type Scaling, type Tensor, type Trainer, type TrainScore } from 'posenc';
+import { createPosenc, simdSupported, type Posenc, type Rope, type Scaling, type Tensor } from 'posenc';
+import { createTrainer, type PosencTrain, type Trainer, type TrainScore } from 'posenc/train';
 
 const pe: Posenc = await createPosenc({ simd: simdSupported() });
 const simd: boolean = pe.simd;
@@ -147,14 +148,17 @@ const ntkAlpha = pe.rope({ headDim: 128, base: 1e4, scaling: { type: 'dynamic', 
 export const usedModel = [layerRope, wholeRope, key, scales, proportional, ntkAlpha, model.encodings.e0];
 // @ts-expect-error: with `layer` the result may be null
 const notNull: Rope = pe.ropeFromConfig(llama4Config, { layer: 0 });
-// "Train short, test long": a trainer stepped by hand.
-const trainer: Trainer = pe.train({ task: 'recall', encoding: 'rope-half', seed: 1n, evalLengths: [64, 128] });
+// "Train short, test long": a trainer stepped by hand, from its own entry.
+const pt: PosencTrain = await createTrainer({ simd });
+const trainer: Trainer = pt.train({ task: 'recall', encoding: 'rope-half', seed: 1n, evalLengths: [64, 128] });
 const stepped: Float64Array = trainer.step(10).loss;
 const scored: TrainScore[] = trainer.evaluate({ extension: 'yarn' });
 const map: Float32Array = trainer.attention({ tokens: [1, 2, 3] }).weights;
 export const usedTrainer = [stepped, scored, map, trainer.alphabet, trainer.memoryBytes];
 trainer.dispose();
 // @ts-expect-error: encoding is required
-pe.train({ task: 'copy' });
+pt.train({ task: 'copy' });
 // @ts-expect-error: not an encoding
-pe.train({ encoding: 'rope' });
+pt.train({ encoding: 'rope' });
+// @ts-expect-error: the package's entry only points to 'posenc/train' (it returns never)
+export const moved = pe.train({ encoding: 'none' }).step(1);

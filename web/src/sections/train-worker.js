@@ -2,8 +2,9 @@
 // page stays responsive. Messages in: { type: 'run', task, text, encodings, length, steps, seeds,
 // evalLengths } and { type: 'attention', tokens | text }. Messages out: 'progress' (a chunk of
 // one run's losses), 'scores' (one run's accuracy per length), 'done', 'attention', 'error'.
-// Cancelling is the page terminating this worker: a run is only ever stepped from here.
-import { createPosenc } from 'posenc';
+// Cancelling is the page terminating this worker: a run is only ever stepped from here. The
+// trainer is the package's 'posenc/train' entry: only this worker downloads its binary.
+import { createTrainer } from 'posenc/train';
 
 const CHUNK = 10; // steps per progress message
 let pe = null;
@@ -44,7 +45,7 @@ function attention(input) {
 
 onmessage = async ({ data }) => {
   try {
-    pe ??= await createPosenc();
+    pe ??= await createTrainer();
     if (data.type === 'run') run(data);
     else if (data.type === 'attention') attention(data.text === undefined ? { tokens: data.tokens } : { text: data.text });
   } catch (err) {
