@@ -19,7 +19,7 @@ case "$need" in
   instructions) DEBS=(g++ libbenchmark-dev valgrind "${wasm[@]}") ;;
   peers) DEBS=(g++ libbenchmark-dev "${wasm[@]}") ;;
   all)   DEBS=(g++ clang-14 libclang-rt-14-dev catch2 nlohmann-json3-dev libbenchmark-dev
-               pkg-config "${wasm[@]}" chromium fonts-nanum) ;;
+               pkg-config ccache "${wasm[@]}" chromium fonts-nanum) ;;
   *) echo "bootstrap: unknown group '$need' (wasm, bench, instructions, peers or all)" >&2; exit 2 ;;
 esac
 

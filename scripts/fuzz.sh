@@ -3,7 +3,7 @@
 # runs every target for a bounded time; fails if any target crashes, leaks, trips a
 # sanitizer or an invariant, or times out.
 #
-#   scripts/fuzz.sh                  each target 20 s (the `npm test` budget: < 3 min in all)
+#   scripts/fuzz.sh                  each target 10 s (the `npm test` budget: about 1 min in all)
 #   scripts/fuzz.sh --long SECONDS   each target SECONDS (the documented longer run)
 #   scripts/fuzz.sh --only fuzz_rotary [--long 600]   one target
 #
@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=20
+seconds=10
 only=""
 while (($#)); do
   case "$1" in

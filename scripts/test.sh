@@ -9,7 +9,16 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 
 jobs=$(nproc)
-step() { printf '\n==> %s\n' "$*"; }
+started=$SECONDS
+step() { printf '\n==> [%d s] %s\n' $((SECONDS - started)) "$*"; }
+
+# The native trees (plain, each xsimd version, scalar, sanitizers) compile the same test
+# sources again and again; ccache in preprocessor mode serves those repeats from this run's
+# own cache (inside build/, so a clean clone starts cold). The library sources differ per tree
+# (another xsimd, other flags) and compile anew.
+if command -v ccache >/dev/null; then
+  export CCACHE_DIR=$PWD/build/ccache CCACHE_MAXSIZE=2G CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
 
 step "native build and ctest"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -29,6 +38,7 @@ step "libFuzzer targets under ASan + UBSan (bounded run; scripts/fuzz.sh --long 
 bash scripts/fuzz.sh
 
 step "WASM package (SIMD and scalar binaries)"
+unset CMAKE_CXX_COMPILER_LAUNCHER  # Emscripten's trees (and the package's clean-clone builds) compile once
 bash scripts/build-wasm.sh
 step "Node tests of the package"
 node --test tests/js/
@@ -42,3 +52,4 @@ step "demo page build (web/dist)"
 bash scripts/build-web.sh
 step "browser tests (Chromium): the package in a plain page and a worker, the demo page"
 node --test tests/web/
+step "all tests passed"

@@ -1,7 +1,8 @@
-// From a clean clone (the committed tree only, nothing built): `npm pack` builds the binaries
-// and bundles (prepack) and the tarball works; with a broken toolchain it fails loudly and
-// writes no tarball; `npm install git+file://…` (a git dependency) builds in npm's own clone
-// (prepare) and installs a working package.
+// From a clean clone (the committed tree only, nothing built): `npm pack --dry-run` builds the
+// binaries and bundles (prepack) from nothing; `npm pack` then packs them (its prepack rebuild
+// finds nothing to do) and the tarball works; with a broken toolchain and no build tree it
+// fails loudly and writes no tarball; `npm install git+file://…` (a git dependency) builds from
+// nothing in npm's own clone (prepare) and installs a working package.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,31 +51,10 @@ test('npm pack --dry-run in a clean clone (no node_modules) builds and lists the
   }
   assert.deepEqual(readdirSync(clone).filter((f) => f.endsWith('.tgz')), [], 'no tarball written');
   assert.doesNotMatch(r.stderr, /EBADENGINE|Unsupported engine/, 'no dependency needs a newer Node');
-  // The tests below start from a clone with nothing built.
-  rmSync(join(clone, 'build'), { recursive: true, force: true });
-  rmSync(join(clone, 'wasm/dist'), { recursive: true, force: true });
+  // The dry run built everything from nothing; the real pack below reuses that build.
 });
 
-test('npm pack with a toolchain that fails: non-zero exit, the reason shown, no tarball', () => {
-  // Stand-ins for Emscripten's tools that fail the way a broken install does.
-  const stubs = join(root, 'broken-emscripten');
-  mkdirSync(stubs);
-  for (const tool of ['emcmake', 'em++', 'emcc']) {
-    writeFileSync(join(stubs, tool), '#!/bin/sh\necho "emscripten stub: this toolchain is broken" >&2\nexit 3\n');
-    chmodSync(join(stubs, tool), 0o755);
-  }
-  const out = join(root, 'broken-pack');
-  mkdirSync(out);
-  const r = npm(['pack', '--pack-destination', out], clone, { PATH: `${stubs}:${process.env.PATH}` });
-  assert.notEqual(r.status, 0, r.stdout);
-  assert.match(r.stderr, /emscripten stub: this toolchain is broken/);
-  assert.match(r.stderr, /npm error/);
-  assert.deepEqual(readdirSync(out), []);
-  rmSync(join(clone, 'build'), { recursive: true, force: true }); // the next test starts clean
-});
-
-test('npm pack in a clean clone builds the package; the tarball installs and works', () => {
-  assert.ok(!existsSync(join(clone, 'wasm/dist')), 'nothing built in the clone');
+test('npm pack in the clone packs the package; the tarball installs and works', () => {
   const out = join(root, 'pack');
   mkdirSync(out);
   const r = npm(['pack', '--json', '--pack-destination', out], clone);
@@ -88,6 +68,26 @@ test('npm pack in a clean clone builds the package; the tarball installs and wor
   const dir = consumer('from-tarball');
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', join(out, info.filename)], dir);
   assertInstalledWorks(dir);
+});
+
+test('npm pack with a toolchain that fails: non-zero exit, the reason shown, no tarball', () => {
+  // No build tree, so the toolchain must run; stand-ins for Emscripten's tools fail the way a
+  // broken install does.
+  rmSync(join(clone, 'build'), { recursive: true, force: true });
+  rmSync(join(clone, 'wasm/dist'), { recursive: true, force: true });
+  const stubs = join(root, 'broken-emscripten');
+  mkdirSync(stubs);
+  for (const tool of ['emcmake', 'em++', 'emcc']) {
+    writeFileSync(join(stubs, tool), '#!/bin/sh\necho "emscripten stub: this toolchain is broken" >&2\nexit 3\n');
+    chmodSync(join(stubs, tool), 0o755);
+  }
+  const out = join(root, 'broken-pack');
+  mkdirSync(out);
+  const r = npm(['pack', '--pack-destination', out], clone, { PATH: `${stubs}:${process.env.PATH}` });
+  assert.notEqual(r.status, 0, r.stdout);
+  assert.match(r.stderr, /emscripten stub: this toolchain is broken/);
+  assert.match(r.stderr, /npm error/);
+  assert.deepEqual(readdirSync(out), []);
 });
 
 test('a git dependency (npm install git+file://…) builds in npm\'s clone and works', () => {

@@ -35,6 +35,24 @@ test('dim and base change the ladder, and the hash follows', async () => {
   await again.close();
 });
 
+test('a pasted hash draws again only the sections whose values changed; a language change redraws all', async () => {
+  const page = await suite.open('#lang=en');
+  await page.waitForSelector('body[data-ready="true"]');
+  // Tag every mounted section: a section drawn again is a new element without the tag.
+  await page.evaluate(() => { for (const el of document.querySelectorAll('#main > section[data-section]')) el.dataset.before = '1'; });
+  const untouched = () => page.$$eval('#main > section[data-section]', (els) => els.filter((e) => e.dataset.before).map((e) => Number(e.dataset.section)));
+  const all = await untouched();
+  await page.evaluate(() => { location.hash = '#lang=en&s3.d=4'; });
+  await page.waitForFunction(() => !document.querySelector('#main > section[data-section="3"]').dataset.before);
+  assert.deepEqual(await untouched(), all.filter((n) => n !== 3));
+  assert.deepEqual((await tableCells(page, 'ladder-table')).map((r) => num(r[1])), [1, 0.01]);
+  await page.evaluate(() => { location.hash = '#lang=ko&s3.d=4'; });
+  await page.waitForFunction(() => document.documentElement.lang === 'ko');
+  assert.deepEqual(await untouched(), []);
+  await clean(page);
+  await page.close();
+});
+
 test('k changes the shift section: M(1)·PE(5) = PE(6)', async () => {
   const page = await suite.open('#lang=en');
   await setNumber(page, 's6.k', 1);

@@ -54,6 +54,18 @@ test('serialize writes only non-defaults (plus keys marked always), in schema or
   assert.equal(again.get('d'), 16);
 });
 
+test('read leaves in changed exactly the keys whose value moved (lists by value)', () => {
+  const s = new HashState(schema());
+  s.read('#d=16&rows=1,2');
+  assert.deepEqual([...s.changed], ['d', 'rows']);
+  s.read('#d=16&rows=1,2&causal=0');
+  assert.deepEqual([...s.changed], ['causal']);
+  s.read('#rows=1,2&d=7');  // d: a bad value falls back to its default, a change from 16
+  assert.deepEqual([...s.changed], ['d', 'causal']);
+  s.read('#rows=1,2');
+  assert.deepEqual([...s.changed], []);
+});
+
 test('float32 values print the digits of their shortest decimal', () => {
   assert.equal(fixed32(Math.fround(Math.cos(0.01)), 4), '1.0000');   // 0.99994999… as float32
   assert.equal(fixed32(Math.fround(Math.cos(0.01)), 5), '0.99995');

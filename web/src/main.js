@@ -28,7 +28,7 @@ const state = new HashState(buildSchema());
 // The language is always written, so a shared link opens in the language it was made in.
 state.always = new Set(['lang']);
 let pe = null;
-let mounted = [];
+let mounted = new Map();  // section number → its mount ({ el, dispose? })
 let problems = [];
 let t = translator('en');
 let pending = new Map();
@@ -92,10 +92,20 @@ function goTo(num) {
 }
 
 function unmount() {
-  for (const m of mounted) {
+  for (const m of mounted.values()) {
     try { m.dispose?.(); } catch (err) { console.warn(err); }
   }
-  mounted = [];
+  mounted = new Map();
+}
+
+/** Draws section `s` again from the state, in place; the other sections keep what they show. */
+function remount(s) {
+  const old = main.querySelector(`:scope > section[data-section="${s.num}"]`);
+  if (!old) return;
+  try { mounted.get(s.num)?.dispose?.(); } catch (err) { console.warn(err); }
+  mounted.delete(s.num);
+  pending.set(s.num, { s, ph: old, ctx: { pe, t, state, lang: state.get('lang') } });
+  mountNow(s.num);
 }
 
 function render({ progressive = false } = {}) {
@@ -165,7 +175,7 @@ function mountNow(num) {
     const m = s.mount(ctx);
     // Visible in the browser's performance panel (and read by bench/web-heatmap.mjs users).
     performance.measure(`posenc section ${s.num}`, { start: t0, end: performance.now() });
-    mounted.push(m);
+    mounted.set(s.num, m);
     el = m.el;
   } catch (err) {
     // One broken section must not take the page down; show what failed.
@@ -233,9 +243,16 @@ async function start() {
   window.addEventListener('pagehide', () => state.flush());
   for (const b of document.querySelectorAll('[data-lang]')) b.addEventListener('click', () => setLang(b.dataset.lang));
   window.addEventListener('hashchange', () => {
-    // A hash typed or pasted by the visitor: validate it again and redraw everything from it.
+    // A hash typed or pasted by the visitor: validated again; a new language redraws the page,
+    // otherwise only the sections whose values changed are drawn again (a training run or a
+    // dropped config elsewhere on the page survives).
     problems = state.read(location.hash);
-    render();
+    if (state.changed.has('lang') || pending.size) render();
+    else {
+      for (const s of SECTIONS) if (Object.keys(s.params ?? {}).some((k) => state.changed.has(k))) remount(s);
+      showNotes();
+      refreshLinks();
+    }
     state.flush();
     const sec = state.get('sec');
     if (sec) document.querySelector(`[data-section="${sec}"]`)?.scrollIntoView({ block: 'start' });

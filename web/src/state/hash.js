@@ -64,11 +64,16 @@ export class HashState {
     this.problems = [];
     this.listeners = new Set();
     this.pending = 0;
+    this.changed = new Set();
     for (const [key, s] of Object.entries(schema)) this.values[key] = s.def;
   }
 
-  /** Reads `hash` (with or without '#'); returns the list of problems (bad keys/values). */
+  /**
+   * Reads `hash` (with or without '#'); returns the list of problems (bad keys/values) and
+   * leaves in `changed` the keys whose value differs from before the read.
+   */
   read(hash) {
+    const before = { ...this.values };
     const problems = [];
     for (const [key, s] of Object.entries(this.schema)) this.values[key] = s.def;
     const body = String(hash ?? '').replace(/^#/, '');
@@ -93,6 +98,7 @@ export class HashState {
       }
     }
     this.problems = problems;
+    this.changed = new Set(Object.keys(this.schema).filter((k) => !equal(before[k], this.values[k])));
     return problems;
   }
 
