@@ -38,7 +38,9 @@ build() {  # build <flavour> <cmake args...>
       -DPOSENC_INSTALL=OFF "-DPOSENC_WASM_DIST=$out" "$@" >/dev/null
     printf '%s\n' "$args" >"$dir/.build-wasm-args"
   fi
-  cmake --build "$dir" -j "$jobs" --target posenc_wasm posenc_train_wasm
+  # One target per call: the first regenerates a tree configured before a target was added.
+  cmake --build "$dir" -j "$jobs" --target posenc_wasm
+  cmake --build "$dir" -j "$jobs" --target posenc_train_wasm
   local name
   for name in "$flavour" "train-$flavour"; do
     minify_glue "$out/posenc-$name.js"
