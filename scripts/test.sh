@@ -51,5 +51,6 @@ node --test tests/bundlers/
 step "demo page build (web/dist)"
 bash scripts/build-web.sh
 step "browser tests (Chromium): the package in a plain page and a worker, the demo page"
-node --test tests/web/
+# Two files at a time: a page test waits on the browser as much as it computes.
+node --test --test-concurrency=2 tests/web/
 step "all tests passed"
