@@ -12,12 +12,13 @@ jobs=$(nproc)
 started=$SECONDS
 step() { printf '\n==> [%d s] %s\n' $((SECONDS - started)) "$*"; }
 
-# The native trees (plain, each xsimd version, scalar, sanitizers) compile the same test
-# sources again and again; ccache in preprocessor mode serves those repeats from this run's
-# own cache (inside build/, so a clean clone starts cold). The library sources differ per tree
-# (another xsimd, other flags) and compile anew.
+# Many trees compile the same sources: the native ones (plain, each xsimd version, scalar)
+# the test sources, and the packaging test's clean clone (inside build/) the WebAssembly ones
+# of this checkout. ccache serves those repeats from this run's own cache (inside build/, so a
+# clean clone starts cold); paths under the checkout are hashed relative to it, so a clone
+# inside it hits too. Whatever differs (another xsimd, other flags) compiles anew.
 if command -v ccache >/dev/null; then
-  export CCACHE_DIR=$PWD/build/ccache CCACHE_MAXSIZE=2G CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  export CCACHE_DIR=$PWD/build/ccache CCACHE_BASEDIR=$PWD CCACHE_MAXSIZE=2G CMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 
 step "native build and ctest"
@@ -38,10 +39,9 @@ step "libFuzzer targets under ASan + UBSan (bounded run; scripts/fuzz.sh --long 
 bash scripts/fuzz.sh
 
 step "WASM package (SIMD and scalar binaries)"
-unset CMAKE_CXX_COMPILER_LAUNCHER  # Emscripten's trees (and the package's clean-clone builds) compile once
 bash scripts/build-wasm.sh
 step "Node tests of the package"
-node --test tests/js/
+node --test --test-concurrency=2 tests/js/
 
 step "the packed package: tarball, CommonJS consumer, clean clone and git dependency"
 node --test tests/packaging/

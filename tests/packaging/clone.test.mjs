@@ -5,12 +5,17 @@
 // nothing in npm's own clone (prepare) and installs a working package.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { repoRoot, run, scratch } from './tarball.mjs';
+import { repoRoot, run } from './tarball.mjs';
 
-const root = scratch('clone');
+// Inside the checkout's build/ (ignored): npm test's compiler cache keys paths relative to the
+// checkout, so the clone's build finds the objects this checkout compiled (a clone elsewhere
+// compiles everything again; either way nothing of this checkout's build is copied).
+mkdirSync(join(repoRoot, 'build'), { recursive: true });
+const root = mkdtempSync(join(repoRoot, 'build', 'clone-test-'));
+process.on('exit', () => rmSync(root, { recursive: true, force: true }));
 const clone = join(root, 'clone');
 run('git', ['clone', '--quiet', '--no-local', '--depth', '1', `file://${repoRoot}`, clone], root);
 
