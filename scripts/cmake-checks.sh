@@ -15,7 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 jobs=${JOBS:-2}
-step() { printf '\n--> %s\n' "$*"; }
+started=$SECONDS
+step() { printf '\n--> [%d s] %s\n' $((SECONDS - started)) "$*"; }
 fail() { echo "cmake-checks: $*" >&2; exit 1; }
 
 # The README's C++ example (the ```cpp block between <!-- cpp-example --> markers).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of tests/fuzz (clang 14, ASan + UBSan, into build/fuzz) and
-# runs every target for a bounded time; fails if any target crashes, leaks, trips a
-# sanitizer or an invariant, or times out.
+# Builds the libFuzzer targets of tests/fuzz (clang 14, ASan + UBSan, in build/asan: the
+# sanitizer tree of scripts/asan-tree.sh, which npm test builds whole) and runs every target
+# for a bounded time; fails if any target crashes, leaks, trips a sanitizer or an invariant,
+# or times out.
 #
 #   scripts/fuzz.sh                  each target 10 s (the `npm test` budget: about 1 min in all)
 #   scripts/fuzz.sh --long SECONDS   each target SECONDS (the documented longer run)
@@ -10,9 +11,10 @@
 # Each target starts from its seed corpus tests/fuzz/corpus/<target>/ (which also holds
 # regression inputs of past findings) and writes what it discovers to
 # build/fuzz/corpus/<target>/, never to the source tree. A crash leaves its input in
-# build/fuzz/artifacts/<target>/; rerun it with build/fuzz/tests/fuzz/<target> <file>.
+# build/fuzz/artifacts/<target>/; rerun it with build/asan/tests/fuzz/<target> <file>.
 # Flags: targets -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all; the library
-# -fsanitize=fuzzer-no-link,address,undefined (set in tests/fuzz/CMakeLists.txt).
+# -fsanitize=fuzzer-no-link,address,undefined (set in tests/fuzz/CMakeLists.txt). CXX_SANITIZE
+# names another clang (default clang++-14).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,26 +24,21 @@ while (($#)); do
   case "$1" in
     --long) seconds="${2:?--long needs a number of seconds}"; shift 2 ;;
     --only) only="${2:?--only needs a target name}"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 [[ "$seconds" =~ ^[0-9]+$ && "$seconds" -gt 0 ]] || { echo "fuzz.sh: SECONDS must be a positive integer" >&2; exit 2; }
 
-CXX_FUZZ=${CXX_FUZZ:-clang++-14}
-command -v "$CXX_FUZZ" >/dev/null || { echo "fuzz.sh: $CXX_FUZZ not found (scripts/bootstrap.sh installs clang-14)" >&2; exit 1; }
-
-build=build/fuzz
-jobs=$(( $(nproc) < 2 ? $(nproc) : 2 ))
-CXX="$CXX_FUZZ" cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DPOSENC_BUILD_FUZZ=ON -DPOSENC_BUILD_TESTS=OFF -DPOSENC_INSTALL=OFF >/dev/null
 targets=()
 for source in tests/fuzz/fuzz_*.cpp; do
   name=$(basename "$source" .cpp)
   [[ -z "$only" || "$only" == "$name" ]] && targets+=("$name")
 done
 ((${#targets[@]})) || { echo "fuzz.sh: no target named '$only'" >&2; exit 2; }
-cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+bash scripts/asan-tree.sh "${targets[@]}"
+tree=build/asan
+out=build/fuzz
 
 # Sanitizers stop at the first report; leaks count as findings.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
@@ -51,13 +48,13 @@ failed=()
 summary=()
 for name in "${targets[@]}"; do
   seeds=tests/fuzz/corpus/$name
-  work=$build/corpus/$name
-  artifacts=$build/artifacts/$name
-  log=$build/logs/$name.log
+  work=$out/corpus/$name
+  artifacts=$out/artifacts/$name
+  log=$out/logs/$name.log
   mkdir -p "$seeds" "$work" "$artifacts" "$(dirname "$log")"
   printf '\n==> %s (%s s)\n' "$name" "$seconds"
   status=0
-  "$build/tests/fuzz/$name" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 \
+  "$tree/tests/fuzz/$name" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 || true)

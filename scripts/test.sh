@@ -30,8 +30,7 @@ step "native packaging: xsimd versions, shared library, parent projects"
 bash scripts/cmake-checks.sh
 
 step "native ctest under AddressSanitizer + UndefinedBehaviorSanitizer"
-CC=clang-14 CXX=clang++-14 cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOSENC_SANITIZE=ON >/dev/null
-cmake --build build/asan -j "$jobs"
+JOBS=$jobs bash scripts/asan-tree.sh   # the suite and the fuzz targets over one instrumented library
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs" -E '^consumer\.'
 

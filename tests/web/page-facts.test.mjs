@@ -1,12 +1,14 @@
 // The demo page at its defaults: it loads cleanly under the strict CSP, talks to no other host,
 // and shows the numbers of the worked facts where the sections say so. Screenshots at phone and desktop
-// widths go to build/screenshots/ (look at them).
+// widths go to build/screenshots/ (look at them); the whole-page ones (a minute of rendering)
+// only with POSENC_FULL_SHOTS=1.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSuite, tableCells, num, golden, SHOTS } from './helpers.mjs';
 
+const FULL = process.env.POSENC_FULL_SHOTS === '1';
 let suite;
 let page;
 before(async () => {
@@ -134,7 +136,7 @@ test('no console error, no CSP violation, no request outside localhost', async (
 test('screenshots at 1440×900 and 390×844 (English and Korean)', async () => {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, 'page-1440-en.png'), timeout: 30000 });
-  await page.screenshot({ path: join(SHOTS, 'page-1440-en-full.png'), fullPage: true, timeout: 120000 });
+  if (FULL) await page.screenshot({ path: join(SHOTS, 'page-1440-en-full.png'), fullPage: true, timeout: 120000 });
   await (await page.$('section[data-section="9"]')).screenshot({ path: join(SHOTS, 'section9-1440-en.png'), timeout: 30000 });
   await (await page.$('section[data-section="15"]')).screenshot({ path: join(SHOTS, 'section15-1440-en.png'), timeout: 30000 });
   const koWide = await suite.open('#lang=ko&sec=8', { width: 1440, height: 900 });
@@ -151,7 +153,7 @@ test('screenshots at 1440×900 and 390×844 (English and Korean)', async () => {
   await koPhone15.close();
   const phone = await suite.open('#lang=ko', { width: 390, height: 844 });
   await phone.screenshot({ path: join(SHOTS, 'page-390-ko.png'), timeout: 30000 });
-  await phone.screenshot({ path: join(SHOTS, 'page-390-ko-full.png'), fullPage: true, timeout: 120000 });
+  if (FULL) await phone.screenshot({ path: join(SHOTS, 'page-390-ko-full.png'), fullPage: true, timeout: 120000 });
   const p = await phone.problems();
   assert.deepEqual([...p.console, ...p.csp, ...p.foreign, ...p.pageErrors], []);
   // Nothing may overflow the phone viewport horizontally.
