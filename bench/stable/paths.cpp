@@ -31,8 +31,9 @@ struct tensor {
   std::int64_t tokens, heads;
   std::unique_ptr<float[]> storage;
   float* x;
-  tensor(std::int64_t t, std::int64_t h, std::size_t offset, unsigned seed) : tokens(t), heads(h) {
-    const std::size_t n = static_cast<std::size_t>(t * h * kDim);
+  tensor(std::int64_t t, std::int64_t h, std::size_t offset, unsigned seed, std::int64_t dim = kDim)
+      : tokens(t), heads(h) {
+    const std::size_t n = static_cast<std::size_t>(t * h * dim);
     storage.reset(new float[n + 32]);
     auto p = reinterpret_cast<std::uintptr_t>(storage.get());
     x = reinterpret_cast<float*>((p + 63) / 64 * 64 + offset);
@@ -64,35 +65,36 @@ struct tensor16 {
 // library's row buffer does (expand_lanes).
 struct rows {
   std::shared_ptr<const rotary_cache> cache;
+  std::int64_t dim, half;
   std::vector<float> lane_cos = std::vector<float>(2 * kDim), lane_sin = std::vector<float>(2 * kDim);
-  rows(std::int64_t tokens, rope_layout layout) {
+  rows(std::int64_t tokens, rope_layout layout, std::int64_t head_dim = kDim) : dim(head_dim), half(head_dim / 2) {
     rope_config config;
-    config.head_dim = static_cast<int>(kDim);
+    config.head_dim = static_cast<int>(dim);
     config.layout = layout;
     cache = std::make_shared<const rotary_cache>(config, 0, std::max<std::int64_t>(tokens, 1));
   }
   template <class V>
   detail::token_rows<float, V> job(std::int64_t t, bool interleaved, std::size_t group, V* x,
                                    std::int64_t heads, std::int64_t head_group) {
-    const float* c = cache->cos_table().data() + t * kHalf;
-    const float* s = cache->sin_table().data() + t * kHalf;
+    const float* c = cache->cos_table().data() + t * half;
+    const float* s = cache->sin_table().data() + t * half;
     detail::token_rows<float, V> j;
     j.cos = c;
     j.sin = s;
     if (interleaved || group != 0) {
-      detail::expand_lanes<float>(c, s, kHalf, 1.0f, interleaved, lane_cos.data(), lane_sin.data(), group);
+      detail::expand_lanes<float>(c, s, static_cast<std::size_t>(half), 1.0f, interleaved, lane_cos.data(), lane_sin.data(), group);
       j.lane_cos = lane_cos.data();
       j.lane_sin = lane_sin.data();
     } else {
       j.lane_cos = c;
       j.lane_sin = s;
     }
-    j.half = kHalf;
+    j.half = static_cast<std::size_t>(half);
     j.in = x;
     j.out = x;
-    j.in_head_stride = j.out_head_stride = kDim;
+    j.in_head_stride = j.out_head_stride = dim;
     j.heads = heads;
-    j.dim = kDim;
+    j.dim = dim;
     j.head_group = head_group;
     return j;
   }
@@ -103,7 +105,7 @@ template <class V, class Kernel>
 void apply(rows& r, V* x, std::int64_t tokens, std::int64_t heads, bool interleaved,
            Kernel kernel, std::int64_t head_group, std::size_t group = 0) {
   for (std::int64_t t = 0; t < tokens; ++t)
-    kernel(r.job(t, interleaved, group, x + t * heads * kDim, heads, head_group));
+    kernel(r.job(t, interleaved, group, x + t * heads * r.dim, heads, head_group));
   escape(x);
 }
 
@@ -239,6 +241,16 @@ std::vector<comparison> all_comparisons(const std::string& filter) {
     add("all_heads_within_l2", shape(tokens, "interleaved", 16), false,
         [=] { apply(*r, a->x, tokens, 32, true, avx2_token[1], 32); },
         [=] { apply(*r, b->x, tokens, 32, true, avx2_token[1], 1); });
+  }
+  // 7. A row's pairs past the whole batches: one half-width batch (tail_arch) before the
+  // scalar loop (AVX-512 half layout, 80-dim heads: 40 pairs = 2 × 16 + 8).
+  for (std::int64_t tokens : {1, 16, 64}) {
+    if (skip("tail_batch", "half/" + std::to_string(tokens) + "x32x80/off16")) continue;
+    auto r = std::make_shared<rows>(tokens, rope_layout::half, 80);
+    auto a = std::make_shared<tensor>(tokens, 32, 16, 1, 80), b = std::make_shared<tensor>(tokens, 32, 16, 1, 80);
+    add("tail_batch", "half/" + std::to_string(tokens) + "x32x80/off16", true,
+        [=] { apply(*r, a->x, tokens, 32, false, avx512_token[0], 32); },
+        [=] { apply(*r, b->x, tokens, 32, false, avx512_no_tail[0], 32); });
   }
   return list;
 }

@@ -17,6 +17,8 @@ extern const float_kernel avx2_token[2];
 // AVX-512, every head row in turn (one head per row block) whatever the row's length: the
 // kernel without rotate_token's "one group when one row block spans the row".
 extern const float_kernel avx512_head_by_head[2];
+// AVX-512 without the half-width tail batch: whole batches, then the scalar loop.
+extern const float_kernel avx512_no_tail[2];
 // AVX2 + FMA without the 16-byte alignment peel: whole 256-bit batches from the row's start.
 extern const float_kernel avx2_no_peel[2];
 
