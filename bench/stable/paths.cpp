@@ -8,6 +8,7 @@
 #include "sampling.hpp"
 
 #include "detail/dispatch.hpp"
+#include "detail/row_storage.hpp"
 #include "posenc/rotary.hpp"
 
 #include <algorithm>
@@ -62,12 +63,19 @@ struct tensor16 {
 };
 
 // The cos/sin rows of positions 0 … tokens − 1 and one row of lanes, formed per token as the
-// library's row buffer does (expand_lanes).
+// library's row buffer does (expand_lanes), lane_sin `gap` floats after lane_cos (default:
+// row_storage::row_stride, whole lines plus one).
 struct rows {
   std::shared_ptr<const rotary_cache> cache;
   std::int64_t dim, half;
-  std::vector<float> lane_cos = std::vector<float>(2 * kDim), lane_sin = std::vector<float>(2 * kDim);
-  rows(std::int64_t tokens, rope_layout layout, std::int64_t head_dim = kDim) : dim(head_dim), half(head_dim / 2) {
+  std::vector<float> lane_storage = std::vector<float>(8 * kDim + 32);
+  float* lane_cos;
+  float* lane_sin;
+  rows(std::int64_t tokens, rope_layout layout, std::int64_t head_dim = kDim, std::size_t gap = 0)
+      : dim(head_dim), half(head_dim / 2) {
+    const auto p = reinterpret_cast<std::uintptr_t>(lane_storage.data());
+    lane_cos = reinterpret_cast<float*>((p + 63) / 64 * 64);
+    lane_sin = lane_cos + (gap != 0 ? gap : detail::row_storage<float, 1>::row_stride(static_cast<std::size_t>(dim)));
     rope_config config;
     config.head_dim = static_cast<int>(dim);
     config.layout = layout;
@@ -82,9 +90,9 @@ struct rows {
     j.cos = c;
     j.sin = s;
     if (interleaved || group != 0) {
-      detail::expand_lanes<float>(c, s, static_cast<std::size_t>(half), 1.0f, interleaved, lane_cos.data(), lane_sin.data(), group);
-      j.lane_cos = lane_cos.data();
-      j.lane_sin = lane_sin.data();
+      detail::expand_lanes<float>(c, s, static_cast<std::size_t>(half), 1.0f, interleaved, lane_cos, lane_sin, group);
+      j.lane_cos = lane_cos;
+      j.lane_sin = lane_sin;
     } else {
       j.lane_cos = c;
       j.lane_sin = s;
@@ -252,6 +260,21 @@ std::vector<comparison> all_comparisons(const std::string& filter) {
         [=] { apply(*r, a->x, tokens, 32, false, avx512_token[0], 32); },
         [=] { apply(*r, b->x, tokens, 32, false, avx512_no_tail[0], 32); });
   }
+  // 8. The drivers' lane rows one 64-byte line apart beyond whole lines (row_storage::row_stride:
+  // 576 bytes for a 128-dim interleaved row), not exactly 512 bytes apart as head rows are.
+  for (bool avx512 : {false, true})
+    for (std::int64_t tokens : {16, 64, 2048}) {
+      const std::string sh = std::string(avx512 ? "avx512/" : "avx2/") + shape(tokens, "interleaved", 16);
+      if (skip("lane_rows_a_line_apart", sh)) continue;
+      auto ra = std::make_shared<rows>(tokens, rope_layout::interleaved);
+      auto rb = std::make_shared<rows>(tokens, rope_layout::interleaved, kDim, kDim);
+      auto a = std::make_shared<tensor>(tokens, 32, 16, 1), b = std::make_shared<tensor>(tokens, 32, 16, 1);
+      const std::int64_t group = library_group(tokens * 32 * kDim * 4, 32);
+      const auto kernel = avx512 ? avx512_token[1] : avx2_token[1];
+      add("lane_rows_a_line_apart", sh, avx512,
+          [=] { apply(*ra, a->x, tokens, 32, true, kernel, group); },
+          [=] { apply(*rb, b->x, tokens, 32, true, kernel, group); });
+    }
   return list;
 }
 
