@@ -7,6 +7,7 @@
 // of the same run.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machine } from './machine.mjs';
@@ -218,7 +219,7 @@ const info = machine();
 const checks = targets(native, wasm);
 
 const md = [`# posenc benchmarks`, '',
-  `Machine: ${info.model} (CPU family ${info.family}, model ${info.cpuModel}), ${nativeRaw?.context?.num_cpus ?? '?'} CPUs; SIMD: ${info.simd.join(', ') || '?'}; ${info.caches.join(', ')}. Date: ${info.date}.`,
+  `Machine: ${info.model} (CPU family ${info.family}, model ${info.cpuModel}), ${nativeRaw?.context?.num_cpus ?? '?'} CPUs; SIMD: ${info.simd.join(', ') || '?'}; ${info.caches.join(', ')}. Date: ${info.date}. Load average at the end of the run (1 / 5 / 15 min): ${loadavg().map((x) => x.toFixed(1)).join(' / ')} on ${cpus().length} CPUs (a shared host: other work counts).`,
   'Build: native Release (-O3), baseline x86-64 with runtime dispatch (AVX-512 F/CD/DQ/BW, else AVX2+FMA, else SSE2); WASM: emcc -O3 -msimd128 -mnontrapping-fptoint (kernels), -Oz (the rest).', ''];
 if (native) {
   const cal = native['calibration/add_chain']?.posenc;
@@ -236,7 +237,7 @@ if (wasm) {
 // with the host's phase by more than most of their former bars, so they are context.
 const stable = readJson('stable.json');
 if (stable) {
-  md.push('## Targets on stable measures', '', `Median of ${stable.processes} processes, min–max beside it (bench/stable.mjs; instruction counts exact, under valgrind).`, '',
+  md.push('## Targets on stable measures', '', `CPU: ${stable.machine.model} (family ${stable.machine.family}, model ${stable.machine.cpuModel}). Median of ${stable.processes} processes, min–max beside it (bench/stable.mjs; instruction counts exact, under valgrind).`, '',
     '| target | median | min–max | required | met |', '|---|---|---|---|---|');
   for (const t of stable.targets)
     md.push(`| ${t.target} | ${t.median.toFixed(2)} | ${t.min === t.max ? 'exact' : `${t.min.toFixed(2)}–${t.max.toFixed(2)}`} | ${t.required} | ${t.pass === null ? '–' : t.pass ? 'yes' : '**no**'} |`);

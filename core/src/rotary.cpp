@@ -404,8 +404,8 @@ void rotate(const rotary_cache& cache, std::span<const rope_target> targets,
                                  kernels.shift[interleaved]);
   const std::int64_t bytes = touched_bytes(targets);
   const bool off = off_line(targets);
-  const auto& apply = bytes > kAllHeadsBytes ? kernels.streaming
-                      : off ? kernels.apply_off_line : kernels.apply;
+  const auto& apply = !off ? kernels.apply
+                      : bytes > kAllHeadsBytes ? kernels.streaming_off_line : kernels.apply_off_line;
   rotate_tokens<float>(cache, targets, tokens, pos, how.sign, how.g,
                        apply[interleaved][how.g != 1.0f]);
 }

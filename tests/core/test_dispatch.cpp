@@ -178,7 +178,7 @@ TEST_CASE("dispatched RoPE kernels equal their scalar references", "[dispatch]")
               }
               check_rope_kernel<float, false>(arch.rope.apply[0][0], half, dim, heads, stride, offset, -1.0f, 1.0f, in_place, rng);
               check_rope_kernel<float, true>(arch.rope.apply[1][0], half, dim, heads, stride, offset, 1.0f, 1.0f, in_place, rng);
-              for (const auto* tier : {&arch.rope.apply_off_line, &arch.rope.streaming}) {
+              for (const auto* tier : {&arch.rope.apply_off_line, &arch.rope.streaming_off_line}) {
                 check_rope_kernel<float, false>((*tier)[0][1], half, dim, heads, stride, offset, 1.0f, 1.25f, in_place, rng);
                 check_rope_kernel<float, true>((*tier)[1][1], half, dim, heads, stride, offset, -1.0f, 0.75f, in_place, rng);
                 check_rope_kernel<float, false>((*tier)[0][0], half, dim, heads, stride, offset, -1.0f, 1.0f, in_place, rng);

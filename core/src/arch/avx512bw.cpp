@@ -9,15 +9,15 @@
 
 POSENC_DISPATCHED_KERNELS(template, xsimd::avx512bw)
 
-// Where the AVX2 kernels beat the 512-bit ones (bench/results/decisions.md): interleaved rows
-// past the in-cache tier (AMD Zen 5, also with the tensor in L2; no slower on Zen 4); on
-// Zen 4, calls in cache with a row off a line.
+// Where the AVX2 kernels beat the 512-bit ones (bench/results/decisions.md): interleaved
+// calls past 64 KiB with a row off a 64-byte line (AMD Zen 5, in L2 too; no slower on Zen 4;
+// on rows on lines the 512-bit kernels win); on Zen 4, calls of ≤ 64 KiB with a row off a line.
 posenc::detail::dispatched::rope_kernel_table posenc::detail::dispatched::rope_kernels_for(
     xsimd::avx512bw, avx512_cpu cpu) noexcept {
   rope_kernel_table t = rope_kernels_of<xsimd::avx512bw>();
   const rope_kernel_table narrow = rope_kernels_for(xsimd::fma3<xsimd::avx2>{});
   for (int scaled = 0; scaled < 2; ++scaled) {
-    t.streaming[1][scaled] = narrow.apply[1][scaled];
+    t.streaming_off_line[1][scaled] = narrow.apply[1][scaled];
     if (cpu == avx512_cpu::amd_zen4)
       for (int interleaved = 0; interleaved < 2; ++interleaved)
         t.apply_off_line[interleaved][scaled] = narrow.apply[interleaved][scaled];

@@ -31,12 +31,11 @@ const char* arch_name() noexcept;
 
 // One arch's RoPE token kernels (rotary_kernels.hpp, rotate_token<Arch, T, Interleaved,
 // Scaled>), each [interleaved][scaled] (scaled: g ≠ 1), by the tier of a rope_apply call
-// (rotate in rotary.cpp): apply for calls that stay in cache, apply_off_line for those among
-// them with a row off a 64-byte line, streaming for calls whose tensors stream from memory.
-// Each is
-// the arch's own kernel except where a narrower arch's measured faster on that tier
-// (bench/results/decisions.md). shift[interleaved] serves rope_shift (double rows, g = 1),
-// expand forms a float row's lanes (expand_lanes) and select the merged rows of
+// (rotate in rotary.cpp): apply for calls whose rows all sit on 64-byte lines, apply_off_line
+// for calls with a row off a line that touch at most 64 KiB, streaming_off_line for larger
+// ones. Each is the arch's own kernel except where a narrower arch's measured faster on that
+// tier (bench/results/decisions.md). shift[interleaved] serves rope_shift (double rows,
+// g = 1), expand forms a float row's lanes (expand_lanes) and select the merged rows of
 // multi-position tokens (rung_select.hpp).
 struct rope_kernel_table {
   using apply_fn = void (*)(const token_rows<float>&) noexcept;
@@ -46,7 +45,7 @@ struct rope_kernel_table {
                              float*, std::size_t) noexcept;
   apply_fn apply[2][2];
   apply_fn apply_off_line[2][2];
-  apply_fn streaming[2][2];
+  apply_fn streaming_off_line[2][2];
   shift_fn shift[2];
   expand_fn expand;
   select_fn select;
@@ -67,7 +66,7 @@ rope_kernel_table rope_kernels_of() noexcept {
       {&rotate_token<Arch, double, false, false>, &rotate_token<Arch, double, true, false>},
       &expand_lanes<float, Arch>,
       &select_rungs<Arch>};
-  for (auto* tier : {&t.apply_off_line, &t.streaming})
+  for (auto* tier : {&t.apply_off_line, &t.streaming_off_line})
     std::copy(&t.apply[0][0], &t.apply[0][0] + 4, &(*tier)[0][0]);
   return t;
 }
