@@ -667,7 +667,11 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
                   ": it must be even, in [2, head_dim]");
   std::string base_key;
   double base = base_of(c, src, base_key);
-  if (theta) {  // GraniteSWAModel: {**rope_parameters, "rope_theta": layer_rope_theta[i]}
+  if (theta && c.f.layers.theta_flags && theta->value != base)  // MuseGlimmerTextModel
+    fail_argument(theta->key, " = ", theta->value, " is not the θ transformers rotates with: ",
+                  c.f.source, " only switches RoPE on for a non-zero entry and rotates at ",
+                  base_key, " = ", base, "; give ", base, " (or 0 for no RoPE on that layer)");
+  if (theta && !c.f.layers.theta_flags) {  // GraniteSWAModel: {**rope_parameters, "rope_theta": layer_rope_theta[i]}
     base = theta->value;
     base_key = theta->key;
   }

@@ -128,6 +128,15 @@ struct layer_rule {
   // Cohere2-MoE: the first first_k_dense_replace layers (dense MLP) follow their own sliding
   // pattern and, when that pattern is 1, use RoPE although full attention (force_rope).
   bool dense_prefix = false;
+  // Muse Glimmer: full when (n - 1 - i) % period == 0 (counted from the last layer); a
+  // theta_list entry only switches RoPE on or off (the rotary's θ is rope_theta); without the
+  // list, no RoPE where (n - 1 - i) % nope_from_last == 0.
+  bool period_from_last = false;
+  bool theta_flags = false;
+  int nope_from_last = 0;
+  // Step 3.5 / 3.7: rope_theta (number or list) and partial_rotary_factors are per-layer lists,
+  // built into one rope dict per layer type from its first layer (Step3p7TextConfig).
+  bool rope_lists = false;
   query_rule query = query_rule::none;
 };
 
@@ -526,6 +535,17 @@ inline constexpr family kFamilies[] = {
      .rotary = kFullHead, .max_fallback = 8192,
      .layers = {.sliding = sliding_rule::period, .period = 4, .period_from_first = true,
                 .window_fallback = 128, .theta_list = "layer_rope_theta"}},
+    {.name = "muse_glimmer",
+     .source = "models/muse_glimmer (MuseGlimmerTextConfig, MuseGlimmerTextModel: layer_rope_theta[i] ? rotary : NoPE)",
+     .models = "Muse Glimmer (language model)", .model_types = {"muse_glimmer", "muse_glimmer_text"},
+     .head = {.fallback = 128}, .rotary = kFullHead, .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::period, .period = 4, .window_fallback = 2048,
+                .theta_list = "layer_rope_theta", .period_from_last = true, .theta_flags = true,
+                .nope_from_last = 4}},
+    {.name = "step3p7",
+     .source = "models/step3p7 (Step3p7TextConfig.__post_init__, Step3p7RotaryEmbedding)",
+     .models = "Step 3.5 Flash, Step 3.7 Flash", .model_types = {"step3p5", "step3p7"},
+     .head = {.fallback = 128}, .max_fallback = 128000, .layers = {.rope_lists = true}},
     {.name = "falcon", .source = "models/falcon (FalconConfig, FalconAttention)",
      .models = "Falcon-7B / 40B / 180B, Falcon 2", .model_types = {"falcon"},
      .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 2048, .no_rope_flag = "alibi"},
@@ -668,13 +688,6 @@ inline constexpr refusal kRefusals[] = {
      "config builds turn by +p·θ (their direction is not part of a config's encoding); its "
      "head, θ and pairs are Llama's, so { family: 'llama' } applied with rope.invert "
      "(direction::inverse) is exactly its rotation"},
-    {{"muse_glimmer", "muse_glimmer_text"}, "models/muse_glimmer (layer_rope_theta, window_attention)",
-     "θ is a per-layer list (`layer_rope_theta`, 0 or null = no RoPE) over 'window_attention' "
-     "layers, a layer type posenc's layer map does not name"},
-    {{"step3p5", "step3p7"}, "models/step3p7 (Step3p7Config: per-layer rope_theta, "
-     "partial_rotary_factors)",
-     "rope_theta and partial_rotary_factors are per-layer lists, and posenc shares one rotary "
-     "per layer type; per-layer ladders in the layer map would express it"},
     {{"zaya"}, "models/zaya (ZayaConfig)",
      "its layer types are 'hybrid' / 'hybrid_sliding' (CCA attention) with their own rope "
      "dicts, which posenc's layer map does not name"},

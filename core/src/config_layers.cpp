@@ -236,6 +236,9 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
         if ((i + 1) % prefix != 0) out[i] = "sliding_attention";
       for (std::size_t i = k; i < n; ++i)
         if ((i - k + shift) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
+      if (rule.period_from_last)  // MuseGlimmerTextConfig: full when (n - 1 - i) % 4 == 0
+        for (std::size_t i = 0; i < n; ++i)
+          out[i] = (n - 1 - i) % static_cast<std::size_t>(period) ? "sliding_attention" : "full_attention";
       if (rule.first_full && n > 0) out[0] = "full_attention";  // MiMoV2FlashConfig: i == 0
       break;
     }
@@ -331,11 +334,14 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
     if (thetas && thetas->size() != out.size())
       fail_argument(theta_key, " must hold one θ per layer (", out.size(), "), got ", thetas->size());
   }
+  const std::size_t nope_every = static_cast<std::size_t>(c.f.layers.nope_from_last);
   for (std::size_t i = 0; i < out.size(); ++i) {
     const attention_kind a = *attention_of(types[i]);
     out[i].type = types[i];
     out[i].rope = !no_rope && rope[i] && a <= attention_kind::sparse &&
                   (!sliding_only || a == attention_kind::sliding || forced[i]);
+    if (!thetas && nope_every && (out.size() - 1 - i) % nope_every == 0)
+      out[i].rope = false;  // MuseGlimmerTextConfig's default layer_rope_theta: 0 there
     if (c.f.layers.null_type_nope && c.r.is_null(c.p + "rope_parameters." + types[i]))
       out[i].rope = false;  // CohereCompassTextModel: no rotary where the type's dict is None
     if (!thetas) continue;
@@ -530,6 +536,7 @@ std::optional<hf_config> with_class_ropes(const hf_config& config, const config_
   const reader r(config);
   const text_context c = text_context_of(r, options);
   const std::string key = c.p + "rope_parameters";
+  if (c.f.layers.rope_lists) return with_rope_lists(config, c);
   if (!c.f.rope_dict.rope_type.empty() && !r.has(key) && !r.has(c.p + "rope_scaling"))
     return with_class_rope(config, c.f.rope_dict, key);
   if (!c.f.rope_defaults[0].theta_key.empty()) return with_keyed_ropes(config, c, key);
@@ -593,9 +600,12 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
     detail::fail_argument(why, ": no layer uses RoPE (model_from_config lists its layers)");
   if (!options.layer) {
     const std::string key = c.p + std::string(c.f.layers.theta_list);
-    if (!c.f.layers.theta_list.empty() && r.has(key))
+    if (!c.f.layers.theta_list.empty() && r.has(key) && !c.f.layers.theta_flags)
       detail::fail_argument(key, " gives each layer its own θ: pass layer (a decoder layer "
                             "index) to read one");
+    if (c.f.layers.theta_flags)  // Muse Glimmer: one rotary; every entry must agree with it
+      for (const detail::layer_plan& l : detail::plan_layers(c))
+        if (l.theta) (void)detail::text_rope(c, l.type, options, l.theta);
     return detail::text_rope(c, options.layer_type, options);
   }
   const auto plan = detail::plan_layers(c);

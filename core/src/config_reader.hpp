@@ -111,6 +111,10 @@ struct layer_theta {
 rope_config text_rope(const text_context& c, const std::string& layer_type,
                       const config_options& options, const std::optional<layer_theta>& theta = {});
 
+// The config as Step3p7TextConfig completes it from per-layer rope lists (family rope_lists):
+// layer_types and the lists cut to num_hidden_layers, one rope_parameters dict per layer type.
+hf_config with_rope_lists(const hf_config& config, const text_context& c);
+
 // The vision tower's 2-D rotary and its layer count.
 rope_config vision_rope(const reader& r, const config_options& options);
 int vision_layer_count(const reader& r);
