@@ -341,7 +341,9 @@ export interface RopeFromConfigOptions {
    * A decoder layer in [0, layers): its rotator, or null when the layer has no RoPE (Llama 4's
    * and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention layers, Mllama's
    * cross-attention) and for a layer that is no attention (the linear / Mamba, conv, MoE / MLP
-   * blocks of hybrid models). Out of range: RangeError naming `layer`.
+   * blocks of hybrid models). Out of range: RangeError naming `layer`. Per-layer lists
+   * (GraniteSWA / Muse Glimmer `layer_rope_theta`, Step 3.5 / 3.7 `rope_theta` and
+   * `partial_rotary_factors`) give that layer's own ladder.
    */
   layer?: number;
   /**

@@ -691,11 +691,17 @@ inline constexpr refusal kRefusals[] = {
     {{"zaya"}, "models/zaya (ZayaConfig)",
      "its layer types are 'hybrid' / 'hybrid_sliding' (CCA attention) with their own rope "
      "dicts, which posenc's layer map does not name"},
-    {{"deepseek_v4"}, "models/deepseek_v4 (DeepseekV4RotaryEmbedding, DeepseekV4Indexer)",
-     "rope_parameters is keyed by rope type ({main, compress}: rope_theta and "
-     "compress_rope_theta, partial interleaved RoPE on the trailing slice of the head) rather "
-     "than by layer type, and its compressor and indexer rotate with the compress ladder; "
-     "posenc's layer map has no rule joining them"},
+    {{"deepseek_v4"},
+     "models/deepseek_v4 (DeepseekV4Config, DeepseekV4Attention, DeepseekV4RotaryEmbedding, "
+     "*Compressor, DeepseekV4Indexer)",
+     "rope_parameters is keyed by rope type, not layer type: sliding_attention layers rotate "
+     "with 'main' (rope_theta, default 10000), compressed_sparse_attention and "
+     "heavily_compressed_attention layers, their compressors and the indexer with 'compress' "
+     "(compress_rope_theta, default 160000; yarn with attention_factor forced to 1), each over "
+     "the trailing int(head_dim · partial_rotary_factor) dims of the head (64 of 512) in "
+     "adjacent pairs, compressed keys at positions i · compress_rate, and the output "
+     "de-rotated by -sin; posenc's layer map has no compressed attention types and no rule for "
+     "those key positions"},
     {{"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"},
      "models/ernie4_5_vl_moe (Ernie4_5_VLMoeTextRotaryEmbedding: inv_freq_3d, recomposition_to_3d)",
      "its text rotary gives h the even and w the odd rungs of the first mrope_section[0] + "

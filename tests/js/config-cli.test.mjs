@@ -117,6 +117,25 @@ test('vectors: Gemma 4 — a proportional layer, no-RoPE layers of Llama 4, --ou
   assert.equal(scout.layers[0].chunk, 8192);
 });
 
+test('vectors: per-layer rope lists (Step 3.7) and NoPE layers (Muse Glimmer), identical on both binaries', () => {
+  const args = ['--positions', '0,1,4095,131071'];
+  const step = vectors('step-3.7-flash.reconstructed', '--simd', ...args);
+  assert.equal(vectors('step-3.7-flash.reconstructed', '--scalar', ...args), step);
+  const doc = JSON.parse(step);
+  assert.equal(doc.layers.length, 45);
+  assert.deepEqual(doc.layers[4], { index: 4, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null });
+  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'sliding', window: 512, chunk: null, queryScale: null });
+  // Step3p7TextConfig: full layers int(128 · 0.5) dims at 5e6 with the llama3 rope_scaling; sliding unscaled.
+  assertVectors(doc.encodings.e0, hfLlama3(64, 5e6, load('step-3.7-flash.reconstructed').text_config.rope_scaling), 1, doc.positions);
+  assertVectors(doc.encodings.e1, hfDefault(128, 1e4), 1, doc.positions);
+  const muse = vectors('muse-glimmer-30b.reconstructed', '--simd', ...args);
+  assert.equal(vectors('muse-glimmer-30b.reconstructed', '--scalar', ...args), muse);
+  const m = JSON.parse(muse);
+  assert.deepEqual(m.layers[51], { index: 51, rope: null, attention: 'full', window: null, chunk: null, queryScale: null });
+  assert.deepEqual(m.layers[50], { index: 50, rope: 'e0', attention: 'sliding', window: 2048, chunk: null, queryScale: null });
+  assertVectors(m.encodings.e0, hfDefault(128, 5e5), 1, m.positions);
+});
+
 test('vectors: --seq-len on both sides of Phi-3.5\'s original context picks short or long factors', () => {
   const phi = load('phi-3.5-mini-instruct');
   const attention = Math.sqrt(1 + Math.log(131072 / 4096) / Math.log(4096));

@@ -311,6 +311,18 @@ const FAMILIES = {
   // the rotary spans the whole 256-wide head although the file says partial_rotary_factor 0.5.
   'recurrentgemma-2b.reconstructed': { family: 'recurrent_gemma', encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000))],
     layers: every(26, (i) => (i % 3 === 2 ? ['e0', 'sliding', 2048, null, null] : [null, 'linear', null, null, null])) },
+  // Step3p7TextConfig: the 48-entry lists cut to 45 layers (num_nextn_predict_layers 3); each
+  // layer type takes its first layer's rope_theta / partial_rotary_factors entry; rope_scaling
+  // (llama3) updates the full_attention dict only; Step3p7RotaryEmbedding's int(128 · 0.5) = 64
+  // dims, rotate_half over cos.shape[-1] dims.
+  'step-3.7-flash.reconstructed': { family: 'step3p7',
+    encodings: [rotary(128, 64, 5e6, 'half', [hfLlama3(64, 5e6, textOf(load('step-3.7-flash.reconstructed')).rope_scaling), 1]),
+      rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: every(45, (i) => (i % 4 ? ['e1', 'sliding', 512, null, null] : ['e0', 'full', null, null, null])) },
+  // MuseGlimmerTextConfig defaults: full when (n - 1 - i) % 4 == 0 and NoPE there (layer_rope_theta
+  // 0), sliding (2048) elsewhere with the one rotary at rope_parameters.rope_theta.
+  'muse-glimmer-30b.reconstructed': { family: 'muse_glimmer', encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5))],
+    layers: every(52, (i) => ((51 - i) % 4 ? ['e0', 'sliding', 2048, null, null] : [null, 'full', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
 };
@@ -553,11 +565,61 @@ for (const [name, pe] of Object.entries(both)) {
     } finally {
       nano.dispose();
     }
-    assertThrows(() => pe.modelFromConfig({ model_type: 'step3p7', hidden_size: 768, num_attention_heads: 6 }), RangeError,
-      /model_type = 'step3p7' is refused: rope_theta and partial_rotary_factors are per-layer lists/);
+    assertThrows(() => pe.modelFromConfig({ model_type: 'zaya', hidden_size: 768, num_attention_heads: 6 }), RangeError,
+      /model_type = 'zaya' is refused: its layer types are 'hybrid' \/ 'hybrid_sliding'/);
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
     assert.equal(opted.headDim, 128);
     opted.dispose();
+  });
+
+  test(`${name}: per-layer rope lists (Step 3.7) and RoPE switches (Muse Glimmer) follow their classes`, () => {
+    const step = load('step-3.7-flash.reconstructed');
+    const text = step.text_config;
+    const withText = (t) => ({ ...step, text_config: { ...text, ...t } });
+    // One layer: its type's rotary (Step3p7RotaryEmbedding(layer_type)); the MTP entries are cut.
+    const full = pe.ropeFromConfig(step, { layer: 44 });
+    assertEncoding(full, FAMILIES['step-3.7-flash.reconstructed'].encodings[0], 'step3p7 layer 44');
+    full.dispose();
+    assertThrows(() => pe.ropeFromConfig(step, { layer: 45 }), RangeError, /layer must be in \[0, 44\]/);
+    // Layers of one type that disagree: transformers takes the first one's, the model's own code each layer's.
+    const thetas = [...text.rope_theta];
+    thetas[6] = 20000;
+    assertThrows(() => pe.modelFromConfig(withText({ rope_theta: thetas })), RangeError,
+      /text_config\.rope_theta\[6\] = 20000 differs from the first sliding_attention layer's 10000/);
+    assertThrows(() => pe.modelFromConfig(withText({ partial_rotary_factors: text.partial_rotary_factors.slice(0, 40) })), RangeError,
+      /partial_rotary_factors must hold one value per layer \(45, or 48 with the num_nextn_predict_layers MTP entries\), got 40/);
+    assertThrows(() => pe.modelFromConfig(withText({ yarn_only_types: ['full_attention', 'sliding_attention'] })), RangeError,
+      /yarn_only_types is not read by transformers/);
+    assertThrows(() => pe.modelFromConfig(withText({ partial_rotary_factor: 0.5 })), RangeError,
+      /partial_rotary_factor is not read by step3p7/);
+    assertThrows(() => pe.modelFromConfig(withText({ rope_theta: text.rope_theta.map((t) => (t === 10000 ? 1 : t)) })), RangeError,
+      /rope_theta\[1\] must be a finite number > 1, got 1/);
+    // A scalar rope_theta is every layer's (Step3p7TextConfig: [rope_theta] * n).
+    const scalar = pe.modelFromConfig(withText({ rope_theta: 1e6, partial_rotary_factors: undefined, rope_scaling: undefined }));
+    try {
+      assert.deepEqual(Object.keys(scalar.encodings), ['e0']);
+      assertEncoding(scalar.encodings.e0, rotary(128, 128, 1e6, 'half', plain(128, 1e6)), 'step3p7 scalar θ');
+    } finally {
+      scalar.dispose();
+    }
+    // Muse Glimmer: a saved layer_rope_theta switches RoPE per layer; another θ is refused by name.
+    const muse = load('muse-glimmer-30b.reconstructed');
+    const list = every(52, (i) => ((51 - i) % 4 ? 5e5 : 0));
+    list[0] = 0;
+    const saved = pe.modelFromConfig({ ...muse, text_config: { ...muse.text_config, layer_rope_theta: list } });
+    try {
+      assert.deepEqual(saved.layers.slice(0, 4).map((l) => l.rope), [null, 'e0', 'e0', null]);
+      assert.deepEqual(Object.keys(saved.encodings), ['e0']);
+    } finally {
+      saved.dispose();
+    }
+    list[1] = 1e4;
+    assertThrows(() => pe.modelFromConfig({ ...muse, text_config: { ...muse.text_config, layer_rope_theta: list } }), RangeError,
+      /text_config\.layer_rope_theta\[1\] = 10000 is not the θ transformers rotates with/);
+    assert.equal(pe.ropeFromConfig(muse, { layer: 51 }), null);
+    const one = pe.ropeFromConfig(muse);
+    assertEncoding(one, FAMILIES['muse-glimmer-30b.reconstructed'].encodings[0], 'muse_glimmer');
+    one.dispose();
   });
 
   test(`${name}: Mistral 4, OLMo Hybrid and Zamba2 follow their classes; what transformers cannot run is named`, () => {
