@@ -87,7 +87,9 @@ layer_values values_at(const text_context& c, const std::optional<std::vector<do
                        double theta, const std::optional<std::vector<double>>& partials,
                        int head_dim, std::size_t i) {
   layer_values v{theta, std::nullopt, c.p + "rope_theta", ""};
-  const std::string at = "[" + std::to_string(i) + "]";
+  std::string at = "[";  // appended, not "[" + … + "]": GCC 12 warns (-Wrestrict) on that form
+  at += std::to_string(i);
+  at += ']';
   if (thetas) {
     v.theta = (*thetas)[i];
     v.theta_key += at;
