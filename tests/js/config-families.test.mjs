@@ -313,6 +313,14 @@ const FAMILIES = {
     layers: every(26, (i) => (i % 3 === 2 ? ['e0', 'sliding', 2048, null, null] : [null, 'linear', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
+  // NanoChatRotaryEmbedding over 768 / 6 = 128 dims; its rotate_half = cat((x2, -x1)): −p·θ.
+  'nanochat.class-defaults.reconstructed': { family: 'nanochat',
+    encodings: [{ ...rotary(128, 128, 10000, 'half', plain(128, 10000)), direction: 'inverse' }], layers: full(12) },
+  // Ernie4_5_VLMoeTextRotaryEmbedding: 2560 / 20 = 128 dims, θ 500000, adjacent pairs,
+  // mrope_section (h, w, t) default [22, 22, 20] = posenc's [t, h, w] [20, 22, 22], 'hw'.
+  'ernie-4.5-vl-28b-a3b.class-defaults.reconstructed': { family: 'ernie4_5_vl_moe',
+    encodings: [rotary(128, 128, 5e5, 'interleaved', plain(128, 5e5), { section: [20, 22, 22], interleaved: 'hw' })],
+    layers: full(28) },
 };
 
 // The fixtures tests/js/config.test.mjs checks rotator by rotator.
@@ -327,6 +335,7 @@ function assertEncoding(rope, want, what) {
   assert.equal(rope.rotaryDim, want.rotaryDim, `${what}: rotaryDim`);
   assert.equal(rope.base, want.base, `${what}: base`);
   assert.equal(rope.layout, want.layout, `${what}: layout`);
+  assert.equal(rope.direction, want.direction ?? 'forward', `${what}: direction`);
   assert.equal(rope.invFreq.length, want.theta.length, `${what}: θ count`);
   for (let i = 0; i < want.theta.length; i++) {
     const err = Math.abs(rope.invFreq[i] - want.theta[i]);

@@ -84,7 +84,7 @@ struct config_options {
 //    family table (core/src/config_families.hpp, the README's conventions table); an unlisted
 //    or missing model_type is refused naming `model_type` unless options.family names the
 //    family whose rules to take. The row gives the layout (and DeepSeek's `rope_interleave`
-//    flag), the head-dim rule (head_dim, else the config class default, else hidden_size /
+//    flag), the turn (rope_config::turn: nanochat's rotate_half turns by −p·θ), the head-dim rule (head_dim, else the config class default, else hidden_size /
 //    num_attention_heads; DeepSeek qk_rope_head_dim; ChatGLM kv_channels; GPT-J n_embd /
 //    n_head; Gemma 4's global_head_dim on full layers), the rotary-dim rule (int(head_dim ·
 //    partial_rotary_factor) with the class default factor — GPT-NeoX rotary_pct 0.25, GLM 0.5,
