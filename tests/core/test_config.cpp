@@ -721,6 +721,9 @@ TEST_CASE("config: nanochat turns each pair by -p·θ, as its rotate_half = cat(
   REQUIRE(m.encodings.size() == 1);
   CHECK(m.encodings[0].turn == posenc::direction::inverse);
   for (const posenc::layer_info& l : m.layers) CHECK(l.attention == posenc::attention_kind::full);
+  CHECK(posenc::parse_direction(posenc::to_string(posenc::direction::inverse)) == posenc::direction::inverse);
+  require_throws<posenc::invalid_argument>([] { (void)posenc::parse_direction("backward"); },
+                                           "direction must be \"forward\" or \"inverse\"");
   // Taking Llama's rules on purpose keeps Llama's turn.
   CHECK(rope_from_config(flat(n), {.family = "llama"}).turn == posenc::direction::forward);
 }

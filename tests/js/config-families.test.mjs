@@ -542,15 +542,16 @@ for (const [name, pe] of Object.entries(both)) {
     assertThrows(() => pe.modelFromConfig({ ...cmd, mlp_layer_types: ['dense', 'moe', ...Array(38).fill('sparse')] }), RangeError,
       /mlp_layer_types\[1\] must be 'dense' or 'sparse', got 'moe'/);
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
-    assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
-      /model_type = 'nanochat' is refused: it rotates by -p·θ/);
-    // …and the way forward the message gives is exact: NanoChat's apply_rotary_pos_emb with its
-    // rotate_half = cat((x2, -x1)) — q·cos + rotate_half(q)·sin — equals Llama's rotator inverted.
-    const nano = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 }, { family: 'llama' });
+    // NanoChat's apply_rotary_pos_emb with its rotate_half = cat((x2, -x1)) — q·cos +
+    // rotate_half(q)·sin — is its family's rotator applied (direction 'inverse'), and equals
+    // Llama's rotator inverted.
+    const nano = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 });
+    const llama = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 }, { family: 'llama' });
     try {
       const d = 32, half = d / 2, positions = [0, 1, 7, 4095, 131071];
       const x = Float64Array.from({ length: positions.length * d }, (_, i) => Math.sin(0.37 * i + 0.1));
-      const y = nano.invert(new Float32Array(x), { heads: 1, positions });
+      const y = nano.apply(new Float32Array(x), { heads: 1, positions });
+      assert.deepEqual(llama.invert(new Float32Array(x), { heads: 1, positions }), y);
       const theta = hfDefault(d, 10000);
       positions.forEach((p, t) => {
         for (let i = 0; i < half; i++) {
@@ -561,6 +562,7 @@ for (const [name, pe] of Object.entries(both)) {
       });
     } finally {
       nano.dispose();
+      llama.dispose();
     }
     assertThrows(() => pe.modelFromConfig({ model_type: 'step3p7', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'step3p7' is refused: rope_theta and partial_rotary_factors are per-layer lists/);

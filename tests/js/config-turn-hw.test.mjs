@@ -64,7 +64,7 @@ for (const [name, pe] of Object.entries(both)) {
     assert.ok(Math.abs(rope.cosSin({ positions: [1] }).sin[0] - Math.sin(1)) < 1e-7);
     // Keys at 5 shifted by 95 are keys at 100, in nanochat's sense.
     const k = rope.apply(x.slice(0, d), { positions: [5] });
-    assertClose(rope.shift(k, { delta: 95 }), nanochat(x.slice(0, d), d, hfDefault(d, 10000), [100]), 2e-6, 'shift');
+    assertClose(rope.shift(k, { tokens: 1, delta: 95 }), nanochat(x.slice(0, d), d, hfDefault(d, 10000), [100]), 2e-6, 'shift');
     const model = pe.modelFromConfig(load('nanochat.class-defaults.reconstructed'));
     assert.equal(model.encodings.e0.direction, 'inverse');
     model.dispose();

@@ -108,7 +108,9 @@ struct config_options {
 //    contiguous sections (Qwen2-VL, Qwen2.5-VL: apply_multimodal_rotary_pos_emb);
 //    `mrope_interleaved: true` or a Qwen3-VL text model (whose rotary always interleaves,
 //    section default [24, 20, 20]) the interleaved ones (apply_interleaved_mrope);
-//    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally).
+//    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally);
+//    ERNIE 4.5 VL's (h, w, t) mrope_section (default [22, 22, 20], h = w, t ≥ 1) gives
+//    mrope_hw with section (t, h, w) (Ernie4_5_VLMoeTextRotaryEmbedding);
 // With options.tower == "vision" the `vision_config` is read instead (the 2-D rotary of the
 // vision tower; no scaling, half layout unless options.layout says otherwise):
 //  - Qwen2-VL: head_dim = vision_config.embed_dim / num_heads; Qwen2.5-VL and Qwen3-VL:
