@@ -60,7 +60,7 @@ std::string rotary_text(const family& f) {
   std::string factor = "`partial_rotary_factor`";
   if (!r.factor_alias.empty()) factor += " or `" + std::string(r.factor_alias) + "`";
   std::string out = "head · " + factor + " (else " + number(r.factor_fallback) + ")";
-  if (r.default_full_head) out = "whole head (default type); scaled types: " + out;
+  if (r.default_full_head) out = f.scalable ? "whole head (default type); scaled types: " + out : "whole head";
   return out;
 }
 
