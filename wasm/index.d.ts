@@ -104,6 +104,13 @@ export type ScoreMode = 'none' | 'additive' | 'rotary';
  */
 export type AnglePrecision = 'exact' | 'float32';
 /**
+ * Which way apply turns each pair: 'forward' (default; +p·θ_i, HF's rotate_half =
+ * cat(−x2, x1)) or 'inverse' (−p·θ_i: nanochat, whose rotate_half is cat(x2, −x1)). cosSin
+ * and row return cos/sin(p·θ_i) either way, as the model's rotary embedding does; invert and
+ * shift turn the other way too.
+ */
+export type RopeDirection = 'forward' | 'inverse';
+/**
  * A list of positions, one per token: an Int32Array, a BigInt64Array (transformers.js /
  * onnxruntime int64 `position_ids`), or an array of integers or BigInts. Each value must be
  * within ±2^53 and, as a list, within int32 [−2^31, 2^31 − 1] (contiguous positions beyond
@@ -212,16 +219,23 @@ export type HalfDtype = 'float16' | 'bfloat16';
  *    splits the full-width cos/sin by mrope_section·2: the same sections in both halves).
  *  - interleaved true (Qwen3-VL; HF apply_interleaved_mrope): rung i takes h when
  *    i ≡ 1 (mod 3) and i < 3·section[1], w when i ≡ 2 (mod 3) and i < 3·section[2], else t.
+ *  - interleaved 'hw' (ERNIE 4.5 VL; HF Ernie4_5_VLMoeTextRotaryEmbedding, inv_freq_3d and
+ *    recomposition_to_3d): rung i < section[1] + section[2] takes h when i is even, w when
+ *    odd; the last section[0] rungs take t. HF's mrope_section lists these counts as
+ *    (h, w, t): its default [22, 22, 20] is section [20, 22, 22] here.
  * The sections (integers ≥ 0) sum to rotaryDim/2 (partial rotary included); interleaved
- * also needs 3·section[1] ≤ rotaryDim/2 + 1 and 3·section[2] ≤ rotaryDim/2. Otherwise
- * RangeError naming mrope.section. Text tokens (t = h = w) rotate exactly as plain RoPE.
+ * also needs 3·section[1] ≤ rotaryDim/2 + 1 and 3·section[2] ≤ rotaryDim/2, 'hw'
+ * section[1] = section[2]. Otherwise RangeError naming mrope.section. Text tokens (t = h = w) rotate exactly as plain RoPE.
  */
 export interface MropeOptions {
   /** [t, h, w] rung counts, e.g. [16, 24, 24] (Qwen2-VL) or [24, 20, 20] (Qwen3-VL). */
   section: readonly number[] | Float64Array | Float32Array;
   /** Default false. */
-  interleaved?: boolean;
+  interleaved?: MropeInterleaving;
 }
+
+/** How M-RoPE's rungs take t, h and w: false contiguous, true round-robin, 'hw' (see MropeOptions). */
+export type MropeInterleaving = boolean | 'hw';
 
 /**
  * 2-D rotary of vision towers: two positions per patch (row, col).
@@ -300,6 +314,8 @@ export interface RopeOptions {
   scaling?: Scaling;
   /** Default 'exact'. */
   angles?: AnglePrecision;
+  /** The model's sense of rotation (see RopeDirection); default 'forward'. */
+  direction?: RopeDirection;
   /** First cached position (default 0). Positions outside the cache are computed on the fly. */
   cacheStart?: number;
   /**
@@ -476,6 +492,8 @@ export interface Rope {
   readonly base: number;
   readonly layout: RopeLayout;
   readonly angles: AnglePrecision;
+  /** 'inverse' when apply turns each pair by −p·θ_i (nanochat), else 'forward'. */
+  readonly direction: RopeDirection;
   /** HF's attention_scaling (yarn, longrope), multiplied into rotated dims; 1 otherwise. */
   readonly attentionFactor: number;
   /** θ'_i as used by rung i, rotaryDim/2 values (vision2d: the row and column rungs). */
@@ -489,7 +507,7 @@ export interface Rope {
   readonly axes: 1 | 2 | 3 | 4;
   /** The image / video preset ('flux', …), 'custom' for an explicit description, else null. */
   readonly axesName: AxesPreset | 'custom' | null;
-  readonly mrope: Readonly<{ section: readonly number[]; interleaved: boolean }> | null;
+  readonly mrope: Readonly<{ section: readonly number[]; interleaved: MropeInterleaving }> | null;
   readonly vision2d: Vision2d | null;
   readonly disposed: boolean;
   /**
@@ -670,7 +688,9 @@ export interface Posenc {
    * text_config; HF config-class defaults where keys are absent (Gemma 2/3, Phi-3, GPT-NeoX);
    * `mrope_section` → mrope (contiguous; interleaved with `mrope_interleaved` or any Qwen3-VL
    * text model, whose section defaults to [24, 20, 20]; GLM-4.1V / 4.5V / OCR / Image always
-   * contiguous, default [8, 12, 12], in the family's pair layout).
+   * contiguous, default [8, 12, 12], in the family's pair layout; ERNIE 4.5 VL 'hw', its
+   * (h, w, t) mrope_section default [22, 22, 20] read as section [t, h, w]). nanochat's
+   * rotator has direction 'inverse' (its rotate_half turns by −p·θ).
    *
    * The config is read once: own enumerable string keys only (as JSON.stringify sees them),
    * each property read once through its descriptor (a getter called once), nothing inherited;
@@ -882,9 +902,11 @@ export interface GoldenEncoding {
   headDim: number;
   rotaryDim: number;
   layout: RopeLayout;
+  /** 'inverse': the model's rotate_half turns these cos/sin by −p·θ (nanochat). */
+  direction: RopeDirection;
   base: number;
   scaling: { type: string } & Record<string, unknown>;
-  mrope: { section: number[]; interleaved: boolean } | null;
+  mrope: { section: number[]; interleaved: MropeInterleaving } | null;
   vision2d: Vision2d | null;
   attentionFactor: number;
   /** θ_i in float64. */

@@ -500,6 +500,18 @@ struct field_key {
   fail_argument(msg);
 }
 
+// ERNIE 4.5 VL's mrope_section (h, w, t) as posenc's (t, h, w) sections. Its rotary stacks
+// the h and w rungs (torch.stack needs h == w) and slices inv_freq[:-t] (t = 0 would empty it).
+rope_axes hw_axes(const std::array<int, 3>& hwt, const std::string& key) {
+  if (hwt[0] != hwt[1] || hwt[2] < 1)
+    fail_argument(key, " = [", hwt[0], ", ", hwt[1], ", ", hwt[2], "] is (h, w, t) for ERNIE 4.5 "
+                  "VL, whose rotary needs h == w and t >= 1 (transformers fails otherwise)");
+  rope_axes out;
+  out.kind = rope_axes_kind::mrope_hw;
+  out.section = {hwt[2], hwt[0], hwt[1]};
+  return out;
+}
+
 // The multimodal sections of the rope parameters at `dict`: none, contiguous or interleaved.
 rope_axes axes_of(const text_context& c, const std::string& dict, std::string& key) {
   const reader& r = c.r;
@@ -511,6 +523,7 @@ rope_axes axes_of(const text_context& c, const std::string& dict, std::string& k
   if (!section) {
     if (c.f.mrope == mrope_rule::interleaved) section = std::vector<double>{24, 20, 20};
     else if (c.f.mrope == mrope_rule::glm) section = std::vector<double>{8, 12, 12};
+    else if (c.f.mrope == mrope_rule::hw) section = std::vector<double>{22, 22, 20};
     else if (c.f.mrope == mrope_rule::required)
       fail_argument(key, " is required for ", c.f.name, " (HF reads it unconditionally)");
     else if (flag)
@@ -532,9 +545,10 @@ rope_axes axes_of(const text_context& c, const std::string& dict, std::string& k
     out.section[a] = static_cast<int>(v);
   }
   const bool flagged = flag.value_or(false);
-  if (c.f.mrope == mrope_rule::glm && flagged)
+  if ((c.f.mrope == mrope_rule::glm || c.f.mrope == mrope_rule::hw) && flagged)
     fail_argument(flag_key, " = true is not read by ", c.f.name, " (", c.f.source,
-                  "): its sections are always contiguous; remove it");
+                  "): its sections are fixed by its code; remove it");
+  if (c.f.mrope == mrope_rule::hw) return hw_axes(out.section, key);
   const bool interleaved = c.f.mrope == mrope_rule::interleaved || flagged;
   out.kind = interleaved ? rope_axes_kind::mrope_interleaved : rope_axes_kind::mrope;
   return out;
@@ -711,6 +725,7 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
   out.rotary_dim = rotary_dim;
   out.base = base;
   out.layout = layout;
+  out.turn = c.f.turn;
   out.scaling = std::move(s);
   out.axes = axes;
   return out;

@@ -145,6 +145,7 @@ enum class mrope_rule : std::uint8_t {
   required,     // Qwen2-VL / Qwen2.5-VL: read unconditionally
   interleaved,  // Qwen3-VL: always interleaved, section default [24, 20, 20]
   glm,          // GLM-4.1V / 4.5V / OCR / Image: contiguous, section default [8, 12, 12]
+  hw,           // ERNIE 4.5 VL: section (h, w, t), default [22, 22, 20], h even / w odd rungs
 };
 
 // One layer type's rope parameters as the config class fills them when the config has no
@@ -171,6 +172,7 @@ struct family {
   std::array<std::string_view, 6> model_types{};
   rope_layout layout = rope_layout::half;
   std::string_view layout_flag{};  // DeepSeek: rope_interleave (true, the default, = interleaved)
+  direction turn = direction::forward;  // nanochat: rotate_half = cat((x2, -x1)), −p·θ
   head_rule head{};
   rotary_rule rotary{};
   base_rule base{};
@@ -670,6 +672,18 @@ inline constexpr family kFamilies[] = {
      .models = "Granite 4 Vision (language model)",
      .model_types = {"granite4_vision", "granite4_vision_text"}, .rotary = kFullHead,
      .max_fallback = 2048, .own_text_model = true},
+    {.name = "nanochat",
+     .source = "models/nanochat (NanoChatConfig, NanoChatRotaryEmbedding, rotate_half = cat((x2, -x1)); "
+               "RoPE before a weightless QK RMSNorm)",
+     .models = "nanochat (karpathy/nanochat)", .model_types = {"nanochat"},
+     .turn = direction::inverse, .rotary = kFullHead, .max_fallback = 2048},
+    {.name = "ernie4_5_vl_moe",
+     .source = "models/ernie4_5_vl_moe (Ernie4_5_VLMoeTextConfig, Ernie4_5_VLMoeTextRotaryEmbedding: "
+               "inv_freq_3d, recomposition_to_3d; rotate_half_text)",
+     .models = "ERNIE 4.5 VL (ERNIE-4.5-VL-28B-A3B)",
+     .model_types = {"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"},
+     .layout = rope_layout::interleaved, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 131072, .scalable = false, .mrope = mrope_rule::hw},
 };
 
 constexpr std::span<const family> families() { return kFamilies; }
@@ -683,11 +697,6 @@ struct refusal {
 };
 
 inline constexpr refusal kRefusals[] = {
-    {{"nanochat"}, "models/nanochat (rotate_half = cat((x2, -x1)))",
-     "it rotates by -p·θ, the opposite direction of every other model, and the rotators a "
-     "config builds turn by +p·θ (their direction is not part of a config's encoding); its "
-     "head, θ and pairs are Llama's, so { family: 'llama' } applied with rope.invert "
-     "(direction::inverse) is exactly its rotation"},
     {{"zaya"}, "models/zaya (ZayaConfig)",
      "its layer types are 'hybrid' / 'hybrid_sliding' (CCA attention) with their own rope "
      "dicts, which posenc's layer map does not name"},
@@ -702,12 +711,6 @@ inline constexpr refusal kRefusals[] = {
      "adjacent pairs, compressed keys at positions i · compress_rate, and the output "
      "de-rotated by -sin; posenc's layer map has no compressed attention types and no rule for "
      "those key positions"},
-    {{"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"},
-     "models/ernie4_5_vl_moe (Ernie4_5_VLMoeTextRotaryEmbedding: inv_freq_3d, recomposition_to_3d)",
-     "its text rotary gives h the even and w the odd rungs of the first mrope_section[0] + "
-     "mrope_section[1] (default [22, 22, 20]) and t the last mrope_section[2], over adjacent "
-     "pairs: a shared-ladder band split posenc's M-RoPE options (contiguous, Qwen3-VL "
-     "interleaved) cannot name; text tokens alone rotate as { family: 'ernie4_5' }"},
     {{"hunyuan_vl", "hunyuan_vl_text"},
      "models/hunyuan_vl (HunYuanVLRotaryEmbedding, apply_multimodal_rotary_pos_emb)",
      "with mrope_section (XD-RoPE, 3 or 4 axes) it splits cat(freqs, freqs) by 2 · section, so "

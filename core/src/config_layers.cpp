@@ -450,7 +450,7 @@ bool same_rope(const rope_config& a, const rope_config& b) {
   const scaling& t = b.scaling;
   auto bits = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
   return a.head_dim == b.head_dim && a.rotary_dim == b.rotary_dim && bits(a.base, b.base) &&
-         a.layout == b.layout && a.angles == b.angles && a.axes.kind == b.axes.kind &&
+         a.layout == b.layout && a.turn == b.turn && a.angles == b.angles && a.axes.kind == b.axes.kind &&
          a.axes.section == b.axes.section && s.type == t.type && s.factor == t.factor &&
          s.original_max_position_embeddings == t.original_max_position_embeddings &&
          s.max_position_embeddings == t.max_position_embeddings && s.seq_len == t.seq_len &&

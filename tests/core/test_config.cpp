@@ -15,8 +15,10 @@
 #include <array>
 #include <cmath>
 #include <fstream>
+#include <cstdint>
 #include <functional>
 #include <numbers>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -623,7 +625,7 @@ TEST_CASE("config: GLM-MoE-DSA and A.X K2: MLA rotary and the DSA indexer's own 
   }
 }
 
-TEST_CASE("config: PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole head; ERNIE-4.5-VL refused", "[config]") {
+TEST_CASE("config: PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole head", "[config]") {
   // PaddleOCRRotaryEmbedding (default ladder over head_dim, default_theta 500000) and
   // apply_multimodal_rotary_pos_emb (cos.split(mrope_section * 2), rotate_half).
   const json p = load("paddleocr-vl-1.5.reconstructed.json");
@@ -634,10 +636,6 @@ TEST_CASE("config: PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole hea
   none["rope_scaling"].erase("mrope_section");  // rope_parameters["mrope_section"]: read unconditionally
   require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(none)); },
                                            "rope_scaling.mrope_section is required for paddleocr_vl");
-  json ernie = p;
-  ernie["model_type"] = "ernie4_5_vl_moe";
-  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(ernie)); },
-                                           "h the even and w the odd rungs");
 }
 
 TEST_CASE("config: Qwen3-Omni's talker: the thinker's interleaved M-RoPE over its own text_config", "[config]") {
@@ -650,4 +648,173 @@ TEST_CASE("config: Qwen3-Omni's talker: the thinker's interleaved M-RoPE over it
   const posenc::rope_config c = rope_from_config(flat(talker));
   check_rotator(c, 128, 128, 10000.0, rope_layout::half, hf_default(128, 10000.0), 1.0);
   check_axes(c, posenc::rope_axes_kind::mrope_interleaved, {24, 20, 20});
+}
+
+namespace {
+
+// Rotates one head row of x by rope_apply at the given positions ([axes][tokens]).
+std::vector<float> rotated(const posenc::rope_config& c, std::vector<float> x,
+                           const std::vector<std::int64_t>& positions, std::int64_t tokens,
+                           posenc::direction dir = posenc::direction::forward) {
+  const posenc::rotary_cache cache(c, 0, 64);
+  posenc::rope_apply(cache, posenc::tensor_view::dense(x.data(), x.size(), tokens, 1, c.head_dim),
+                     std::span<const std::int64_t>(positions), dir);
+  return x;
+}
+
+double worst_gap(const std::vector<float>& got, const std::vector<double>& want) {
+  double worst = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::fabs(got[i] - want[i]));
+  return worst;
+}
+
+const std::vector<std::int64_t> kFar = {0, 1, 4095, 131071};
+
+}  // namespace
+
+TEST_CASE("config: nanochat turns each pair by -p·θ, as its rotate_half = cat((x2, -x1)) does", "[config]") {
+  // NanoChatRotaryEmbedding: the default ladder over head_dim (hidden / heads), θ default 10000,
+  // cos/sin of cat(freqs, freqs); apply_rotary_pos_emb: q·cos + rotate_half(q)·sin with
+  // rotate_half(x) = cat((x2, -x1)), so out[i] = a cos + b sin, out[i + d/2] = b cos − a sin.
+  const json n = load("nanochat.class-defaults.reconstructed.json");
+  const posenc::rope_config c = rope_from_config(flat(n));
+  check_rotator(c, 128, 128, 10000.0, rope_layout::half, hf_default(128, 10000.0), 1.0);
+  CHECK(c.turn == posenc::direction::inverse);
+  const int d = 128, h = 64;
+  const std::vector<float> x = posenc::test::random_tensor(kFar.size() * d, 7);
+  std::vector<double> want(x.size());
+  const std::vector<double> theta = hf_default(d, 10000.0);
+  for (std::size_t t = 0; t < kFar.size(); ++t)
+    for (int i = 0; i < h; ++i) {
+      const double angle = static_cast<double>(kFar[t]) * theta[i];
+      const double a = x[t * d + i], b = x[t * d + i + h];
+      want[t * d + i] = a * std::cos(angle) + b * std::sin(angle);
+      want[t * d + i + h] = b * std::cos(angle) - a * std::sin(angle);
+    }
+  CHECK(worst_gap(rotated(c, x, kFar, 4), want) <= 2e-6);
+  // The same rows turned forward (Llama's rotate_half) are a different rotation.
+  posenc::rope_config forward = c;
+  forward.turn = posenc::direction::forward;
+  CHECK(worst_gap(rotated(forward, x, kFar, 4), want) > 0.1);
+  // Its inverse undoes it; HF's cos/sin stay cos/sin(p·θ) (its rotary embedding's output).
+  const std::vector<float> back = rotated(c, rotated(c, x, kFar, 4), kFar, 4, posenc::direction::inverse);
+  CHECK(worst_gap(back, std::vector<double>(x.begin(), x.end())) <= 1e-6);
+  const posenc::rotary_cache cache(c);
+  std::vector<float> cos(d), sin(d);
+  posenc::rope_cos_sin(cache, std::int64_t{1}, 1, cos, sin);
+  CHECK(sin[0] == Approx(std::sin(1.0)).epsilon(1e-7));
+  // rope_shift moves keys rotated at p to p + Δ in nanochat's sense.
+  std::vector<float> k = rotated(c, x, {5, 5, 5, 5}, 4);
+  posenc::rope_shift(cache, posenc::tensor_view::dense(k.data(), k.size(), 4, 1, d), 95);
+  const std::vector<float> at100 = rotated(c, x, {100, 100, 100, 100}, 4);
+  CHECK(worst_gap(k, std::vector<double>(at100.begin(), at100.end())) <= 2e-6);
+
+  json v5 = n;  // as public converters write it; head_dim read when given
+  v5["rope_parameters"] = {{"rope_type", "default"}, {"rope_theta", 100000.0}};
+  v5["head_dim"] = 64;
+  const posenc::rope_config c5 = rope_from_config(flat(v5));
+  check_rotator(c5, 64, 64, 100000.0, rope_layout::half, hf_default(64, 100000.0), 1.0);
+  CHECK(c5.turn == posenc::direction::inverse);
+  const posenc::model_info m = posenc::model_from_config(flat(n));
+  CHECK(m.family == "nanochat");
+  REQUIRE(m.layers.size() == 12);
+  REQUIRE(m.encodings.size() == 1);
+  CHECK(m.encodings[0].turn == posenc::direction::inverse);
+  for (const posenc::layer_info& l : m.layers) CHECK(l.attention == posenc::attention_kind::full);
+  CHECK(posenc::parse_direction(posenc::to_string(posenc::direction::inverse)) == posenc::direction::inverse);
+  require_throws<posenc::invalid_argument>([] { (void)posenc::parse_direction("backward"); },
+                                           "direction must be \"forward\" or \"inverse\"");
+  // Taking Llama's rules on purpose keeps Llama's turn.
+  CHECK(rope_from_config(flat(n), {.family = "llama"}).turn == posenc::direction::forward);
+}
+
+namespace {
+
+// Ernie4_5_VLMoeTextRotaryEmbedding in float64: inv_freq_3d (the even then the odd rungs of
+// the first h + w, then the last t), freqs per axis, recomposition_to_3d (chunk h from axis 1,
+// w from axis 2, t from axis 0; h and w stacked; repeat_interleave(2)). → per token the
+// angle of each of the d dims.
+std::vector<double> ernie_angles(int d, double base, const std::array<int, 3>& hwt,
+                                 const std::array<std::int64_t, 3>& thw) {
+  const std::vector<double> inv = hf_default(d, base);
+  const int hw = hwt[0] + hwt[1], half = d / 2;
+  std::vector<double> inv3(static_cast<std::size_t>(half));
+  for (int k = 0; k < hw / 2; ++k) inv3[k] = inv[2 * k], inv3[hw / 2 + k] = inv[2 * k + 1];
+  for (int j = hw; j < half; ++j) inv3[j] = inv[j];
+  auto freq = [&](int axis, int j) { return static_cast<double>(thw[axis]) * inv3[j]; };
+  std::vector<double> hwt_row;  // freq_hwt
+  for (int k = 0; k < hwt[0]; ++k) {
+    hwt_row.push_back(freq(1, k));             // freq_h = split 0 of axis 1
+    hwt_row.push_back(freq(2, hwt[0] + k));    // freq_w = split 1 of axis 2
+  }
+  for (int j = hw; j < half; ++j) hwt_row.push_back(freq(0, j));  // freq_t = split 2 of axis 0
+  std::vector<double> out;
+  for (double a : hwt_row) out.insert(out.end(), {a, a});  // repeat_interleave(2)
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("config: ERNIE 4.5 VL: h even / w odd rungs of the first h + w, t the rest, adjacent pairs", "[config]") {
+  using posenc::rope_axes_kind;
+  const json e = load("ernie-4.5-vl-28b-a3b.class-defaults.reconstructed.json");
+  const posenc::rope_config c = rope_from_config(flat(e));
+  check_rotator(c, 128, 128, 500000.0, rope_layout::interleaved, hf_default(128, 500000.0), 1.0);
+  check_axes(c, rope_axes_kind::mrope_hw, {20, 22, 22});  // HF's (h, w, t) [22, 22, 20]
+  const int d = 128;
+  // Text tokens (t = h = w): the plain ernie4_5 rotary (Ernie4_5RotaryEmbedding), bit for bit.
+  json text = e["text_config"];
+  text["model_type"] = "ernie4_5";
+  const posenc::rope_config plain = rope_from_config(flat(text));
+  const std::vector<float> x = posenc::test::random_tensor(4 * d, 11);
+  std::vector<std::int64_t> same;
+  for (int a = 0; a < 3; ++a) same.insert(same.end(), kFar.begin(), kFar.end());
+  CHECK(rotated(c, x, same, 4) == rotated(plain, x, kFar, 4));
+  // 3-D positions: apply_rotary_pos_emb's q·cos + rotate_half_text(q)·sin, rotate_half_text =
+  // stack((-x[1::2], x[0::2])): out[2k] = a cos − b sin, out[2k + 1] = b cos + a sin.
+  const std::vector<std::array<std::int64_t, 3>> thw = {{7, 3, 5}, {4095, 0, 131071}, {0, 1000, 2}, {131071, 64, 4095}};
+  std::vector<std::int64_t> ids(12);
+  for (std::size_t t = 0; t < 4; ++t)
+    for (std::size_t a = 0; a < 3; ++a) ids[a * 4 + t] = thw[t][a];
+  std::vector<double> want(x.size());
+  for (std::size_t t = 0; t < 4; ++t) {
+    const std::vector<double> ang = ernie_angles(d, 500000.0, {22, 22, 20}, thw[t]);
+    for (int k = 0; k < d / 2; ++k) {
+      const double a = x[t * d + 2 * k], b = x[t * d + 2 * k + 1];
+      want[t * d + 2 * k] = a * std::cos(ang[2 * k]) - b * std::sin(ang[2 * k]);
+      want[t * d + 2 * k + 1] = b * std::cos(ang[2 * k + 1]) + a * std::sin(ang[2 * k + 1]);
+    }
+  }
+  CHECK(worst_gap(rotated(c, x, ids, 4), want) <= 2e-6);
+  // HF's cos/sin of these tokens (after recomposition_to_3d).
+  const posenc::rotary_cache cache(c);
+  std::vector<float> cos(4 * d), sin(4 * d);
+  posenc::rope_cos_sin(cache, std::span<const std::int64_t>(ids), cos, sin);
+  for (std::size_t t = 0; t < 4; ++t) {
+    const std::vector<double> ang = ernie_angles(d, 500000.0, {22, 22, 20}, thw[t]);
+    for (int i = 0; i < d; ++i) {
+      CHECK(std::fabs(cos[t * d + i] - std::cos(ang[i])) <= 4e-7);
+      CHECK(std::fabs(sin[t * d + i] - std::sin(ang[i])) <= 4e-7);
+    }
+  }
+
+  json other = e;  // a section of the config, read in HF's (h, w, t) order
+  other["text_config"]["rope_parameters"] = {{"rope_type", "default"}, {"rope_theta", 500000.0},
+                                             {"mrope_section", {16, 16, 32}}};
+  check_axes(rope_from_config(flat(other)), rope_axes_kind::mrope_hw, {32, 16, 16});
+  const std::string key = "text_config.rope_parameters.mrope_section";
+  for (const json& bad : {json{20, 24, 20}, json{32, 32, 0}}) {
+    other["text_config"]["rope_parameters"]["mrope_section"] = bad;
+    require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(other)); },
+                                             key + " = [");
+  }
+  other["text_config"]["rope_parameters"]["mrope_section"] = {22, 22, 20};
+  other["text_config"]["rope_parameters"]["mrope_interleaved"] = true;
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(other)); },
+                                           "text_config.rope_parameters.mrope_interleaved = true is not read");
+  other["text_config"]["rope_parameters"].erase("mrope_interleaved");
+  other["text_config"]["rope_parameters"]["rope_type"] = "linear";  // "requires the `default` rope type"
+  other["text_config"]["rope_parameters"]["factor"] = 2.0;
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(other)); },
+                                           "text_config.rope_parameters.rope_type");
 }

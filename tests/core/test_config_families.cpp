@@ -60,7 +60,7 @@ std::string rotary_text(const family& f) {
   std::string factor = "`partial_rotary_factor`";
   if (!r.factor_alias.empty()) factor += " or `" + std::string(r.factor_alias) + "`";
   std::string out = "head · " + factor + " (else " + number(r.factor_fallback) + ")";
-  if (r.default_full_head) out = "whole head (default type); scaled types: " + out;
+  if (r.default_full_head) out = f.scalable ? "whole head (default type); scaled types: " + out : "whole head";
   return out;
 }
 
@@ -176,6 +176,9 @@ std::string layers_text(const family& f) {
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
   if (f.mrope == posenc::detail::mrope_rule::glm)
     parts.push_back("M-RoPE: 3 contiguous `mrope_section` chunks (t, h, w; default [8, 12, 12])");
+  if (f.mrope == posenc::detail::mrope_rule::hw)
+    parts.push_back("M-RoPE 'hw': `mrope_section` (h, w, t; default [22, 22, 20]): h the even, w the odd "
+                    "rungs of the first h + w, t the rest");
   if (!l.default_type.empty()) parts.push_back("without `layer_types` every layer `" + std::string(l.default_type) + "`");
   if (f.own_text_model) parts.push_back("the wrapper's own text model, whatever `text_config.model_type` names");
   if (parts.empty()) return "every layer full attention, RoPE";
@@ -195,6 +198,7 @@ std::string families_table() {
       if (!t.empty()) types += (types.empty() ? "`" : ", `") + std::string(t) + "`";
     std::string layout = f.layout == posenc::rope_layout::half ? "half" : "interleaved";
     if (!f.layout_flag.empty()) layout += " (`" + std::string(f.layout_flag) + "`)";
+    if (f.turn == posenc::direction::inverse) layout += ", turned by −p·θ (direction inverse)";
     out += "| " + std::string(f.name) + " | " + types + " | " + std::string(f.models) + " | " + layout +
            " | " + head_text(f) + " | " + rotary_text(f) + " | " + base_text(f) + " | " + layers_text(f) + " |\n";
   }

@@ -75,8 +75,9 @@ test('vectors: the documented keys, in order, and HF\'s θ and cos/sin (Llama 3.
   assert.deepEqual(Object.keys(doc.layers[0]), ['index', 'rope', 'attention', 'window', 'chunk', 'queryScale']);
   assert.deepEqual(doc.layers[5], { index: 5, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null });
   const enc = doc.encodings.e0;
-  assert.deepEqual(Object.keys(enc), ['headDim', 'rotaryDim', 'layout', 'base', 'scaling', 'mrope', 'vision2d',
-    'attentionFactor', 'invFreq', 'cos', 'sin']);
+  assert.deepEqual(Object.keys(enc), ['headDim', 'rotaryDim', 'layout', 'direction', 'base', 'scaling', 'mrope',
+    'vision2d', 'attentionFactor', 'invFreq', 'cos', 'sin']);
+  assert.equal(enc.direction, 'forward');
   const p = load('llama-3.1-8b').rope_scaling;
   assert.deepEqual(enc.scaling, { type: 'llama3', factor: 8, originalMaxPositionEmbeddings: 8192,
     maxPositionEmbeddings: 131072, betaFast: 32, betaSlow: 1, truncate: true, lowFreqFactor: 1, highFreqFactor: 4 });
@@ -143,6 +144,22 @@ test('vectors: --seq-len on both sides of Phi-3.5\'s original context picks shor
     const doc = JSON.parse(vectors('phi-3.5-mini-instruct', '--seq-len', String(seqLen)));
     assertVectors(doc.encodings.e0, hfLongrope(96, 10000, phi.rope_scaling[key]), attention, doc.positions);
   }
+});
+
+test('vectors: nanochat says direction inverse over its own cos/sin; ERNIE 4.5 VL its hw sections', () => {
+  // NanoChatRotaryEmbedding returns cos/sin(p·θ) of cat(freqs, freqs); its rotate_half =
+  // cat((x2, -x1)) turns them by −p·θ, which the document states as direction 'inverse'.
+  const nano = JSON.parse(vectors('nanochat.class-defaults.reconstructed'));
+  assert.deepEqual([nano.family, nano.layers.length], ['nanochat', 12]);
+  const e = nano.encodings.e0;
+  assert.deepEqual([e.headDim, e.rotaryDim, e.layout, e.direction, e.base], [128, 128, 'half', 'inverse', 10000]);
+  assertVectors(e, hfDefault(128, 10000), 1, nano.positions);
+  // Ernie4_5_VLMoeTextRotaryEmbedding at text positions (t = h = w): the plain adjacent-pair ladder.
+  const ernie = JSON.parse(vectors('ernie-4.5-vl-28b-a3b.class-defaults.reconstructed'));
+  const v = ernie.encodings.e0;
+  assert.deepEqual([ernie.family, v.layout, v.direction, v.base], ['ernie4_5_vl_moe', 'interleaved', 'forward', 500000]);
+  assert.deepEqual(v.mrope, { section: [20, 22, 22], interleaved: 'hw' });
+  assertVectors(v, hfDefault(128, 500000), 1, ernie.positions);
 });
 
 test('vectors: --tower vision and --family', () => {

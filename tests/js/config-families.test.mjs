@@ -325,6 +325,14 @@ const FAMILIES = {
     layers: every(52, (i) => ((51 - i) % 4 ? ['e0', 'sliding', 2048, null, null] : [null, 'full', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
+  // NanoChatRotaryEmbedding over 768 / 6 = 128 dims; its rotate_half = cat((x2, -x1)): −p·θ.
+  'nanochat.class-defaults.reconstructed': { family: 'nanochat',
+    encodings: [{ ...rotary(128, 128, 10000, 'half', plain(128, 10000)), direction: 'inverse' }], layers: full(12) },
+  // Ernie4_5_VLMoeTextRotaryEmbedding: 2560 / 20 = 128 dims, θ 500000, adjacent pairs,
+  // mrope_section (h, w, t) default [22, 22, 20] = posenc's [t, h, w] [20, 22, 22], 'hw'.
+  'ernie-4.5-vl-28b-a3b.class-defaults.reconstructed': { family: 'ernie4_5_vl_moe',
+    encodings: [rotary(128, 128, 5e5, 'interleaved', plain(128, 5e5), { section: [20, 22, 22], interleaved: 'hw' })],
+    layers: full(28) },
 };
 
 // The fixtures tests/js/config.test.mjs checks rotator by rotator.
@@ -339,6 +347,7 @@ function assertEncoding(rope, want, what) {
   assert.equal(rope.rotaryDim, want.rotaryDim, `${what}: rotaryDim`);
   assert.equal(rope.base, want.base, `${what}: base`);
   assert.equal(rope.layout, want.layout, `${what}: layout`);
+  assert.equal(rope.direction, want.direction ?? 'forward', `${what}: direction`);
   assert.equal(rope.invFreq.length, want.theta.length, `${what}: θ count`);
   for (let i = 0; i < want.theta.length; i++) {
     const err = Math.abs(rope.invFreq[i] - want.theta[i]);
@@ -545,15 +554,16 @@ for (const [name, pe] of Object.entries(both)) {
     assertThrows(() => pe.modelFromConfig({ ...cmd, mlp_layer_types: ['dense', 'moe', ...Array(38).fill('sparse')] }), RangeError,
       /mlp_layer_types\[1\] must be 'dense' or 'sparse', got 'moe'/);
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
-    assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
-      /model_type = 'nanochat' is refused: it rotates by -p·θ/);
-    // …and the way forward the message gives is exact: NanoChat's apply_rotary_pos_emb with its
-    // rotate_half = cat((x2, -x1)) — q·cos + rotate_half(q)·sin — equals Llama's rotator inverted.
-    const nano = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 }, { family: 'llama' });
+    // NanoChat's apply_rotary_pos_emb with its rotate_half = cat((x2, -x1)) — q·cos +
+    // rotate_half(q)·sin — is its family's rotator applied (direction 'inverse'), and equals
+    // Llama's rotator inverted.
+    const nano = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 });
+    const llama = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 }, { family: 'llama' });
     try {
       const d = 32, half = d / 2, positions = [0, 1, 7, 4095, 131071];
       const x = Float64Array.from({ length: positions.length * d }, (_, i) => Math.sin(0.37 * i + 0.1));
-      const y = nano.invert(new Float32Array(x), { heads: 1, positions });
+      const y = nano.apply(new Float32Array(x), { heads: 1, positions });
+      assert.deepEqual(llama.invert(new Float32Array(x), { heads: 1, positions }), y);
       const theta = hfDefault(d, 10000);
       positions.forEach((p, t) => {
         for (let i = 0; i < half; i++) {
@@ -564,6 +574,7 @@ for (const [name, pe] of Object.entries(both)) {
       });
     } finally {
       nano.dispose();
+      llama.dispose();
     }
     assertThrows(() => pe.modelFromConfig({ model_type: 'zaya', hidden_size: 768, num_attention_heads: 6 }), RangeError,
       /model_type = 'zaya' is refused: its layer types are 'hybrid' \/ 'hybrid_sliding'/);

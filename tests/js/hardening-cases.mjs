@@ -224,7 +224,7 @@ export const CASES = [
   },
   {
     name: 'rope',
-    make: () => ({ opts: { headDim: 8, rotaryDim: 8, base: 10000, layout: 'half', cacheStart: 0, cacheLength: 16 } }),
+    make: () => ({ opts: { headDim: 8, rotaryDim: 8, base: 10000, layout: 'half', direction: 'forward', cacheStart: 0, cacheLength: 16 } }),
     call: (pe, a) => {
       const r = pe.rope(a.opts);
       try {
@@ -240,6 +240,7 @@ export const CASES = [
         extra: [['odd', 3], ['zero', 0], ['> headDim', 10]] },
       { path: 'opts.base', ok: BASE, extra: [['one', 1]] },
       { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'concat'], ['case', 'HALF']] },
+      { path: 'opts.direction', ok: { undefined: OPTIONAL }, extra: [['unknown', 'backward'], ['case', 'INVERSE']] },
       { path: 'opts.scaling', ok: { undefined: OPTIONAL, null: NULL_SCALING }, extra: [['unknown type', { type: 'alibi' }], ['linear factor 0', { type: 'linear', factor: 0 }]] },
       { path: 'opts.cacheStart', ok: { undefined: OPTIONAL, ...SAFE_OK } },
       { path: 'opts.cacheLength', ok: { undefined: OPTIONAL } },

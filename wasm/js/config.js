@@ -28,7 +28,9 @@ const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cr
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional'];
 // A family name is a short identifier; a longer string cannot name one (the core lists them).
 const MAX_FAMILY = 64;
-const AXES = [null, 'mrope', 'mrope-interleaved', 'qwen2-vl', 'pixtral'];
+// The core's rope_axes_kind by number (5, bands, is never a config's).
+const AXES = [null, 'mrope', 'mrope-interleaved', 'qwen2-vl', 'pixtral', null, 'mrope-hw'];
+const MROPE_INTERLEAVED = { mrope: false, 'mrope-interleaved': true, 'mrope-hw': 'hw' };
 // A published config.json has a few hundred key paths, lists of at most a few hundred
 // numbers, nesting of depth < 8; these bounds are far above that and keep the staged copy small.
 const MAX_ENTRIES = 1 << 16;
@@ -237,17 +239,18 @@ function ropeOptions(info, at, o) {
   opts.rotaryDim = info[at + 1];
   opts.base = info[at + 2];
   opts.layout = info[at + 3] === 1 ? 'interleaved' : 'half';
-  const axes = AXES[info[at + 4]];
-  if (axes === 'mrope' || axes === 'mrope-interleaved') {
+  if (info[at + 4] === 1) opts.direction = 'inverse';
+  const axes = AXES[info[at + 5]];
+  if (axes === 'mrope' || axes === 'mrope-interleaved' || axes === 'mrope-hw') {
     const mrope = record();
-    mrope.section = [info[at + 5], info[at + 6], info[at + 7]];
-    mrope.interleaved = axes === 'mrope-interleaved';
+    mrope.section = [info[at + 6], info[at + 7], info[at + 8]];
+    mrope.interleaved = MROPE_INTERLEAVED[axes];
     opts.mrope = mrope;
   } else if (axes !== null) {
     opts.vision2d = axes;
   }
-  const type = SCALING_TYPES[info[at + 8]];
-  let k = at + 9;
+  const type = SCALING_TYPES[info[at + 9]];
+  let k = at + 10;
   const scaling = record();
   scaling.type = type;
   for (let i = 0; i < SCALING_FIELDS.length; i++) {

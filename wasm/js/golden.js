@@ -19,6 +19,7 @@ function encodingJson(rope, scaling, positions) {
     headDim: rope.headDim,
     rotaryDim: rope.rotaryDim,
     layout: rope.layout,
+    direction: rope.direction,
     base: rope.base,
     scaling,
     mrope: rope.mrope === null ? null : { section: [...rope.mrope.section], interleaved: rope.mrope.interleaved },

@@ -126,8 +126,9 @@ double or_nan(const std::optional<int>& v) {
   return v ? static_cast<double>(*v) : std::numeric_limits<double>::quiet_NaN();
 }
 
-// → [head_dim, rotary_dim, base, layout (0 half, 1 interleaved), axes (0 none, 1 mrope,
-//    2 mrope-interleaved, 3 qwen2-vl, 4 pixtral), section t, h, w, scaling type (0 default,
+// → [head_dim, rotary_dim, base, layout (0 half, 1 interleaved), turn (0 forward, 1 inverse),
+//    axes (0 none, 1 mrope, 2 mrope-interleaved, 3 qwen2-vl, 4 pixtral), section t, h, w,
+//    scaling type (0 default,
 //    1 linear, 2 dynamic, 3 yarn, 4 llama3, 5 longrope, 6 proportional), then the scaling
 //    block of wasm/js/scaling.js (its 14 fields, NaN when unset; the counts of short_factor
 //    and long_factor; their values)], appended to `out`.
@@ -135,7 +136,8 @@ void append_config(std::vector<double>& out, const rope_config& c) {
   const scaling& s = c.scaling;
   out.insert(out.end(), {
       static_cast<double>(c.head_dim), static_cast<double>(c.rotary_dim), c.base,
-      c.layout == rope_layout::interleaved ? 1.0 : 0.0, static_cast<double>(c.axes.kind),
+      c.layout == rope_layout::interleaved ? 1.0 : 0.0,
+      c.turn == direction::inverse ? 1.0 : 0.0, static_cast<double>(c.axes.kind),
       static_cast<double>(c.axes.section[0]), static_cast<double>(c.axes.section[1]),
       static_cast<double>(c.axes.section[2]), static_cast<double>(s.type),
       or_nan(s.factor), or_nan(s.original_max_position_embeddings),

@@ -84,7 +84,7 @@ struct config_options {
 //    family table (core/src/config_families.hpp, the README's conventions table); an unlisted
 //    or missing model_type is refused naming `model_type` unless options.family names the
 //    family whose rules to take. The row gives the layout (and DeepSeek's `rope_interleave`
-//    flag), the head-dim rule (head_dim, else the config class default, else hidden_size /
+//    flag), the turn (rope_config::turn: nanochat's rotate_half turns by −p·θ), the head-dim rule (head_dim, else the config class default, else hidden_size /
 //    num_attention_heads; DeepSeek qk_rope_head_dim; ChatGLM kv_channels; GPT-J n_embd /
 //    n_head; Gemma 4's global_head_dim on full layers), the rotary-dim rule (int(head_dim ·
 //    partial_rotary_factor) with the class default factor — GPT-NeoX rotary_pct 0.25, GLM 0.5,
@@ -108,7 +108,9 @@ struct config_options {
 //    contiguous sections (Qwen2-VL, Qwen2.5-VL: apply_multimodal_rotary_pos_emb);
 //    `mrope_interleaved: true` or a Qwen3-VL text model (whose rotary always interleaves,
 //    section default [24, 20, 20]) the interleaved ones (apply_interleaved_mrope);
-//    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally).
+//    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally);
+//    ERNIE 4.5 VL's (h, w, t) mrope_section (default [22, 22, 20], h = w, t ≥ 1) gives
+//    mrope_hw with section (t, h, w) (Ernie4_5_VLMoeTextRotaryEmbedding);
 // With options.tower == "vision" the `vision_config` is read instead (the 2-D rotary of the
 // vision tower; no scaling, half layout unless options.layout says otherwise):
 //  - Qwen2-VL: head_dim = vision_config.embed_dim / num_heads; Qwen2.5-VL and Qwen3-VL:

@@ -72,6 +72,14 @@ const mrope = pe.rope({ headDim: 128, base: 1e6, mrope: { section: [16, 24, 24],
 const axes: 1 | 2 | 3 | 4 = mrope.axes;
 const sections: readonly number[] | undefined = mrope.mrope?.section;
 mrope.apply(new Float32Array(2 * 128), { positions: new Int32Array(6) });
+const ernie = pe.rope({ headDim: 128, base: 5e5, layout: 'interleaved', mrope: { section: [20, 22, 22], interleaved: 'hw' } });
+const hw: boolean | 'hw' | undefined = ernie.mrope?.interleaved;
+// @ts-expect-error — 'hw' is the only string
+pe.rope({ headDim: 128, mrope: { section: [20, 22, 22], interleaved: 'wh' } });
+const turned = pe.rope({ headDim: 128, direction: 'inverse' });
+const turn: 'forward' | 'inverse' = turned.direction;
+// @ts-expect-error — a direction is 'forward' or 'inverse'
+pe.rope({ headDim: 128, direction: 'backward' });
 const vis = pe.rope({ headDim: 80, vision2d: 'pixtral', layout: 'interleaved' });
 const kind: 'qwen2-vl' | 'pixtral' | null = vis.vision2d;
 const bits: Uint16Array = vis.apply(new Uint16Array(80), { positions: [1, 2], dtype: 'bfloat16' });
