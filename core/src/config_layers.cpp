@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <tuple>
 
 namespace posenc {
 namespace detail {
@@ -239,6 +240,9 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
       if (rule.first_full && n > 0) out[0] = "full_attention";  // MiMoV2FlashConfig: i == 0
       break;
     }
+    case sliding_rule::always:  // OpenAIPrivacyFilterModel: one sliding mask for every layer
+      out.assign(n, "sliding_attention");
+      break;
     case sliding_rule::nope:  // SmolLM3Config: sliding on no-RoPE layers
       if (!r.flag(c.p + "use_sliding_window").value_or(false) || !r.has(window_key)) break;
       for (std::size_t i = 0; i < n; ++i)
@@ -469,6 +473,17 @@ void check_options(const config_options& options) {
     fail_argument("part must be 'attention' or 'indexer', got ", quoted(options.part));
   if (options.part == "indexer" && options.tower == "vision")
     fail_argument("part 'indexer' is a text-model part; tower must be 'text'");
+  if (!options.stack.empty() && options.stack != "encoder" && options.stack != "decoder")
+    fail_argument("stack must be 'encoder' or 'decoder', got ", quoted(options.stack));
+}
+
+// An encoder layer's window as HF's bidirectional mask applies sliding_window w: keys at or
+// before the query (0 ≤ i − j < window) and after it (0 < j − i ≤ lookahead).
+std::pair<int, int> encoder_window_of(const text_context& c, int w) {
+  if (c.f.stacks.window == encoder_window::split)  // sliding_window_mask_function(is_causal=False)
+    return {(w + 1) / 2, w / 2};
+  if (w == INT_MAX) fail_argument(c.p, "sliding_window must be below ", INT_MAX, ", got ", w);
+  return {w + 1, w};  // create_bidirectional_sliding_window_mask: |i − j| ≤ w
 }
 
 // Mistral4Config.__post_init__: `if self.rope_parameters is None: self.rope_parameters = {…}`.
@@ -482,6 +497,7 @@ hf_config with_class_rope(const hf_config& config, const class_rope& d, const st
       {"mscale_all_dim", d.mscale_all_dim}, {"llama_4_scaling_beta", d.query_beta}};
   for (const auto& [name, v] : values)
     if (v != 0.0) out[key + "." + name] = config_value::of(v);
+  if (!d.truncate) out[key + ".truncate"] = config_value::of_bool(false);
   return out;
 }
 
@@ -570,6 +586,15 @@ std::string_view to_string(attention_kind kind) noexcept {
   return "full";
 }
 
+std::string_view to_string(cross_attention kind) noexcept {
+  switch (kind) {
+    case cross_attention::none: return "none";
+    case cross_attention::separate: return "separate";
+    case cross_attention::merged: return "merged";
+  }
+  return "none";
+}
+
 double query_scale_at(const query_scale& q, std::int64_t position) {
   if (position < 0 || position > max_position)
     detail::fail_argument("position must be in [0, ", max_position, "], got ", position);
@@ -648,7 +673,11 @@ model_info model_from_config(const hf_config& config, const config_options& opti
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const detail::layer_plan& l = plan[i];
     layer_info info{.index = static_cast<int>(i), .attention = *detail::attention_of(l.type)};
+    info.bidirectional = c.stack == "encoder";
+    if (c.stack == "decoder") info.cross = c.f.stacks.cross;
     if (info.attention == attention_kind::sliding) info.window = detail::window_of(c);
+    if (info.window && info.bidirectional)
+      std::tie(info.window, info.lookahead) = detail::encoder_window_of(c, *info.window);
     if (info.attention == attention_kind::chunked) info.chunk = detail::chunk_of(c);
     if (l.rope) {
       const std::string key = l.theta ? l.type + "@" + l.theta->key : l.type;
