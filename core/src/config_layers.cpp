@@ -563,9 +563,9 @@ std::optional<hf_config> with_class_ropes(const hf_config& config, const config_
   return out;
 }
 
-const layer_plan& plan_of(const std::vector<layer_plan>& plan, int layer) {
+const layer_plan& plan_of(const std::vector<layer_plan>& plan, int layer, const std::string& stack) {
   if (layer < 0 || static_cast<std::size_t>(layer) >= plan.size())
-    fail_argument("layer must be in [0, ", plan.size() - 1, "] (the decoder's layers), got ", layer);
+    fail_argument("layer must be in [0, ", plan.size() - 1, "] (the ", stack, "'s layers), got ", layer);
   return plan[static_cast<std::size_t>(layer)];
 }
 
@@ -624,7 +624,7 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
     return detail::text_rope(c, options.layer_type, options);
   }
   const auto plan = detail::plan_layers(c);
-  const detail::layer_plan& l = detail::plan_of(plan, *options.layer);
+  const detail::layer_plan& l = detail::plan_of(plan, *options.layer, c.stack);
   if (!l.rope)
     detail::fail_argument("layer ", *options.layer, " has no RoPE (", l.type, " in ", c.f.name,
                           "): layer_rope_from_config returns nullopt for it");
@@ -646,7 +646,7 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
   }
   const detail::text_context c = detail::text_context_of(r, options);
   const auto plan = detail::plan_layers(c);
-  const detail::layer_plan& l = detail::plan_of(plan, *options.layer);
+  const detail::layer_plan& l = detail::plan_of(plan, *options.layer, c.stack);
   if (!l.rope) return std::nullopt;
   return detail::text_rope(c, l.type, options, l.theta);
 }

@@ -725,6 +725,9 @@ TEST_CASE("config: T5Gemma: the stack picks encoder or decoder; encoder both way
   CHECK(posenc::model_from_config(encoder).layers[0].bidirectional);
   require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(encoder, {.stack = "decoder"}); },
                                            "stack 'decoder' contradicts is_decoder absent (false)");
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(t5), {.layer = 26, .stack = "encoder"}); },
+      "layer must be in [0, 25] (the encoder's layers), got 26");
   require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(t5), {.stack = "both"}); },
                                            "stack must be 'encoder' or 'decoder', got 'both'");
   json bad = t5;
