@@ -475,6 +475,8 @@ void check_options(const config_options& options) {
     fail_argument("part 'indexer' is a text-model part; tower must be 'text'");
   if (!options.stack.empty() && options.stack != "encoder" && options.stack != "decoder")
     fail_argument("stack must be 'encoder' or 'decoder', got ", quoted(options.stack));
+  if (!options.stack.empty() && options.tower == "vision")
+    fail_argument("stack names a text model's stack; tower must be 'text' (a vision tower has one)");
 }
 
 // An encoder layer's window as HF's bidirectional mask applies sliding_window w: keys at or

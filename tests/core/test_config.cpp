@@ -728,6 +728,9 @@ TEST_CASE("config: T5Gemma: the stack picks encoder or decoder; encoder both way
   require_throws<posenc::invalid_argument>(
       [&] { (void)rope_from_config(flat(t5), {.layer = 26, .stack = "encoder"}); },
       "layer must be in [0, 25] (the encoder's layers), got 26");
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(t5), {.tower = "vision", .stack = "encoder"}); },
+      "stack names a text model's stack; tower must be 'text'");
   require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(t5), {.stack = "both"}); },
                                            "stack must be 'encoder' or 'decoder', got 'both'");
   json bad = t5;
