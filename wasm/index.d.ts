@@ -380,6 +380,15 @@ export interface RopeFromConfigOptions {
    * hidden_size / num_attention_heads, rope_theta) → vision2d 'pixtral'.
    */
   tower?: 'text' | 'vision';
+  /**
+   * Encoder-decoder configs (T5Gemma, T5Gemma 2): 'encoder' or 'decoder', the stack whose text
+   * config is read (`encoder` / `decoder`; T5Gemma 2's encoder `encoder.text_config`); required
+   * for the wrapper config (else RangeError naming `stack`). A stack's own config
+   * (t5_gemma_module by its is_decoder, t5gemma2_encoder / t5gemma2_text / t5gemma2_decoder)
+   * is that stack, and a contradicting `stack` is a RangeError. Single-stack models accept their
+   * own ('decoder'; 'encoder' for OpenAI Privacy Filter) and refuse the other.
+   */
+  stack?: 'encoder' | 'decoder';
   /** As for pe.rope. */
   cacheLength?: number;
   cacheStart?: number;
@@ -392,6 +401,8 @@ export interface ModelFromConfigOptions {
   seqLen?: number;
   tower?: 'text' | 'vision';
   family?: string;
+  /** As for ropeFromConfig: the stack of an encoder-decoder config. */
+  stack?: 'encoder' | 'decoder';
   cacheLength?: number;
   cacheStart?: number;
   angles?: AnglePrecision;
@@ -417,11 +428,31 @@ export interface LayerDescription {
    */
   readonly attention:
     'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross' | 'none';
-  /** sliding: the window (sliding_window), else null. */
+  /**
+   * sliding: the keys at or before the query it sees, 0 ≤ i − j < window (causal layers:
+   * sliding_window; bidirectional ones as HF's mask applies it), else null.
+   */
   readonly window: number | null;
   /** chunked: the chunk (attention_chunk_size), else null. */
   readonly chunk: number | null;
   readonly queryScale: QueryScale | null;
+  /**
+   * true: an encoder layer, which also sees keys after the query (OpenAI Privacy Filter,
+   * T5Gemma encoders); false: causal.
+   */
+  readonly bidirectional: boolean;
+  /**
+   * bidirectional sliding: the keys after the query it sees, 0 < j − i ≤ lookahead, else null.
+   * |i − j| ≤ sliding_window (create_bidirectional_sliding_window_mask): window sliding_window + 1,
+   * lookahead sliding_window; T5Gemma 2: window (w + 1) // 2, lookahead w // 2.
+   */
+  readonly lookahead: number | null;
+  /**
+   * A decoder layer's attention to the encoder's output, whose keys carry no RoPE: 'separate'
+   * (T5Gemma: a second attention, neither queries nor keys rotated), 'merged' (T5Gemma 2: the
+   * encoder's keys joined to the self-attention's keys, the queries rotated), else null.
+   */
+  readonly crossAttention: 'separate' | 'merged' | null;
 }
 
 /** pe.modelFromConfig's result (frozen, null-prototype records). */
@@ -895,6 +926,7 @@ export interface GoldenVectorsOptions {
   seqLen?: number;
   tower?: 'text' | 'vision';
   family?: string;
+  stack?: 'encoder' | 'decoder';
 }
 
 /** One distinct rotary of a golden-vectors document. */
@@ -923,7 +955,8 @@ export interface GoldenVectors {
   family: string;
   positions: number[];
   layers: Array<{ index: number; rope: string | null; attention: LayerDescription['attention'];
-    window: number | null; chunk: number | null; queryScale: QueryScale | null }>;
+    window: number | null; chunk: number | null; queryScale: QueryScale | null;
+    bidirectional: boolean; lookahead: number | null; crossAttention: 'separate' | 'merged' | null }>;
   encodings: Record<string, GoldenEncoding>;
 }
 

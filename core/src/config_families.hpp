@@ -8,6 +8,7 @@
 // remote code, named in `source`) computes; see the README table for the models that ship it.
 #pragma once
 
+#include "posenc/config.hpp"
 #include "posenc/rotary.hpp"
 
 #include <array>
@@ -64,6 +65,7 @@ enum class sliding_rule : std::uint8_t {
   qwen,        // use_sliding_window and layer ≥ max_window_layers (Qwen2Config)
   period,      // every layer but each period-th (Gemma 2/3/4, Cohere2)
   nope,        // use_sliding_window on the no-RoPE layers (SmolLM3Config)
+  always,      // every layer; sliding_window required, null refused (Privacy Filter's mask)
 };
 
 // Which layers use RoPE besides the no-RoPE lists: all, or only sliding-window ones.
@@ -163,6 +165,25 @@ struct class_rope {
   std::string_view rope_type{};  // "" = the class fills none
   double theta = 10000.0, factor = 0.0, original = 0.0, beta_fast = 0.0, beta_slow = 0.0;
   double mscale = 0.0, mscale_all_dim = 0.0, query_beta = 0.0;  // 0 = key absent
+  bool truncate = true;  // yarn's truncate (false: written into the dict)
+};
+
+// How a bidirectional (encoder) layer's sliding window sees keys.
+enum class encoder_window : std::uint8_t {
+  symmetric,  // |i − j| ≤ sliding_window (create_bidirectional_sliding_window_mask)
+  split,      // (w + 1) // 2 keys at or before i, w // 2 after (T5Gemma2's sliding_window_mask_function)
+};
+
+// Encoder-only and encoder-decoder models: where each stack's text config lives and how its
+// layers attend. A row without it is a decoder.
+struct stack_rule {
+  bool encoder_only = false;          // Privacy Filter: one bidirectional stack
+  std::string_view wrapper{};         // the encoder-decoder config's model_type
+  std::string_view encoder{}, decoder{};  // the wrapper's key prefixes of each stack's text config
+  std::array<std::string_view, 2> encoder_types{}, decoder_types{};  // sub-configs naming a stack
+  std::string_view decoder_flag{};    // T5GemmaModuleConfig: is_decoder (default false) picks it
+  encoder_window window = encoder_window::symmetric;
+  cross_attention cross = cross_attention::none;  // on every decoder layer
 };
 
 struct family {
@@ -197,6 +218,7 @@ struct family {
   // names (Granite4VisionModel: Granite4VisionTextModel(config.text_config)).
   bool own_text_model = false;
   layer_rule layers{};
+  stack_rule stacks{};
 };
 
 inline constexpr rotary_rule kFullHead{.default_full_head = true};
@@ -602,6 +624,38 @@ inline constexpr family kFamilies[] = {
      .head = {.hidden = "d_model", .heads = "n_heads"}, .rotary = kFullHead,
      .base = {.unread_key = "attn_config.rope_theta"}, .max_key = "max_seq_len",
      .max_fallback = 2048, .layers = {.count_key = "n_layers"}},
+    // Encoder-only and encoder-decoder models (stacks).
+    {.name = "openai_privacy_filter",
+     .source = "models/openai_privacy_filter (OpenAIPrivacyFilterConfig, _apply_rotary_emb, "
+               "create_bidirectional_sliding_window_mask)",
+     .models = "OpenAI Privacy Filter", .model_types = {"openai_privacy_filter"},
+     .layout = rope_layout::interleaved, .head = {.fallback = 64}, .rotary = kFullHead,
+     .base = {.fallback = 150000.0}, .max_fallback = 131072,
+     .rope_dict = {.rope_type = "yarn", .theta = 150000.0, .factor = 32.0, .original = 4096.0,
+                   .beta_fast = 32.0, .beta_slow = 1.0, .truncate = false},
+     .layers = {.sliding = sliding_rule::always, .window_fallback = 128},
+     .stacks = {.encoder_only = true}},
+    {.name = "t5gemma",
+     .source = "models/t5gemma (T5GemmaConfig, T5GemmaModuleConfig, T5GemmaEncoder, "
+               "T5GemmaDecoder, T5GemmaCrossAttention)",
+     .models = "T5Gemma (encoder-decoder Gemma 2)", .model_types = {"t5gemma", "t5_gemma_module"},
+     .head = {.fallback = 256}, .rotary = kFullHead, .max_fallback = 8192,
+     .layers = {.sliding = sliding_rule::period, .period = 2, .window_fallback = 4096},
+     .stacks = {.wrapper = "t5gemma", .encoder = "encoder.", .decoder = "decoder.",
+                .decoder_flag = "is_decoder", .cross = cross_attention::separate}},
+    {.name = "t5gemma2",
+     .source = "models/t5gemma2 (T5Gemma2TextConfig, T5Gemma2DecoderConfig, T5Gemma2TextEncoder, "
+               "T5Gemma2MergedAttention, sliding_window_mask_function)",
+     .models = "T5Gemma 2 (encoder-decoder Gemma 3)",
+     .model_types = {"t5gemma2", "t5gemma2_text", "t5gemma2_encoder", "t5gemma2_decoder"},
+     .head = {.fallback = 256}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0, .local_key = "rope_local_base_freq"}, .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
+                .period = 6, .window_fallback = 4096},
+     .stacks = {.wrapper = "t5gemma2", .encoder = "encoder.text_config.", .decoder = "decoder.",
+                .encoder_types = {"t5gemma2_encoder", "t5gemma2_text"},
+                .decoder_types = {"t5gemma2_decoder"}, .window = encoder_window::split,
+                .cross = cross_attention::merged}},
     {.name = "cohere2_moe", .source = "models/cohere2_moe (Cohere2MoeConfig, Cohere2MoeAttention)",
      .models = "Command A MoE (cohere2_moe)", .model_types = {"cohere2_moe"},
      .layout = rope_layout::interleaved, .head = {.fallback = 128}, .rotary = kFullHead,
@@ -725,17 +779,6 @@ inline constexpr refusal kRefusals[] = {
     {{"video_llama_3"}, "models/video_llama_3 (VideoLlama3Config: AutoModel of text_config)",
      "its language model is whatever text_config.model_type names (Qwen2 in the released "
      "checkpoints); this config names none: give text_config.model_type"},
-    {{"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_text", "t5gemma2_encoder",
-      "t5gemma2_decoder"},
-     "models/t5gemma, t5gemma2 (T5GemmaConfig, T5Gemma2Config: encoder-decoder)",
-     "it is an encoder-decoder: the decoder's rope settings live under `decoder` (t5gemma2: "
-     "`decoder`, its encoder's under `encoder.text_config`), the encoder attends both ways and "
-     "each decoder layer adds a cross-attention without RoPE, while posenc reads decoder-only "
-     "text configs; their rules have not been read into the family table yet"},
-    {{"openai_privacy_filter"},
-     "models/openai_privacy_filter (OpenAIPrivacyFilterAttention, _apply_rotary_emb)",
-     "it is a bidirectional token classifier (is_causal False): every layer attends both ways "
-     "over a window of sliding_window + 1, which posenc's causal layer map does not describe"},
     {{"muse_glimmer_assistant"},
      "models/muse_glimmer_assistant (apply_rotary_pos_emb over context + draft tokens)",
      "it is a draft model whose keys span the main model's context and its own tokens while "
@@ -760,6 +803,7 @@ constexpr bool table_is_consistent() {
       return false;
     if (f.layers.sliding == sliding_rule::period && f.layers.period < 1) return false;
     if (f.layers.rope_flags.empty() != (f.layers.rope_interval == 0)) return false;
+    if (f.stacks.wrapper.empty() != f.stacks.decoder.empty()) return false;
     for (std::size_t b = a + 1; b < all.size(); ++b)
       if (f.name == all[b].name) return false;
     for (std::string_view t : f.model_types)

@@ -90,12 +90,14 @@ private:
 };
 
 // What every rule of one config reads: the reader, the prefix of the text model's keys
-// ("" or "text_config.") and the family whose rules apply.
+// ("", "text_config.", an encoder-decoder's "decoder." …), the family whose rules apply and
+// the stack read ("encoder": bidirectional layers; "decoder").
 struct text_context {
   const reader& r;
   std::string p;
   const family& f;
   std::string model_type;
+  std::string stack = "decoder";
 };
 
 // The text context of a config: text_config when nested; the family of model_type, or the

@@ -110,11 +110,11 @@ std::vector<double> hf_llama3(int dim, double base, double factor, double low_fr
   return inv;
 }
 
-// _compute_yarn_parameters (truncate = true) → (inv_freq, attention_factor).
+// _compute_yarn_parameters → (inv_freq, attention_factor); truncate floors / ceils the ramp's ends.
 std::pair<std::vector<double>, double> hf_yarn(int dim, double base, double factor,
                                                double original, double beta_fast,
                                                double beta_slow, double mscale,
-                                               double mscale_all_dim) {
+                                               double mscale_all_dim, bool truncate = true) {
   auto get_mscale = [](double scale, double m) {
     return scale <= 1 ? 1.0 : 0.1 * m * std::log(scale) + 1.0;
   };
@@ -124,8 +124,13 @@ std::pair<std::vector<double>, double> hf_yarn(int dim, double base, double fact
   auto correction_dim = [&](double rotations) {
     return (dim * std::log(original / (rotations * 2 * kPi))) / (2 * std::log(base));
   };
-  double low = std::max(std::floor(correction_dim(beta_fast)), 0.0);
-  double high = std::min(std::ceil(correction_dim(beta_slow)), static_cast<double>(dim - 1));
+  double low = correction_dim(beta_fast), high = correction_dim(beta_slow);
+  if (truncate) {
+    low = std::floor(low);
+    high = std::ceil(high);
+  }
+  low = std::max(low, 0.0);
+  high = std::min(high, static_cast<double>(dim - 1));
   if (low == high) high += 0.001;
   std::vector<double> inv;
   for (int i = 0; i < dim / 2; ++i) {
@@ -817,4 +822,133 @@ TEST_CASE("config: ERNIE 4.5 VL: h even / w odd rungs of the first h + w, t the 
   other["text_config"]["rope_parameters"]["factor"] = 2.0;
   require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(other)); },
                                            "text_config.rope_parameters.rope_type");
+}
+
+TEST_CASE("config: OpenAI Privacy Filter: interleaved yarn (truncate false), every layer a bidirectional window",
+          "[config][stacks]") {
+  // OpenAIPrivacyFilterConfig.__post_init__'s rope_parameters (yarn, factor 32, beta 32 / 1,
+  // truncate False, original 4096) at default_theta 150000; _apply_rotary_emb pairs (2i, 2i+1);
+  // create_bidirectional_sliding_window_mask: |i − j| ≤ sliding_window (128).
+  const json pf = load("openai-privacy-filter.class-defaults.reconstructed.json");
+  const auto [theta, attention] = hf_yarn(64, 150000.0, 32.0, 4096, 32, 1, 0, 0, false);
+  check_rotator(rope_from_config(flat(pf)), 64, 64, 150000.0, rope_layout::interleaved, theta, attention);
+  json given = pf;  // the converter's explicit dict reads the same
+  given["rope_parameters"] = {{"rope_type", "yarn"}, {"rope_theta", 150000.0}, {"factor", 32.0},
+                              {"beta_fast", 32.0}, {"beta_slow", 1.0}, {"truncate", false},
+                              {"original_max_position_embeddings", 4096}};
+  check_rotator(rope_from_config(flat(given)), 64, 64, 150000.0, rope_layout::interleaved, theta, attention);
+  given["rope_parameters"].erase("rope_theta");  // standardize_rope_params: default_theta 150000
+  check_rotator(rope_from_config(flat(given)), 64, 64, 150000.0, rope_layout::interleaved, theta, attention);
+  const posenc::model_info m = posenc::model_from_config(flat(pf));
+  REQUIRE(m.layers.size() == 8);
+  REQUIRE(m.encodings.size() == 1);
+  for (const posenc::layer_info& l : m.layers) {
+    CHECK(l.attention == posenc::attention_kind::sliding);
+    CHECK(l.bidirectional);
+    CHECK(l.window == 129);  // 0 ≤ i − j < 129: the module's sliding_window + 1
+    CHECK(l.lookahead == 128);
+    CHECK(l.cross == posenc::cross_attention::none);
+  }
+  CHECK(rope_from_config(flat(pf), {.stack = "encoder"}).base == 150000.0);
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(pf), {.stack = "decoder"}); },
+                                           "stack 'decoder': openai_privacy_filter has only an encoder");
+  json none = pf;
+  none["sliding_window"] = nullptr;  // the mask raises without one
+  require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(none)); },
+                                           "sliding_window is required");
+}
+
+TEST_CASE("config: T5Gemma: the stack picks encoder or decoder; encoder both ways, decoder cross-attends",
+          "[config][stacks]") {
+  // T5GemmaModuleConfig: Gemma 2's layers ((i + 1) % 2: sliding), default rotary at rope_theta;
+  // T5GemmaEncoder: create_bidirectional_mask / create_bidirectional_sliding_window_mask;
+  // T5GemmaDecoder: causal masks and a T5GemmaCrossAttention (no RoPE) per layer.
+  const json t5 = load("t5gemma-2b-2b.reconstructed.json");
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(t5)); },
+                                           "stack is required: 't5gemma' is an encoder-decoder config");
+  for (const char* stack : {"encoder", "decoder"}) {
+    CAPTURE(stack);
+    const bool encoder = std::string(stack) == "encoder";
+    check_rotator(rope_from_config(flat(t5), {.stack = stack}), 256, 256, 10000.0, rope_layout::half,
+                  hf_default(256, 10000.0), 1.0);
+    const posenc::model_info m = posenc::model_from_config(flat(t5), {.stack = stack});
+    CHECK(m.family == "t5gemma");
+    CHECK(m.model_type == "t5gemma");
+    REQUIRE(m.layers.size() == 26);
+    REQUIRE(m.encodings.size() == 1);
+    for (const posenc::layer_info& l : m.layers) {
+      const bool sliding = (l.index + 1) % 2 != 0;
+      CHECK(l.attention == (sliding ? posenc::attention_kind::sliding : posenc::attention_kind::full));
+      CHECK(l.rope == std::optional<std::size_t>(0));
+      CHECK(l.bidirectional == encoder);
+      CHECK(l.window == (!sliding ? std::optional<int>() : std::optional<int>(encoder ? 4097 : 4096)));
+      CHECK(l.lookahead == (sliding && encoder ? std::optional<int>(4096) : std::optional<int>()));
+      CHECK(l.cross == (encoder ? posenc::cross_attention::none : posenc::cross_attention::separate));
+    }
+  }
+  // A sub-config alone is its own stack: T5GemmaModuleConfig.is_decoder (default false).
+  const hf_config decoder = flat(t5["decoder"]), encoder = flat(t5["encoder"]);
+  CHECK(posenc::model_from_config(decoder).layers[0].cross == posenc::cross_attention::separate);
+  CHECK(posenc::model_from_config(encoder).layers[0].bidirectional);
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(encoder, {.stack = "decoder"}); },
+                                           "stack 'decoder' contradicts is_decoder absent (false)");
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(t5), {.layer = 26, .stack = "encoder"}); },
+      "layer must be in [0, 25] (the encoder's layers), got 26");
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(t5), {.tower = "vision", .stack = "encoder"}); },
+      "stack names a text model's stack; tower must be 'text'");
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(t5), {.stack = "both"}); },
+                                           "stack must be 'encoder' or 'decoder', got 'both'");
+  json bad = t5;
+  bad["decoder"] = 3;
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(bad), {.stack = "decoder"}); },
+                                           "decoder must be an object or null");
+  // Decoder-only models have one stack.
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(load("gemma-2-2b.json")), {.stack = "encoder"}); },
+      "stack 'encoder': gemma2 has only a decoder");
+  CHECK(rope_from_config(flat(load("gemma-2-2b.json")), {.stack = "decoder"}).head_dim == 256);
+}
+
+TEST_CASE("config: T5Gemma 2: Gemma 3's per-type rotaries, a split encoder window, merged cross-attention",
+          "[config][stacks]") {
+  // T5Gemma2TextConfig / T5Gemma2DecoderConfig: rope_parameters per layer type (full linear ×8
+  // at θ 1e6, sliding default at 1e4); T5Gemma2TextEncoder's sliding_window_mask_function(512,
+  // is_causal=False): 0 ≤ i − j < 256 and 0 < j − i < 257; T5Gemma2MergedAttention: the encoder's
+  // keys (no RoPE) joined to the self-attention keys, queries rotated.
+  const json t5 = load("t5gemma-2-270m-270m.reconstructed.json");
+  std::vector<double> full = hf_default(256, 1e6);
+  for (double& f : full) f /= 8.0;  // _compute_linear_scaling_rope_parameters
+  for (const char* stack : {"encoder", "decoder"}) {
+    CAPTURE(stack);
+    const bool encoder = std::string(stack) == "encoder";
+    const posenc::model_info m = posenc::model_from_config(flat(t5), {.stack = stack});
+    CHECK(m.family == "t5gemma2");
+    REQUIRE(m.layers.size() == 18);
+    REQUIRE(m.encodings.size() == 2);
+    for (const posenc::layer_info& l : m.layers) {
+      const bool sliding = (l.index + 1) % 6 != 0;
+      CHECK(l.attention == (sliding ? posenc::attention_kind::sliding : posenc::attention_kind::full));
+      CHECK(l.bidirectional == encoder);
+      CHECK(l.window == (!sliding ? std::optional<int>() : std::optional<int>(encoder ? 256 : 512)));
+      CHECK(l.lookahead == (sliding && encoder ? std::optional<int>(256) : std::optional<int>()));
+      CHECK(l.cross == (encoder ? posenc::cross_attention::none : posenc::cross_attention::merged));
+      check_rotator(m.encodings[*l.rope], 256, 256, sliding ? 1e4 : 1e6, rope_layout::half,
+                    sliding ? hf_default(256, 1e4) : full, 1.0);
+    }
+  }
+  // Sub-configs name their stack: the encoder's (its text_config) and the decoder's.
+  const hf_config enc = flat(t5["encoder"]), dec = flat(t5["decoder"]), text = flat(t5["encoder"]["text_config"]);
+  CHECK(posenc::model_from_config(enc).layers[0].bidirectional);
+  CHECK(posenc::model_from_config(text).layers[0].lookahead == 256);
+  CHECK(posenc::model_from_config(dec).layers[0].cross == posenc::cross_attention::merged);
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(enc, {.stack = "decoder"}); },
+                                           "stack 'decoder' contradicts model_type 't5gemma2_text'");
+  // Without encoder.text_config the class's defaults: θ 1e6 / 1e4, pattern 6 (num_hidden_layers read).
+  json bare = {{"model_type", "t5gemma2"}, {"encoder", {{"text_config", {{"num_hidden_layers", 6}}}}}};
+  const posenc::model_info b = posenc::model_from_config(flat(bare), {.stack = "encoder"});
+  REQUIRE(b.layers.size() == 6);
+  CHECK(b.encodings[*b.layers[5].rope].base == 1e6);
+  CHECK(b.layers[0].window == 2048);  // (4096 + 1) // 2
 }

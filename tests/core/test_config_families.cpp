@@ -112,7 +112,17 @@ std::string layers_text(const family& f) {
                       "-th" + (l.first_full ? ", first full" : "") + (l.last_full ? ", last full" : ""));
       break;
     case sliding_rule::nope: parts.push_back("no-RoPE layers slide when `use_sliding_window`"); break;
+    case sliding_rule::always: parts.push_back("every layer sliding (`sliding_window` required)"); break;
   }
+  const auto& st = f.stacks;
+  const std::string reach = st.window == posenc::detail::encoder_window::split
+                                ? "(w + 1) // 2 keys at or before, w // 2 after"
+                                : "distance ≤ w both ways";
+  if (st.encoder_only) parts.push_back("encoder only: every layer bidirectional, window " + reach);
+  if (!st.wrapper.empty())
+    parts.push_back("`stack` 'encoder' (`" + std::string(st.encoder) + "`…): bidirectional, window " + reach +
+                    "; 'decoder' (`" + std::string(st.decoder) + "`…): causal, a " +
+                    std::string(posenc::to_string(st.cross)) + " cross-attention without RoPE per layer");
   if (!l.rope_flags.empty())
     parts.push_back("RoPE per `" + std::string(l.rope_flags) + "` (1 = RoPE; default every " +
                     std::to_string(l.rope_interval) + "-th without)");

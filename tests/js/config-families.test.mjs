@@ -333,6 +333,24 @@ const FAMILIES = {
   'ernie-4.5-vl-28b-a3b.class-defaults.reconstructed': { family: 'ernie4_5_vl_moe',
     encodings: [rotary(128, 128, 5e5, 'interleaved', plain(128, 5e5), { section: [20, 22, 22], interleaved: 'hw' })],
     layers: full(28) },
+  // OpenAIPrivacyFilterConfig's class dict: yarn ×32, beta 32 / 1, truncate False, original 4096,
+  // θ 150000; _apply_rotary_emb's (2i, 2i + 1) pairs; create_bidirectional_sliding_window_mask:
+  // |i − j| ≤ 128 on every layer → window 129 at or before, lookahead 128.
+  'openai-privacy-filter.class-defaults.reconstructed': { family: 'openai_privacy_filter',
+    encodings: [rotary(64, 64, 150000, 'interleaved', hfYarn(64, 150000, { factor: 32, original_max_position_embeddings: 4096,
+      beta_fast: 32, beta_slow: 1, truncate: false }))],
+    layers: every(8, () => ['e0', 'sliding', 129, null, null]), stacks: every(8, () => [true, 128, null]) },
+  // T5GemmaDecoder: Gemma 2's (i + 1) % 2 pattern, causal masks, a T5GemmaCrossAttention per layer.
+  't5gemma-2b-2b.reconstructed': { family: 't5gemma', opts: { stack: 'decoder' },
+    encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000))],
+    layers: every(26, (i) => ['e0', (i + 1) % 2 ? 'sliding' : 'full', (i + 1) % 2 ? 4096 : null, null, null]),
+    stacks: every(26, () => [false, null, 'separate']) },
+  // T5Gemma2Decoder: per-type rope_parameters (sliding default θ 1e4, full linear ×8 θ 1e6),
+  // T5Gemma2MergedAttention (the encoder's unrotated keys in the self-attention's softmax).
+  't5gemma-2-270m-270m.reconstructed': { family: 't5gemma2', opts: { stack: 'decoder' },
+    encodings: [rotary(256, 256, 1e4, 'half', plain(256, 1e4)), rotary(256, 256, 1e6, 'half', [hfDefault(256, 1e6).map((f) => f / 8), 1])],
+    layers: every(18, (i) => ((i + 1) % 6 ? ['e0', 'sliding', 512, null, null] : ['e1', 'full', null, null, null])),
+    stacks: every(18, () => [false, null, 'merged']) },
 };
 
 // The fixtures tests/js/config.test.mjs checks rotator by rotator.
@@ -382,6 +400,8 @@ function assertModel(pe, name, want, opts = {}, config = load(name)) {
       const q = l.queryScale === null ? null : { floorScale: l.queryScale.floorScale, attnScale: l.queryScale.attnScale,
         offset: l.queryScale.offset };
       assert.deepEqual([l.rope, l.attention, l.window, l.chunk, q], want.layers[i], `${name}: layer ${i}`);
+      assert.deepEqual([l.bidirectional, l.lookahead, l.crossAttention], want.stacks?.[i] ?? [false, null, null],
+        `${name}: layer ${i} stack`);
       assert.equal(l.index, i);
     });
     const keys = Object.keys(model.encodings);
@@ -433,7 +453,7 @@ for (const [name, pe] of Object.entries(both)) {
   });
 
   test(`${name}: modelFromConfig maps every family fixture as transformers does (θ, factor, layout, cos/sin, layers)`, () => {
-    for (const [file, want] of Object.entries(FAMILIES)) assertModel(pe, file, want);
+    for (const [file, want] of Object.entries(FAMILIES)) assertModel(pe, file, want, want.opts);
   });
 
   test(`${name}: README's modelFromConfig example runs on the Llama 4 and Gemma 4 fixtures and shows their values`, () => {
@@ -443,7 +463,8 @@ for (const [name, pe] of Object.entries(both)) {
     const run = new Function('pe', 'llama4Config', 'gemma4Config',
       `${block[1]}\nreturn { scout, gemma4, global, scale: pe.queryScale(scout.layers[3].queryScale, [0, 8191, 131071]) };`);
     const { scout, gemma4, global, scale } = run(pe, load('llama-4-scout-17b-16e.reconstructed'), load('gemma-4-e2b-it.reconstructed'));
-    assert.deepEqual({ ...scout.layers[2] }, { index: 2, rope: 'e0', attention: 'chunked', window: null, chunk: 8192, queryScale: null });
+    assert.deepEqual({ ...scout.layers[2] }, { index: 2, rope: 'e0', attention: 'chunked', window: null, chunk: 8192, queryScale: null,
+      bidirectional: false, lookahead: null, crossAttention: null });
     assert.deepEqual([scout.layers[3].rope, { ...scout.layers[3].queryScale }], [null, { floorScale: 8192, attnScale: 0.1, offset: 1 }]);
     assert.deepEqual(Array.from(scale, (v) => v.toFixed(4)), ['1.0000', '1.0693', '1.2833']);
     assert.deepEqual([global.headDim, global.rotaryDim, global.invFreq.length, global.invFreq[64]], [512, 512, 256, 0]);
@@ -703,6 +724,72 @@ for (const [name, pe] of Object.entries(both)) {
     const flat = structuredClone(compass);
     flat.text_config.rope_parameters = { rope_type: 'default', rope_theta: 1e4 };
     assertThrows(() => pe.modelFromConfig(flat), RangeError, /rope_parameters must hold one object \(or null\) per layer type/);
+  });
+
+  test(`${name}: encoder-decoder stacks: the encoder attends both ways as HF's masks do; sub-configs name their stack`, () => {
+    // T5GemmaEncoder: create_bidirectional_sliding_window_mask (|i − j| ≤ 4096); T5Gemma2TextEncoder:
+    // sliding_window_mask_function(512, is_causal=False): 256 at or before, 256 after.
+    const t5 = load('t5gemma-2b-2b.reconstructed');
+    const t52 = load('t5gemma-2-270m-270m.reconstructed');
+    const decoder1 = FAMILIES['t5gemma-2b-2b.reconstructed'];
+    assertModel(pe, 't5gemma-2b-2b.reconstructed', { ...decoder1,
+      layers: every(26, (i) => ['e0', (i + 1) % 2 ? 'sliding' : 'full', (i + 1) % 2 ? 4097 : null, null, null]),
+      stacks: every(26, (i) => [true, (i + 1) % 2 ? 4096 : null, null]) }, { stack: 'encoder' });
+    const decoder2 = FAMILIES['t5gemma-2-270m-270m.reconstructed'];
+    const encoder2 = { ...decoder2,
+      layers: every(18, (i) => ((i + 1) % 6 ? ['e0', 'sliding', 256, null, null] : ['e1', 'full', null, null, null])),
+      stacks: every(18, (i) => [true, (i + 1) % 6 ? 256 : null, null]) };
+    assertModel(pe, 't5gemma-2-270m-270m.reconstructed', encoder2, { stack: 'encoder' });
+    // A stack's own config is that stack; naming the other one is refused.
+    assertModel(pe, 't5gemma2 encoder', encoder2, {}, t52.encoder);
+    assertModel(pe, 't5gemma2 encoder text', encoder2, { stack: 'encoder' }, t52.encoder.text_config);
+    assertModel(pe, 't5gemma2 decoder', decoder2, {}, t52.decoder);
+    assertModel(pe, 't5gemma decoder', decoder1, {}, t5.decoder);
+    assertThrows(() => pe.modelFromConfig(t52.encoder, { stack: 'decoder' }), RangeError,
+      /stack 'decoder' contradicts model_type 't5gemma2_text': this config is t5gemma2's encoder/);
+    assertThrows(() => pe.ropeFromConfig(t5.encoder, { stack: 'decoder' }), RangeError,
+      /stack 'decoder' contradicts is_decoder = false|stack 'decoder' contradicts is_decoder absent/);
+    assertThrows(() => pe.modelFromConfig(t5), RangeError, /stack is required: 't5gemma' is an encoder-decoder config/);
+    assertThrows(() => pe.ropeFromConfig(load('gemma-2-9b'), { stack: 'encoder' }), RangeError,
+      /stack 'encoder': gemma2 has only a decoder/);
+    assertThrows(() => pe.ropeFromConfig(load('openai-privacy-filter.class-defaults.reconstructed'), { stack: 'decoder' }),
+      RangeError, /openai_privacy_filter has only an encoder/);
+    // ropeFromConfig({ stack, layer }) reads the stack's layer.
+    const r = pe.ropeFromConfig(t52, { stack: 'encoder', layer: 5 });
+    assertEncoding(r, decoder2.encodings[1], 't5gemma2 encoder layer 5');
+    r.dispose();
+  });
+
+  test(`${name}: the stack option is read once, own properties only; a bad one is refused by name`, () => {
+    const t5 = load('t5gemma-2b-2b.reconstructed');
+    for (const [stack, kind, re] of [[3, TypeError, /stack must be a string, got 3|stack/], ['both', RangeError,
+      /stack must be 'encoder' or 'decoder', got the string 'both'/], ['x'.repeat(1e5), RangeError, /stack must be 'encoder' or 'decoder'/],
+    [null, TypeError, /stack/]]) {
+      assertThrows(() => pe.ropeFromConfig(t5, { stack }), kind, re);
+      assertThrows(() => pe.modelFromConfig(t5, { stack }), kind, re);
+    }
+    let reads = 0;
+    const getter = { get stack() { reads += 1; return reads === 1 ? 'encoder' : 'decoder'; } };
+    const m = pe.modelFromConfig(t5, getter);
+    assert.equal(reads, 1);
+    assert.equal(m.layers[0].bidirectional, true);
+    m.dispose();
+    // Inherited: not an option (the wrapper then needs one).
+    assertThrows(() => pe.modelFromConfig(t5, Object.create({ stack: 'encoder' })), RangeError, /stack is required/);
+    Object.prototype.stack = 'encoder'; // eslint-disable-line no-extend-native
+    try {
+      assertThrows(() => pe.modelFromConfig(t5, {}), RangeError, /stack is required/);
+      const d = pe.modelFromConfig(t5, { stack: 'decoder' });
+      assert.equal(d.layers[0].crossAttention, 'separate');
+      assert.equal(Object.getPrototypeOf(d.layers[0]), null);
+      d.dispose();
+    } finally {
+      delete Object.prototype.stack;
+    }
+    const proxy = new Proxy({ stack: 'encoder' }, {});
+    const p = pe.ropeFromConfig(t5, proxy);
+    assert.equal(p.base, 10000);
+    p.dispose();
   });
 
   test(`${name}: ropeFromConfig({ layer }) is the layer's encoding, null without RoPE`, () => {

@@ -445,7 +445,8 @@ function configCases() {
   return [
     {
       name: 'ropeFromConfig',
-      make: () => ({ config: llama(), opts: { seqLen: 4096, layout: 'half', layerType: 'full_attention', tower: 'text', cacheLength: 16 } }),
+      make: () => ({ config: llama(), opts: { seqLen: 4096, layout: 'half', layerType: 'full_attention', tower: 'text', cacheLength: 16,
+        stack: 'decoder' } }),
       call,
       args: [
         { path: 'config', ok: {}, extra: [['array', []], ['cycle', (() => { const c = llama(); c.rope_scaling.self = c; return c; })()]],
@@ -455,6 +456,7 @@ function configCases() {
         { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'concat']] },
         { path: 'opts.layerType', ok: { undefined: OPTIONAL }, extra: [['unknown', 'global']] },
         { path: 'opts.tower', ok: { undefined: OPTIONAL }, extra: [['unknown', 'audio']] },
+        { path: 'opts.stack', ok: { undefined: OPTIONAL }, extra: [['unknown', 'middle'], ['the other stack', 'encoder']] },
         { path: 'opts.cacheLength', ok: { undefined: OPTIONAL } },
         key('hidden_size', {}, [['zero', 0]]),
         key('num_attention_heads', {}, [['zero', 0]]),

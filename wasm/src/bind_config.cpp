@@ -152,7 +152,8 @@ void append_config(std::vector<double>& out, const rope_config& c) {
 
 // The options every entry point takes; layer < 0: none.
 config_options options_of(const std::string& layout, double seq_len, std::string layer_type,
-                          std::string tower, std::string family, int layer, std::string part) {
+                          std::string tower, std::string family, int layer, std::string part,
+                          std::string stack) {
   config_options options;
   if (!layout.empty()) options.layout = parse_rope_layout(layout);
   if (!std::isnan(seq_len)) options.seq_len = static_cast<int>(seq_len);
@@ -161,6 +162,7 @@ config_options options_of(const std::string& layout, double seq_len, std::string
   options.family = std::move(family);
   if (layer >= 0) options.layer = layer;
   options.part = std::move(part);
+  options.stack = std::move(stack);
   return options;
 }
 
@@ -190,13 +192,13 @@ void append_text(std::vector<double>& out, const std::string& s) {
 val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                         std::size_t n_text, std::string layout, double seq_len,
                         std::string layer_type, std::string tower, std::string family, int layer,
-                        std::string part) {
+                        std::string part, std::string stack) {
   return guarded([&] {
     staged_config staged(from_address<const double>(entries), n_entries,
                          from_address<const std::uint16_t>(text), n_text);
     const config_options options = options_of(layout, seq_len, std::move(layer_type),
                                               std::move(tower), std::move(family), layer,
-                                              std::move(part));
+                                              std::move(part), std::move(stack));
     std::vector<double> out;
     const std::optional<rope_config> rope =
         options.layer ? layer_rope_from_config(staged.decode(), options)
@@ -208,17 +210,18 @@ val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uint
 }
 
 // → [model_type (text), family (text), layer count, per layer: rope (−1 none), attention
-//    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset);
+//    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset),
+//    bidirectional (0 | 1), lookahead (NaN unset), cross (cross_attention);
 //    encoding count, per encoding: its block's length, the block of append_config].
 val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                          std::size_t n_text, std::string layout, double seq_len,
-                         std::string tower, std::string family) {
+                         std::string tower, std::string family, std::string stack) {
   return guarded([&] {
     staged_config staged(from_address<const double>(entries), n_entries,
                          from_address<const std::uint16_t>(text), n_text);
     const model_info m = model_from_config(
         staged.decode(), options_of(layout, seq_len, "full_attention", std::move(tower),
-                                    std::move(family), -1, "attention"));
+                                    std::move(family), -1, "attention", std::move(stack)));
     std::vector<double> out;
     append_text(out, m.model_type);
     append_text(out, m.family);
@@ -229,7 +232,8 @@ val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uin
                              static_cast<double>(l.attention), or_nan(l.window), or_nan(l.chunk),
                              scaled ? l.query_scale->floor_scale : kNaN,
                              scaled ? l.query_scale->attn_scale : kNaN,
-                             scaled ? l.query_scale->offset : kNaN});
+                             scaled ? l.query_scale->offset : kNaN, l.bidirectional ? 1.0 : 0.0,
+                             or_nan(l.lookahead), static_cast<double>(l.cross)});
     }
     out.push_back(static_cast<double>(m.encodings.size()));
     for (const rope_config& c : m.encodings) {

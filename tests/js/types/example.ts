@@ -156,6 +156,14 @@ const ntkAlpha = pe.rope({ headDim: 128, base: 1e4, scaling: { type: 'dynamic', 
 export const usedModel = [layerRope, wholeRope, key, scales, proportional, ntkAlpha, model.encodings.e0];
 // @ts-expect-error: with `layer` the result may be null
 const notNull: Rope = pe.ropeFromConfig(llama4Config, { layer: 0 });
+// An encoder-decoder's stacks: the encoder attends both ways, the decoder cross-attends.
+const t5Encoder = pe.modelFromConfig(llama4Config, { stack: 'encoder' }).layers[0];
+const bothWays: boolean = t5Encoder.bidirectional;
+const ahead: number | null = t5Encoder.lookahead;
+const cross: 'separate' | 'merged' | null = t5Encoder.crossAttention;
+export const usedStacks = [bothWays, ahead, cross, pe.ropeFromConfig(llama4Config, { stack: 'decoder', layer: 1 })];
+// @ts-expect-error: two stacks only
+pe.modelFromConfig(llama4Config, { stack: 'both' });
 // "Train short, test long": a trainer stepped by hand, from its own entry.
 const pt: PosencTrain = await createTrainer({ simd });
 const trainer: Trainer = pt.train({ task: 'recall', encoding: 'rope-half', seed: 1n, evalLengths: [64, 128] });
