@@ -146,16 +146,16 @@ test('vectors: per-layer rope lists (Step 3.7) and NoPE layers (Muse Glimmer), i
   assert.equal(vectors('step-3.7-flash.reconstructed', '--scalar', ...args), step);
   const doc = JSON.parse(step);
   assert.equal(doc.layers.length, 45);
-  assert.deepEqual(doc.layers[4], { index: 4, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null });
-  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'sliding', window: 512, chunk: null, queryScale: null });
+  assert.deepEqual(doc.layers[4], { index: 4, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
+  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'sliding', window: 512, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
   // Step3p7TextConfig: full layers int(128 · 0.5) dims at 5e6 with the llama3 rope_scaling; sliding unscaled.
   assertVectors(doc.encodings.e0, hfLlama3(64, 5e6, load('step-3.7-flash.reconstructed').text_config.rope_scaling), 1, doc.positions);
   assertVectors(doc.encodings.e1, hfDefault(128, 1e4), 1, doc.positions);
   const muse = vectors('muse-glimmer-30b.reconstructed', '--simd', ...args);
   assert.equal(vectors('muse-glimmer-30b.reconstructed', '--scalar', ...args), muse);
   const m = JSON.parse(muse);
-  assert.deepEqual(m.layers[51], { index: 51, rope: null, attention: 'full', window: null, chunk: null, queryScale: null });
-  assert.deepEqual(m.layers[50], { index: 50, rope: 'e0', attention: 'sliding', window: 2048, chunk: null, queryScale: null });
+  assert.deepEqual(m.layers[51], { index: 51, rope: null, attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
+  assert.deepEqual(m.layers[50], { index: 50, rope: 'e0', attention: 'sliding', window: 2048, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
   assertVectors(m.encodings.e0, hfDefault(128, 5e5), 1, m.positions);
 });
 
