@@ -104,6 +104,13 @@ export type ScoreMode = 'none' | 'additive' | 'rotary';
  */
 export type AnglePrecision = 'exact' | 'float32';
 /**
+ * Which way apply turns each pair: 'forward' (default; +p·θ_i, HF's rotate_half =
+ * cat(−x2, x1)) or 'inverse' (−p·θ_i: nanochat, whose rotate_half is cat(x2, −x1)). cosSin
+ * and row return cos/sin(p·θ_i) either way, as the model's rotary embedding does; invert and
+ * shift turn the other way too.
+ */
+export type RopeDirection = 'forward' | 'inverse';
+/**
  * A list of positions, one per token: an Int32Array, a BigInt64Array (transformers.js /
  * onnxruntime int64 `position_ids`), or an array of integers or BigInts. Each value must be
  * within ±2^53 and, as a list, within int32 [−2^31, 2^31 − 1] (contiguous positions beyond
@@ -212,16 +219,23 @@ export type HalfDtype = 'float16' | 'bfloat16';
  *    splits the full-width cos/sin by mrope_section·2: the same sections in both halves).
  *  - interleaved true (Qwen3-VL; HF apply_interleaved_mrope): rung i takes h when
  *    i ≡ 1 (mod 3) and i < 3·section[1], w when i ≡ 2 (mod 3) and i < 3·section[2], else t.
+ *  - interleaved 'hw' (ERNIE 4.5 VL; HF Ernie4_5_VLMoeTextRotaryEmbedding, inv_freq_3d and
+ *    recomposition_to_3d): rung i < section[1] + section[2] takes h when i is even, w when
+ *    odd; the last section[0] rungs take t. HF's mrope_section lists these counts as
+ *    (h, w, t): its default [22, 22, 20] is section [20, 22, 22] here.
  * The sections (integers ≥ 0) sum to rotaryDim/2 (partial rotary included); interleaved
- * also needs 3·section[1] ≤ rotaryDim/2 + 1 and 3·section[2] ≤ rotaryDim/2. Otherwise
- * RangeError naming mrope.section. Text tokens (t = h = w) rotate exactly as plain RoPE.
+ * also needs 3·section[1] ≤ rotaryDim/2 + 1 and 3·section[2] ≤ rotaryDim/2, 'hw'
+ * section[1] = section[2]. Otherwise RangeError naming mrope.section. Text tokens (t = h = w) rotate exactly as plain RoPE.
  */
 export interface MropeOptions {
   /** [t, h, w] rung counts, e.g. [16, 24, 24] (Qwen2-VL) or [24, 20, 20] (Qwen3-VL). */
   section: readonly number[] | Float64Array | Float32Array;
   /** Default false. */
-  interleaved?: boolean;
+  interleaved?: MropeInterleaving;
 }
+
+/** How M-RoPE's rungs take t, h and w: false contiguous, true round-robin, 'hw' (see MropeOptions). */
+export type MropeInterleaving = boolean | 'hw';
 
 /**
  * 2-D rotary of vision towers: two positions per patch (row, col).
@@ -300,6 +314,8 @@ export interface RopeOptions {
   scaling?: Scaling;
   /** Default 'exact'. */
   angles?: AnglePrecision;
+  /** The model's sense of rotation (see RopeDirection); default 'forward'. */
+  direction?: RopeDirection;
   /** First cached position (default 0). Positions outside the cache are computed on the fly. */
   cacheStart?: number;
   /**
@@ -341,7 +357,9 @@ export interface RopeFromConfigOptions {
    * A decoder layer in [0, layers): its rotator, or null when the layer has no RoPE (Llama 4's
    * and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention layers, Mllama's
    * cross-attention) and for a layer that is no attention (the linear / Mamba, conv, MoE / MLP
-   * blocks of hybrid models). Out of range: RangeError naming `layer`.
+   * blocks of hybrid models). Out of range: RangeError naming `layer`. Per-layer lists
+   * (GraniteSWA / Muse Glimmer `layer_rope_theta`, Step 3.5 / 3.7 `rope_theta` and
+   * `partial_rotary_factors`) give that layer's own ladder.
    */
   layer?: number;
   /**
@@ -362,6 +380,15 @@ export interface RopeFromConfigOptions {
    * hidden_size / num_attention_heads, rope_theta) → vision2d 'pixtral'.
    */
   tower?: 'text' | 'vision';
+  /**
+   * Encoder-decoder configs (T5Gemma, T5Gemma 2): 'encoder' or 'decoder', the stack whose text
+   * config is read (`encoder` / `decoder`; T5Gemma 2's encoder `encoder.text_config`); required
+   * for the wrapper config (else RangeError naming `stack`). A stack's own config
+   * (t5_gemma_module by its is_decoder, t5gemma2_encoder / t5gemma2_text / t5gemma2_decoder)
+   * is that stack, and a contradicting `stack` is a RangeError. Single-stack models accept their
+   * own ('decoder'; 'encoder' for OpenAI Privacy Filter) and refuse the other.
+   */
+  stack?: 'encoder' | 'decoder';
   /** As for pe.rope. */
   cacheLength?: number;
   cacheStart?: number;
@@ -374,6 +401,8 @@ export interface ModelFromConfigOptions {
   seqLen?: number;
   tower?: 'text' | 'vision';
   family?: string;
+  /** As for ropeFromConfig: the stack of an encoder-decoder config. */
+  stack?: 'encoder' | 'decoder';
   cacheLength?: number;
   cacheStart?: number;
   angles?: AnglePrecision;
@@ -399,11 +428,31 @@ export interface LayerDescription {
    */
   readonly attention:
     'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross' | 'none';
-  /** sliding: the window (sliding_window), else null. */
+  /**
+   * sliding: the keys at or before the query it sees, 0 ≤ i − j < window (causal layers:
+   * sliding_window; bidirectional ones as HF's mask applies it), else null.
+   */
   readonly window: number | null;
   /** chunked: the chunk (attention_chunk_size), else null. */
   readonly chunk: number | null;
   readonly queryScale: QueryScale | null;
+  /**
+   * true: an encoder layer, which also sees keys after the query (OpenAI Privacy Filter,
+   * T5Gemma encoders); false: causal.
+   */
+  readonly bidirectional: boolean;
+  /**
+   * bidirectional sliding: the keys after the query it sees, 0 < j − i ≤ lookahead, else null.
+   * |i − j| ≤ sliding_window (create_bidirectional_sliding_window_mask): window sliding_window + 1,
+   * lookahead sliding_window; T5Gemma 2: window (w + 1) // 2, lookahead w // 2.
+   */
+  readonly lookahead: number | null;
+  /**
+   * A decoder layer's attention to the encoder's output, whose keys carry no RoPE: 'separate'
+   * (T5Gemma: a second attention, neither queries nor keys rotated), 'merged' (T5Gemma 2: the
+   * encoder's keys joined to the self-attention's keys, the queries rotated), else null.
+   */
+  readonly crossAttention: 'separate' | 'merged' | null;
 }
 
 /** pe.modelFromConfig's result (frozen, null-prototype records). */
@@ -474,6 +523,8 @@ export interface Rope {
   readonly base: number;
   readonly layout: RopeLayout;
   readonly angles: AnglePrecision;
+  /** 'inverse' when apply turns each pair by −p·θ_i (nanochat), else 'forward'. */
+  readonly direction: RopeDirection;
   /** HF's attention_scaling (yarn, longrope), multiplied into rotated dims; 1 otherwise. */
   readonly attentionFactor: number;
   /** θ'_i as used by rung i, rotaryDim/2 values (vision2d: the row and column rungs). */
@@ -487,7 +538,7 @@ export interface Rope {
   readonly axes: 1 | 2 | 3 | 4;
   /** The image / video preset ('flux', …), 'custom' for an explicit description, else null. */
   readonly axesName: AxesPreset | 'custom' | null;
-  readonly mrope: Readonly<{ section: readonly number[]; interleaved: boolean }> | null;
+  readonly mrope: Readonly<{ section: readonly number[]; interleaved: MropeInterleaving }> | null;
   readonly vision2d: Vision2d | null;
   readonly disposed: boolean;
   /**
@@ -668,7 +719,9 @@ export interface Posenc {
    * text_config; HF config-class defaults where keys are absent (Gemma 2/3, Phi-3, GPT-NeoX);
    * `mrope_section` → mrope (contiguous; interleaved with `mrope_interleaved` or any Qwen3-VL
    * text model, whose section defaults to [24, 20, 20]; GLM-4.1V / 4.5V / OCR / Image always
-   * contiguous, default [8, 12, 12], in the family's pair layout).
+   * contiguous, default [8, 12, 12], in the family's pair layout; ERNIE 4.5 VL 'hw', its
+   * (h, w, t) mrope_section default [22, 22, 20] read as section [t, h, w]). nanochat's
+   * rotator has direction 'inverse' (its rotate_half turns by −p·θ).
    *
    * The config is read once: own enumerable string keys only (as JSON.stringify sees them),
    * each property read once through its descriptor (a getter called once), nothing inherited;
@@ -873,6 +926,7 @@ export interface GoldenVectorsOptions {
   seqLen?: number;
   tower?: 'text' | 'vision';
   family?: string;
+  stack?: 'encoder' | 'decoder';
 }
 
 /** One distinct rotary of a golden-vectors document. */
@@ -880,9 +934,11 @@ export interface GoldenEncoding {
   headDim: number;
   rotaryDim: number;
   layout: RopeLayout;
+  /** 'inverse': the model's rotate_half turns these cos/sin by −p·θ (nanochat). */
+  direction: RopeDirection;
   base: number;
   scaling: { type: string } & Record<string, unknown>;
-  mrope: { section: number[]; interleaved: boolean } | null;
+  mrope: { section: number[]; interleaved: MropeInterleaving } | null;
   vision2d: Vision2d | null;
   attentionFactor: number;
   /** θ_i in float64. */
@@ -899,7 +955,8 @@ export interface GoldenVectors {
   family: string;
   positions: number[];
   layers: Array<{ index: number; rope: string | null; attention: LayerDescription['attention'];
-    window: number | null; chunk: number | null; queryScale: QueryScale | null }>;
+    window: number | null; chunk: number | null; queryScale: QueryScale | null;
+    bidirectional: boolean; lookahead: number | null; crossAttention: 'separate' | 'merged' | null }>;
   encodings: Record<string, GoldenEncoding>;
 }
 

@@ -500,6 +500,18 @@ struct field_key {
   fail_argument(msg);
 }
 
+// ERNIE 4.5 VL's mrope_section (h, w, t) as posenc's (t, h, w) sections. Its rotary stacks
+// the h and w rungs (torch.stack needs h == w) and slices inv_freq[:-t] (t = 0 would empty it).
+rope_axes hw_axes(const std::array<int, 3>& hwt, const std::string& key) {
+  if (hwt[0] != hwt[1] || hwt[2] < 1)
+    fail_argument(key, " = [", hwt[0], ", ", hwt[1], ", ", hwt[2], "] is (h, w, t) for ERNIE 4.5 "
+                  "VL, whose rotary needs h == w and t >= 1 (transformers fails otherwise)");
+  rope_axes out;
+  out.kind = rope_axes_kind::mrope_hw;
+  out.section = {hwt[2], hwt[0], hwt[1]};
+  return out;
+}
+
 // The multimodal sections of the rope parameters at `dict`: none, contiguous or interleaved.
 rope_axes axes_of(const text_context& c, const std::string& dict, std::string& key) {
   const reader& r = c.r;
@@ -511,6 +523,7 @@ rope_axes axes_of(const text_context& c, const std::string& dict, std::string& k
   if (!section) {
     if (c.f.mrope == mrope_rule::interleaved) section = std::vector<double>{24, 20, 20};
     else if (c.f.mrope == mrope_rule::glm) section = std::vector<double>{8, 12, 12};
+    else if (c.f.mrope == mrope_rule::hw) section = std::vector<double>{22, 22, 20};
     else if (c.f.mrope == mrope_rule::required)
       fail_argument(key, " is required for ", c.f.name, " (HF reads it unconditionally)");
     else if (flag)
@@ -532,9 +545,10 @@ rope_axes axes_of(const text_context& c, const std::string& dict, std::string& k
     out.section[a] = static_cast<int>(v);
   }
   const bool flagged = flag.value_or(false);
-  if (c.f.mrope == mrope_rule::glm && flagged)
+  if ((c.f.mrope == mrope_rule::glm || c.f.mrope == mrope_rule::hw) && flagged)
     fail_argument(flag_key, " = true is not read by ", c.f.name, " (", c.f.source,
-                  "): its sections are always contiguous; remove it");
+                  "): its sections are fixed by its code; remove it");
+  if (c.f.mrope == mrope_rule::hw) return hw_axes(out.section, key);
   const bool interleaved = c.f.mrope == mrope_rule::interleaved || flagged;
   out.kind = interleaved ? rope_axes_kind::mrope_interleaved : rope_axes_kind::mrope;
   return out;
@@ -597,6 +611,63 @@ scaling scaling_of(const text_context& c, const std::string& dict, const rope_ty
 
 }  // namespace
 
+namespace {
+
+// The stack a config's text model belongs to (stack_rule), and for an encoder-decoder
+// config the prefix of the stack options.stack names.
+void resolve_stack(text_context& c, const config_options& options) {
+  const stack_rule& s = c.f.stacks;
+  const std::string& want = options.stack;
+  const std::string name(c.f.name), source(c.f.source);
+  if (s.wrapper.empty()) {
+    const std::string own = s.encoder_only ? "encoder" : "decoder";
+    if (!want.empty() && want != own)
+      fail_argument("stack ", quoted(want), ": ", name, " has only ", s.encoder_only ? "an encoder (bidirectional, " :
+                    "a decoder (", source, "); pass stack '", own, "' or none");
+    c.stack = own;
+    return;
+  }
+  const bool wrapper = c.model_type == s.wrapper ||
+                       (!options.family.empty() && (c.r.has("encoder") || c.r.has("decoder")));
+  if (wrapper) {
+    if (want.empty())
+      fail_argument("stack is required: ", quoted(c.model_type), " is an encoder-decoder config (",
+                    source, "); pass stack 'encoder' (", s.encoder, "…) or 'decoder' (", s.decoder, "…)");
+    const std::string root(want == "encoder" ? s.encoder : s.decoder);
+    for (std::size_t dot = root.find('.'); dot != std::string::npos; dot = root.find('.', dot + 1)) {
+      const std::string path = root.substr(0, dot);
+      if (c.r.has(path) && !c.r.is_object(path))
+        fail_argument(path, " must be an object or null (absent: the config class's defaults)");
+    }
+    c.p = root;
+    c.stack = want;
+    return;
+  }
+  std::string own;
+  for (std::string_view t : s.encoder_types)
+    if (!t.empty() && t == c.model_type) own = "encoder";
+  for (std::string_view t : s.decoder_types)
+    if (!t.empty() && t == c.model_type) own = "decoder";
+  std::string why = "model_type " + std::string(quoted(c.model_type));
+  if (own.empty() && !s.decoder_flag.empty()) {  // T5GemmaModuleConfig.is_decoder, default false
+    const std::string key = c.p + std::string(s.decoder_flag);
+    own = c.r.flag(key).value_or(false) ? "decoder" : "encoder";
+    why = key + (c.r.has(key) ? (own == "decoder" ? " = true" : " = false") : " absent (false)");
+  }
+  if (own.empty()) {
+    if (want.empty())
+      fail_argument("stack is required: ", name, "'s rules read an encoder or a decoder config, and ",
+                    why, " names neither; pass stack 'encoder' or 'decoder'");
+    own = want;
+  }
+  if (!want.empty() && want != own)
+    fail_argument("stack ", quoted(want), " contradicts ", why, ": this config is ", name, "'s ", own,
+                  " (", source, "); pass stack '", own, "' or none");
+  c.stack = own;
+}
+
+}  // namespace
+
 text_context text_context_of(const reader& r, const config_options& options) {
   if (r.has("text_config") && !r.is_object("text_config"))
     fail_argument("text_config must be an object or null");
@@ -616,7 +687,9 @@ text_context text_context_of(const reader& r, const config_options& options) {
     if (!f)
       fail_argument("family ", quoted(options.family), " is not a listed family (", family_names(),
                     ")");
-    return {r, p, *f, model_type.value_or("")};
+    text_context c{r, p, *f, model_type.value_or("")};
+    resolve_stack(c, options);
+    return c;
   }
   if (!model_type)
     fail_argument(type_key, " is missing: posenc takes a family's rules from it. To read this "
@@ -635,7 +708,9 @@ text_context text_context_of(const reader& r, const config_options& options) {
   if (!f->no_rope_flag.empty() && r.flag(no_rope).value_or(false))
     fail_argument(no_rope, " = true: this ", f->name, " uses ALiBi, not RoPE (", f->source,
                   "); posenc describes rotary encodings only");
-  return {r, p, *f, *model_type};
+  text_context c{r, p, *f, *model_type};
+  resolve_stack(c, options);
+  return c;
 }
 
 rope_config text_rope(const text_context& c, const std::string& layer_type,
@@ -667,7 +742,11 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
                   ": it must be even, in [2, head_dim]");
   std::string base_key;
   double base = base_of(c, src, base_key);
-  if (theta) {  // GraniteSWAModel: {**rope_parameters, "rope_theta": layer_rope_theta[i]}
+  if (theta && c.f.layers.theta_flags && theta->value != base)  // MuseGlimmerTextModel
+    fail_argument(theta->key, " = ", theta->value, " is not the θ transformers rotates with: ",
+                  c.f.source, " only switches RoPE on for a non-zero entry and rotates at ",
+                  base_key, " = ", base, "; give ", base, " (or 0 for no RoPE on that layer)");
+  if (theta && !c.f.layers.theta_flags) {  // GraniteSWAModel: {**rope_parameters, "rope_theta": layer_rope_theta[i]}
     base = theta->value;
     base_key = theta->key;
   }
@@ -707,6 +786,7 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
   out.rotary_dim = rotary_dim;
   out.base = base;
   out.layout = layout;
+  out.turn = c.f.turn;
   out.scaling = std::move(s);
   out.axes = axes;
   return out;

@@ -8,6 +8,7 @@
 // remote code, named in `source`) computes; see the README table for the models that ship it.
 #pragma once
 
+#include "posenc/config.hpp"
 #include "posenc/rotary.hpp"
 
 #include <array>
@@ -64,6 +65,7 @@ enum class sliding_rule : std::uint8_t {
   qwen,        // use_sliding_window and layer ≥ max_window_layers (Qwen2Config)
   period,      // every layer but each period-th (Gemma 2/3/4, Cohere2)
   nope,        // use_sliding_window on the no-RoPE layers (SmolLM3Config)
+  always,      // every layer; sliding_window required, null refused (Privacy Filter's mask)
 };
 
 // Which layers use RoPE besides the no-RoPE lists: all, or only sliding-window ones.
@@ -128,6 +130,15 @@ struct layer_rule {
   // Cohere2-MoE: the first first_k_dense_replace layers (dense MLP) follow their own sliding
   // pattern and, when that pattern is 1, use RoPE although full attention (force_rope).
   bool dense_prefix = false;
+  // Muse Glimmer: full when (n - 1 - i) % period == 0 (counted from the last layer); a
+  // theta_list entry only switches RoPE on or off (the rotary's θ is rope_theta); without the
+  // list, no RoPE where (n - 1 - i) % nope_from_last == 0.
+  bool period_from_last = false;
+  bool theta_flags = false;
+  int nope_from_last = 0;
+  // Step 3.5 / 3.7: rope_theta (number or list) and partial_rotary_factors are per-layer lists,
+  // built into one rope dict per layer type from its first layer (Step3p7TextConfig).
+  bool rope_lists = false;
   query_rule query = query_rule::none;
 };
 
@@ -136,6 +147,7 @@ enum class mrope_rule : std::uint8_t {
   required,     // Qwen2-VL / Qwen2.5-VL: read unconditionally
   interleaved,  // Qwen3-VL: always interleaved, section default [24, 20, 20]
   glm,          // GLM-4.1V / 4.5V / OCR / Image: contiguous, section default [8, 12, 12]
+  hw,           // ERNIE 4.5 VL: section (h, w, t), default [22, 22, 20], h even / w odd rungs
 };
 
 // One layer type's rope parameters as the config class fills them when the config has no
@@ -153,6 +165,25 @@ struct class_rope {
   std::string_view rope_type{};  // "" = the class fills none
   double theta = 10000.0, factor = 0.0, original = 0.0, beta_fast = 0.0, beta_slow = 0.0;
   double mscale = 0.0, mscale_all_dim = 0.0, query_beta = 0.0;  // 0 = key absent
+  bool truncate = true;  // yarn's truncate (false: written into the dict)
+};
+
+// How a bidirectional (encoder) layer's sliding window sees keys.
+enum class encoder_window : std::uint8_t {
+  symmetric,  // |i − j| ≤ sliding_window (create_bidirectional_sliding_window_mask)
+  split,      // (w + 1) // 2 keys at or before i, w // 2 after (T5Gemma2's sliding_window_mask_function)
+};
+
+// Encoder-only and encoder-decoder models: where each stack's text config lives and how its
+// layers attend. A row without it is a decoder.
+struct stack_rule {
+  bool encoder_only = false;          // Privacy Filter: one bidirectional stack
+  std::string_view wrapper{};         // the encoder-decoder config's model_type
+  std::string_view encoder{}, decoder{};  // the wrapper's key prefixes of each stack's text config
+  std::array<std::string_view, 2> encoder_types{}, decoder_types{};  // sub-configs naming a stack
+  std::string_view decoder_flag{};    // T5GemmaModuleConfig: is_decoder (default false) picks it
+  encoder_window window = encoder_window::symmetric;
+  cross_attention cross = cross_attention::none;  // on every decoder layer
 };
 
 struct family {
@@ -162,6 +193,7 @@ struct family {
   std::array<std::string_view, 6> model_types{};
   rope_layout layout = rope_layout::half;
   std::string_view layout_flag{};  // DeepSeek: rope_interleave (true, the default, = interleaved)
+  direction turn = direction::forward;  // nanochat: rotate_half = cat((x2, -x1)), −p·θ
   head_rule head{};
   rotary_rule rotary{};
   base_rule base{};
@@ -186,6 +218,7 @@ struct family {
   // names (Granite4VisionModel: Granite4VisionTextModel(config.text_config)).
   bool own_text_model = false;
   layer_rule layers{};
+  stack_rule stacks{};
 };
 
 inline constexpr rotary_rule kFullHead{.default_full_head = true};
@@ -526,6 +559,17 @@ inline constexpr family kFamilies[] = {
      .rotary = kFullHead, .max_fallback = 8192,
      .layers = {.sliding = sliding_rule::period, .period = 4, .period_from_first = true,
                 .window_fallback = 128, .theta_list = "layer_rope_theta"}},
+    {.name = "muse_glimmer",
+     .source = "models/muse_glimmer (MuseGlimmerTextConfig, MuseGlimmerTextModel: layer_rope_theta[i] ? rotary : NoPE)",
+     .models = "Muse Glimmer (language model)", .model_types = {"muse_glimmer", "muse_glimmer_text"},
+     .head = {.fallback = 128}, .rotary = kFullHead, .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::period, .period = 4, .window_fallback = 2048,
+                .theta_list = "layer_rope_theta", .period_from_last = true, .theta_flags = true,
+                .nope_from_last = 4}},
+    {.name = "step3p7",
+     .source = "models/step3p7 (Step3p7TextConfig.__post_init__, Step3p7RotaryEmbedding)",
+     .models = "Step 3.5 Flash, Step 3.7 Flash", .model_types = {"step3p5", "step3p7"},
+     .head = {.fallback = 128}, .max_fallback = 128000, .layers = {.rope_lists = true}},
     {.name = "falcon", .source = "models/falcon (FalconConfig, FalconAttention)",
      .models = "Falcon-7B / 40B / 180B, Falcon 2", .model_types = {"falcon"},
      .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 2048, .no_rope_flag = "alibi"},
@@ -580,6 +624,38 @@ inline constexpr family kFamilies[] = {
      .head = {.hidden = "d_model", .heads = "n_heads"}, .rotary = kFullHead,
      .base = {.unread_key = "attn_config.rope_theta"}, .max_key = "max_seq_len",
      .max_fallback = 2048, .layers = {.count_key = "n_layers"}},
+    // Encoder-only and encoder-decoder models (stacks).
+    {.name = "openai_privacy_filter",
+     .source = "models/openai_privacy_filter (OpenAIPrivacyFilterConfig, _apply_rotary_emb, "
+               "create_bidirectional_sliding_window_mask)",
+     .models = "OpenAI Privacy Filter", .model_types = {"openai_privacy_filter"},
+     .layout = rope_layout::interleaved, .head = {.fallback = 64}, .rotary = kFullHead,
+     .base = {.fallback = 150000.0}, .max_fallback = 131072,
+     .rope_dict = {.rope_type = "yarn", .theta = 150000.0, .factor = 32.0, .original = 4096.0,
+                   .beta_fast = 32.0, .beta_slow = 1.0, .truncate = false},
+     .layers = {.sliding = sliding_rule::always, .window_fallback = 128},
+     .stacks = {.encoder_only = true}},
+    {.name = "t5gemma",
+     .source = "models/t5gemma (T5GemmaConfig, T5GemmaModuleConfig, T5GemmaEncoder, "
+               "T5GemmaDecoder, T5GemmaCrossAttention)",
+     .models = "T5Gemma (encoder-decoder Gemma 2)", .model_types = {"t5gemma", "t5_gemma_module"},
+     .head = {.fallback = 256}, .rotary = kFullHead, .max_fallback = 8192,
+     .layers = {.sliding = sliding_rule::period, .period = 2, .window_fallback = 4096},
+     .stacks = {.wrapper = "t5gemma", .encoder = "encoder.", .decoder = "decoder.",
+                .decoder_flag = "is_decoder", .cross = cross_attention::separate}},
+    {.name = "t5gemma2",
+     .source = "models/t5gemma2 (T5Gemma2TextConfig, T5Gemma2DecoderConfig, T5Gemma2TextEncoder, "
+               "T5Gemma2MergedAttention, sliding_window_mask_function)",
+     .models = "T5Gemma 2 (encoder-decoder Gemma 3)",
+     .model_types = {"t5gemma2", "t5gemma2_text", "t5gemma2_encoder", "t5gemma2_decoder"},
+     .head = {.fallback = 256}, .rotary = kFullHead,
+     .base = {.fallback = 1000000.0, .local_key = "rope_local_base_freq"}, .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
+                .period = 6, .window_fallback = 4096},
+     .stacks = {.wrapper = "t5gemma2", .encoder = "encoder.text_config.", .decoder = "decoder.",
+                .encoder_types = {"t5gemma2_encoder", "t5gemma2_text"},
+                .decoder_types = {"t5gemma2_decoder"}, .window = encoder_window::split,
+                .cross = cross_attention::merged}},
     {.name = "cohere2_moe", .source = "models/cohere2_moe (Cohere2MoeConfig, Cohere2MoeAttention)",
      .models = "Command A MoE (cohere2_moe)", .model_types = {"cohere2_moe"},
      .layout = rope_layout::interleaved, .head = {.fallback = 128}, .rotary = kFullHead,
@@ -650,6 +726,18 @@ inline constexpr family kFamilies[] = {
      .models = "Granite 4 Vision (language model)",
      .model_types = {"granite4_vision", "granite4_vision_text"}, .rotary = kFullHead,
      .max_fallback = 2048, .own_text_model = true},
+    {.name = "nanochat",
+     .source = "models/nanochat (NanoChatConfig, NanoChatRotaryEmbedding, rotate_half = cat((x2, -x1)); "
+               "RoPE before a weightless QK RMSNorm)",
+     .models = "nanochat (karpathy/nanochat)", .model_types = {"nanochat"},
+     .turn = direction::inverse, .rotary = kFullHead, .max_fallback = 2048},
+    {.name = "ernie4_5_vl_moe",
+     .source = "models/ernie4_5_vl_moe (Ernie4_5_VLMoeTextConfig, Ernie4_5_VLMoeTextRotaryEmbedding: "
+               "inv_freq_3d, recomposition_to_3d; rotate_half_text)",
+     .models = "ERNIE 4.5 VL (ERNIE-4.5-VL-28B-A3B)",
+     .model_types = {"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"},
+     .layout = rope_layout::interleaved, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 131072, .scalable = false, .mrope = mrope_rule::hw},
 };
 
 constexpr std::span<const family> families() { return kFamilies; }
@@ -663,32 +751,20 @@ struct refusal {
 };
 
 inline constexpr refusal kRefusals[] = {
-    {{"nanochat"}, "models/nanochat (rotate_half = cat((x2, -x1)))",
-     "it rotates by -p·θ, the opposite direction of every other model, and the rotators a "
-     "config builds turn by +p·θ (their direction is not part of a config's encoding); its "
-     "head, θ and pairs are Llama's, so { family: 'llama' } applied with rope.invert "
-     "(direction::inverse) is exactly its rotation"},
-    {{"muse_glimmer", "muse_glimmer_text"}, "models/muse_glimmer (layer_rope_theta, window_attention)",
-     "θ is a per-layer list (`layer_rope_theta`, 0 or null = no RoPE) over 'window_attention' "
-     "layers, a layer type posenc's layer map does not name"},
-    {{"step3p5", "step3p7"}, "models/step3p7 (Step3p7Config: per-layer rope_theta, "
-     "partial_rotary_factors)",
-     "rope_theta and partial_rotary_factors are per-layer lists, and posenc shares one rotary "
-     "per layer type; per-layer ladders in the layer map would express it"},
     {{"zaya"}, "models/zaya (ZayaConfig)",
      "its layer types are 'hybrid' / 'hybrid_sliding' (CCA attention) with their own rope "
      "dicts, which posenc's layer map does not name"},
-    {{"deepseek_v4"}, "models/deepseek_v4 (DeepseekV4RotaryEmbedding, DeepseekV4Indexer)",
-     "rope_parameters is keyed by rope type ({main, compress}: rope_theta and "
-     "compress_rope_theta, partial interleaved RoPE on the trailing slice of the head) rather "
-     "than by layer type, and its compressor and indexer rotate with the compress ladder; "
-     "posenc's layer map has no rule joining them"},
-    {{"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"},
-     "models/ernie4_5_vl_moe (Ernie4_5_VLMoeTextRotaryEmbedding: inv_freq_3d, recomposition_to_3d)",
-     "its text rotary gives h the even and w the odd rungs of the first mrope_section[0] + "
-     "mrope_section[1] (default [22, 22, 20]) and t the last mrope_section[2], over adjacent "
-     "pairs: a shared-ladder band split posenc's M-RoPE options (contiguous, Qwen3-VL "
-     "interleaved) cannot name; text tokens alone rotate as { family: 'ernie4_5' }"},
+    {{"deepseek_v4"},
+     "models/deepseek_v4 (DeepseekV4Config, DeepseekV4Attention, DeepseekV4RotaryEmbedding, "
+     "*Compressor, DeepseekV4Indexer)",
+     "rope_parameters is keyed by rope type, not layer type: sliding_attention layers rotate "
+     "with 'main' (rope_theta, default 10000), compressed_sparse_attention and "
+     "heavily_compressed_attention layers, their compressors and the indexer with 'compress' "
+     "(compress_rope_theta, default 160000; yarn with attention_factor forced to 1), each over "
+     "the trailing int(head_dim · partial_rotary_factor) dims of the head (64 of 512) in "
+     "adjacent pairs, compressed keys at positions i · compress_rate, and the output "
+     "de-rotated by -sin; posenc's layer map has no compressed attention types and no rule for "
+     "those key positions"},
     {{"hunyuan_vl", "hunyuan_vl_text"},
      "models/hunyuan_vl (HunYuanVLRotaryEmbedding, apply_multimodal_rotary_pos_emb)",
      "with mrope_section (XD-RoPE, 3 or 4 axes) it splits cat(freqs, freqs) by 2 · section, so "
@@ -703,17 +779,6 @@ inline constexpr refusal kRefusals[] = {
     {{"video_llama_3"}, "models/video_llama_3 (VideoLlama3Config: AutoModel of text_config)",
      "its language model is whatever text_config.model_type names (Qwen2 in the released "
      "checkpoints); this config names none: give text_config.model_type"},
-    {{"t5gemma", "t5_gemma_module", "t5gemma2", "t5gemma2_text", "t5gemma2_encoder",
-      "t5gemma2_decoder"},
-     "models/t5gemma, t5gemma2 (T5GemmaConfig, T5Gemma2Config: encoder-decoder)",
-     "it is an encoder-decoder: the decoder's rope settings live under `decoder` (t5gemma2: "
-     "`decoder`, its encoder's under `encoder.text_config`), the encoder attends both ways and "
-     "each decoder layer adds a cross-attention without RoPE, while posenc reads decoder-only "
-     "text configs; their rules have not been read into the family table yet"},
-    {{"openai_privacy_filter"},
-     "models/openai_privacy_filter (OpenAIPrivacyFilterAttention, _apply_rotary_emb)",
-     "it is a bidirectional token classifier (is_causal False): every layer attends both ways "
-     "over a window of sliding_window + 1, which posenc's causal layer map does not describe"},
     {{"muse_glimmer_assistant"},
      "models/muse_glimmer_assistant (apply_rotary_pos_emb over context + draft tokens)",
      "it is a draft model whose keys span the main model's context and its own tokens while "
@@ -738,6 +803,7 @@ constexpr bool table_is_consistent() {
       return false;
     if (f.layers.sliding == sliding_rule::period && f.layers.period < 1) return false;
     if (f.layers.rope_flags.empty() != (f.layers.rope_interval == 0)) return false;
+    if (f.stacks.wrapper.empty() != f.stacks.decoder.empty()) return false;
     for (std::size_t b = a + 1; b < all.size(); ++b)
       if (f.name == all[b].name) return false;
     for (std::string_view t : f.model_types)

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <tuple>
 
 namespace posenc {
 namespace detail {
@@ -236,9 +237,15 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
         if ((i + 1) % prefix != 0) out[i] = "sliding_attention";
       for (std::size_t i = k; i < n; ++i)
         if ((i - k + shift) % static_cast<std::size_t>(period) != 0) out[i] = "sliding_attention";
+      if (rule.period_from_last)  // MuseGlimmerTextConfig: full when (n - 1 - i) % 4 == 0
+        for (std::size_t i = 0; i < n; ++i)
+          out[i] = (n - 1 - i) % static_cast<std::size_t>(period) ? "sliding_attention" : "full_attention";
       if (rule.first_full && n > 0) out[0] = "full_attention";  // MiMoV2FlashConfig: i == 0
       break;
     }
+    case sliding_rule::always:  // OpenAIPrivacyFilterModel: one sliding mask for every layer
+      out.assign(n, "sliding_attention");
+      break;
     case sliding_rule::nope:  // SmolLM3Config: sliding on no-RoPE layers
       if (!r.flag(c.p + "use_sliding_window").value_or(false) || !r.has(window_key)) break;
       for (std::size_t i = 0; i < n; ++i)
@@ -331,11 +338,14 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
     if (thetas && thetas->size() != out.size())
       fail_argument(theta_key, " must hold one θ per layer (", out.size(), "), got ", thetas->size());
   }
+  const std::size_t nope_every = static_cast<std::size_t>(c.f.layers.nope_from_last);
   for (std::size_t i = 0; i < out.size(); ++i) {
     const attention_kind a = *attention_of(types[i]);
     out[i].type = types[i];
     out[i].rope = !no_rope && rope[i] && a <= attention_kind::sparse &&
                   (!sliding_only || a == attention_kind::sliding || forced[i]);
+    if (!thetas && nope_every && (out.size() - 1 - i) % nope_every == 0)
+      out[i].rope = false;  // MuseGlimmerTextConfig's default layer_rope_theta: 0 there
     if (c.f.layers.null_type_nope && c.r.is_null(c.p + "rope_parameters." + types[i]))
       out[i].rope = false;  // CohereCompassTextModel: no rotary where the type's dict is None
     if (!thetas) continue;
@@ -444,7 +454,7 @@ bool same_rope(const rope_config& a, const rope_config& b) {
   const scaling& t = b.scaling;
   auto bits = [](double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; };
   return a.head_dim == b.head_dim && a.rotary_dim == b.rotary_dim && bits(a.base, b.base) &&
-         a.layout == b.layout && a.angles == b.angles && a.axes.kind == b.axes.kind &&
+         a.layout == b.layout && a.turn == b.turn && a.angles == b.angles && a.axes.kind == b.axes.kind &&
          a.axes.section == b.axes.section && s.type == t.type && s.factor == t.factor &&
          s.original_max_position_embeddings == t.original_max_position_embeddings &&
          s.max_position_embeddings == t.max_position_embeddings && s.seq_len == t.seq_len &&
@@ -469,6 +479,19 @@ void check_options(const config_options& options) {
     fail_argument("part must be 'attention' or 'indexer', got ", quoted(options.part));
   if (options.part == "indexer" && options.tower == "vision")
     fail_argument("part 'indexer' is a text-model part; tower must be 'text'");
+  if (!options.stack.empty() && options.stack != "encoder" && options.stack != "decoder")
+    fail_argument("stack must be 'encoder' or 'decoder', got ", quoted(options.stack));
+  if (!options.stack.empty() && options.tower == "vision")
+    fail_argument("stack names a text model's stack; tower must be 'text' (a vision tower has one)");
+}
+
+// An encoder layer's window as HF's bidirectional mask applies sliding_window w: keys at or
+// before the query (0 ≤ i − j < window) and after it (0 < j − i ≤ lookahead).
+std::pair<int, int> encoder_window_of(const text_context& c, int w) {
+  if (c.f.stacks.window == encoder_window::split)  // sliding_window_mask_function(is_causal=False)
+    return {(w + 1) / 2, w / 2};
+  if (w == INT_MAX) fail_argument(c.p, "sliding_window must be below ", INT_MAX, ", got ", w);
+  return {w + 1, w};  // create_bidirectional_sliding_window_mask: |i − j| ≤ w
 }
 
 // Mistral4Config.__post_init__: `if self.rope_parameters is None: self.rope_parameters = {…}`.
@@ -482,6 +505,7 @@ hf_config with_class_rope(const hf_config& config, const class_rope& d, const st
       {"mscale_all_dim", d.mscale_all_dim}, {"llama_4_scaling_beta", d.query_beta}};
   for (const auto& [name, v] : values)
     if (v != 0.0) out[key + "." + name] = config_value::of(v);
+  if (!d.truncate) out[key + ".truncate"] = config_value::of_bool(false);
   return out;
 }
 
@@ -530,6 +554,7 @@ std::optional<hf_config> with_class_ropes(const hf_config& config, const config_
   const reader r(config);
   const text_context c = text_context_of(r, options);
   const std::string key = c.p + "rope_parameters";
+  if (c.f.layers.rope_lists) return with_rope_lists(config, c);
   if (!c.f.rope_dict.rope_type.empty() && !r.has(key) && !r.has(c.p + "rope_scaling"))
     return with_class_rope(config, c.f.rope_dict, key);
   if (!c.f.rope_defaults[0].theta_key.empty()) return with_keyed_ropes(config, c, key);
@@ -547,9 +572,9 @@ std::optional<hf_config> with_class_ropes(const hf_config& config, const config_
   return out;
 }
 
-const layer_plan& plan_of(const std::vector<layer_plan>& plan, int layer) {
+const layer_plan& plan_of(const std::vector<layer_plan>& plan, int layer, const std::string& stack) {
   if (layer < 0 || static_cast<std::size_t>(layer) >= plan.size())
-    fail_argument("layer must be in [0, ", plan.size() - 1, "] (the decoder's layers), got ", layer);
+    fail_argument("layer must be in [0, ", plan.size() - 1, "] (the ", stack, "'s layers), got ", layer);
   return plan[static_cast<std::size_t>(layer)];
 }
 
@@ -568,6 +593,15 @@ std::string_view to_string(attention_kind kind) noexcept {
     case attention_kind::none: return "none";
   }
   return "full";
+}
+
+std::string_view to_string(cross_attention kind) noexcept {
+  switch (kind) {
+    case cross_attention::none: return "none";
+    case cross_attention::separate: return "separate";
+    case cross_attention::merged: return "merged";
+  }
+  return "none";
 }
 
 double query_scale_at(const query_scale& q, std::int64_t position) {
@@ -593,13 +627,16 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
     detail::fail_argument(why, ": no layer uses RoPE (model_from_config lists its layers)");
   if (!options.layer) {
     const std::string key = c.p + std::string(c.f.layers.theta_list);
-    if (!c.f.layers.theta_list.empty() && r.has(key))
+    if (!c.f.layers.theta_list.empty() && r.has(key) && !c.f.layers.theta_flags)
       detail::fail_argument(key, " gives each layer its own θ: pass layer (a decoder layer "
                             "index) to read one");
+    if (c.f.layers.theta_flags)  // Muse Glimmer: one rotary; every entry must agree with it
+      for (const detail::layer_plan& l : detail::plan_layers(c))
+        if (l.theta) (void)detail::text_rope(c, l.type, options, l.theta);
     return detail::text_rope(c, options.layer_type, options);
   }
   const auto plan = detail::plan_layers(c);
-  const detail::layer_plan& l = detail::plan_of(plan, *options.layer);
+  const detail::layer_plan& l = detail::plan_of(plan, *options.layer, c.stack);
   if (!l.rope)
     detail::fail_argument("layer ", *options.layer, " has no RoPE (", l.type, " in ", c.f.name,
                           "): layer_rope_from_config returns nullopt for it");
@@ -621,7 +658,7 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
   }
   const detail::text_context c = detail::text_context_of(r, options);
   const auto plan = detail::plan_layers(c);
-  const detail::layer_plan& l = detail::plan_of(plan, *options.layer);
+  const detail::layer_plan& l = detail::plan_of(plan, *options.layer, c.stack);
   if (!l.rope) return std::nullopt;
   return detail::text_rope(c, l.type, options, l.theta);
 }
@@ -648,7 +685,11 @@ model_info model_from_config(const hf_config& config, const config_options& opti
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const detail::layer_plan& l = plan[i];
     layer_info info{.index = static_cast<int>(i), .attention = *detail::attention_of(l.type)};
+    info.bidirectional = c.stack == "encoder";
+    if (c.stack == "decoder") info.cross = c.f.stacks.cross;
     if (info.attention == attention_kind::sliding) info.window = detail::window_of(c);
+    if (info.window && info.bidirectional)
+      std::tie(info.window, info.lookahead) = detail::encoder_window_of(c, *info.window);
     if (info.attention == attention_kind::chunked) info.chunk = detail::chunk_of(c);
     if (l.rope) {
       const std::string key = l.theta ? l.type + "@" + l.theta->key : l.type;

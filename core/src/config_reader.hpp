@@ -90,12 +90,14 @@ private:
 };
 
 // What every rule of one config reads: the reader, the prefix of the text model's keys
-// ("" or "text_config.") and the family whose rules apply.
+// ("", "text_config.", an encoder-decoder's "decoder." …), the family whose rules apply and
+// the stack read ("encoder": bidirectional layers; "decoder").
 struct text_context {
   const reader& r;
   std::string p;
   const family& f;
   std::string model_type;
+  std::string stack = "decoder";
 };
 
 // The text context of a config: text_config when nested; the family of model_type, or the
@@ -110,6 +112,10 @@ struct layer_theta {
 };
 rope_config text_rope(const text_context& c, const std::string& layer_type,
                       const config_options& options, const std::optional<layer_theta>& theta = {});
+
+// The config as Step3p7TextConfig completes it from per-layer rope lists (family rope_lists):
+// layer_types and the lists cut to num_hidden_layers, one rope_parameters dict per layer type.
+hf_config with_rope_lists(const hf_config& config, const text_context& c);
 
 // The vision tower's 2-D rotary and its layer count.
 rope_config vision_rope(const reader& r, const config_options& options);

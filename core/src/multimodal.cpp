@@ -18,16 +18,18 @@ rope_axes_kind parse_rope_axes(std::string_view name) {
   if (name == "none") return rope_axes_kind::none;
   if (name == "mrope") return rope_axes_kind::mrope;
   if (name == "mrope-interleaved") return rope_axes_kind::mrope_interleaved;
+  if (name == "mrope-hw") return rope_axes_kind::mrope_hw;
   if (name == "qwen2-vl") return rope_axes_kind::vision_qwen2vl;
   if (name == "pixtral") return rope_axes_kind::vision_pixtral;
-  detail::fail_argument("axes must be \"none\", \"mrope\", \"mrope-interleaved\", \"qwen2-vl\" "
-                        "or \"pixtral\", got ", detail::quoted(name));
+  detail::fail_argument("axes must be \"none\", \"mrope\", \"mrope-interleaved\", \"mrope-hw\", "
+                        "\"qwen2-vl\" or \"pixtral\", got ", detail::quoted(name));
 }
 
 std::string_view to_string(rope_axes_kind kind) noexcept {
   switch (kind) {
     case rope_axes_kind::mrope: return "mrope";
     case rope_axes_kind::mrope_interleaved: return "mrope-interleaved";
+    case rope_axes_kind::mrope_hw: return "mrope-hw";
     case rope_axes_kind::vision_qwen2vl: return "qwen2-vl";
     case rope_axes_kind::vision_pixtral: return "pixtral";
     case rope_axes_kind::bands: return "bands";
@@ -38,7 +40,8 @@ std::string_view to_string(rope_axes_kind kind) noexcept {
 int axis_count(rope_axes_kind kind) noexcept {
   switch (kind) {
     case rope_axes_kind::mrope:
-    case rope_axes_kind::mrope_interleaved: return 3;
+    case rope_axes_kind::mrope_interleaved:
+    case rope_axes_kind::mrope_hw: return 3;
     case rope_axes_kind::vision_qwen2vl:
     case rope_axes_kind::vision_pixtral: return 2;
     default: return 1;
@@ -47,6 +50,11 @@ int axis_count(rope_axes_kind kind) noexcept {
 
 namespace detail {
 namespace {
+
+bool is_mrope(rope_axes_kind kind) {
+  return kind == rope_axes_kind::mrope || kind == rope_axes_kind::mrope_interleaved ||
+         kind == rope_axes_kind::mrope_hw;
+}
 
 void check_sections(const rope_axes& axes, int half) {
   const auto& s = axes.section;
@@ -57,6 +65,9 @@ void check_sections(const rope_axes& axes, int half) {
   if (s[0] + s[1] + s[2] != half)
     detail::fail_argument("mrope.section must sum to rotaryDim/2 = ", half, ", got ", s[0],
                           " + ", s[1], " + ", s[2], " = ", s[0] + s[1] + s[2]);
+  if (axes.kind == rope_axes_kind::mrope_hw && s[1] != s[2])
+    detail::fail_argument("mrope.section [", s[0], ", ", s[1], ", ", s[2], "] of M-RoPE 'hw' "
+                          "needs section[1] == section[2] (h and w alternate over their rungs)");
   if (axes.kind != rope_axes_kind::mrope_interleaved) return;
   // HF's slices offset::3 up to 3·section: they hold section[a] rungs only if these fit.
   if (3 * s[1] > half + 1 || 3 * s[2] > half)
@@ -80,19 +91,25 @@ std::vector<int> other_rungs(const std::vector<axis_band>& taken, int half) {
 // The four fixed conventions as bands (multimodal.hpp), checked first under their own names.
 // M-RoPE: bands on the shared ladder (HF `apply_multimodal_rotary_pos_emb`'s contiguous
 // sections; `apply_interleaved_mrope`'s freqs_t[..., offset : 3·section[a] : 3] = freqs[a]
-// for (a, offset) = (1, 1), (2, 2), t keeping the rest). 2-D rotary: two bands of r/2 dims,
+// for (a, offset) = (1, 1), (2, 2), t keeping the rest; ERNIE's recomposition_to_3d: h the
+// even, w the odd rungs of the first s_h + s_w, t the rest). 2-D rotary: two bands of r/2 dims,
 // rows then columns: Qwen2-VL each its own ladder φ of dim r/2; Pixtral the even / odd
 // rungs of θ of dim r.
 rope_axes as_bands(const rope_axes& axes, int rotary_dim) {
   const int half = rotary_dim / 2;
   const std::string name(to_string(axes.kind));
-  if (axes.kind == rope_axes_kind::mrope || axes.kind == rope_axes_kind::mrope_interleaved) {
+  if (is_mrope(axes.kind)) {
     check_sections(axes, half);
     const auto& s = axes.section;
     rope_axes out{rope_axes_kind::bands, {}, {}, name};
     out.shared_ladder = true;
     if (axes.kind == rope_axes_kind::mrope) {
       out.bands = {{"t", 2 * s[0]}, {"h", 2 * s[1], 1.0, 0, s[0]}, {"w", 2 * s[2], 1.0, 0, s[0] + s[1]}};
+      return out;
+    }
+    if (axes.kind == rope_axes_kind::mrope_hw) {
+      out.bands = {{"t", 2 * s[0], 1.0, 0, s[1] + s[2]}, {"h", 2 * s[1], 1.0, 0, 0, 2},
+                   {"w", 2 * s[2], 1.0, 0, 1, 2}};
       return out;
     }
     const axis_band h{"h", 2 * s[1], 1.0, 0, 1, 3}, w{"w", 2 * s[2], 1.0, 0, 2, 3};
@@ -225,13 +242,12 @@ axis_ladder band_ladder(const rope_axes& axes, int rotary_dim, double base, cons
 
 axis_ladder make_axis_ladder(const rope_axes& axes, int rotary_dim, double base,
                              const scaling& s) {
-  detail::check_range("axes", static_cast<int>(axes.kind), 0, 5);  // enums cast from ints
+  detail::check_range("axes", static_cast<int>(axes.kind), 0, 6);  // enums cast from ints
   if (axes.kind == rope_axes_kind::none) {
     frequencies f = inverse_frequencies(rotary_dim, base, s);
     return {std::move(f.inv_freq), {}, f.attention_factor};
   }
-  const bool mrope =
-      axes.kind == rope_axes_kind::mrope || axes.kind == rope_axes_kind::mrope_interleaved;
+  const bool mrope = is_mrope(axes.kind);
   if (!mrope && !axes.shared_ladder && s.type != scaling_type::none)
     detail::fail_argument("scaling must be none (\"default\") for ",
                           axes.kind == rope_axes_kind::bands ? "axes" : "2-D rotary",

@@ -533,11 +533,12 @@ void check_in_out(const rotary_cache& cache, const const_tensor_view& in,
 }
 
 // forward: R(p·θ) scaled by f; inverse: R(−p·θ) scaled by 1/f (HF multiplies cos and sin
-// by attention_scaling).
+// by attention_scaling). An inverse-turn cache (nanochat) swaps the angles, not the factors.
 rotation apply_rotation(const rotary_cache& cache, direction dir) noexcept {
   const double f = cache.attention_factor();
   const bool forward = dir == direction::forward;
-  return {false, forward ? 1.0f : -1.0f, static_cast<float>(forward ? f : 1.0 / f)};
+  const bool turns_forward = forward == (cache.turn() == direction::forward);
+  return {false, turns_forward ? 1.0f : -1.0f, static_cast<float>(forward ? f : 1.0 / f)};
 }
 
 void apply_one(const rotary_cache& cache, const const_tensor_view& in, const tensor_view& out,
@@ -611,17 +612,28 @@ std::string_view to_string(angle_precision angles) noexcept {
   return angles == angle_precision::float32 ? "float32" : "exact";
 }
 
+direction parse_direction(std::string_view name) {
+  if (name == "forward") return direction::forward;
+  if (name == "inverse") return direction::inverse;
+  detail::fail_argument("direction must be \"forward\" or \"inverse\", got ", detail::quoted(name));
+}
+
+std::string_view to_string(direction dir) noexcept {
+  return dir == direction::inverse ? "inverse" : "forward";
+}
+
 std::string_view to_string(rope_layout layout) noexcept {
   return layout == rope_layout::interleaved ? "interleaved" : "half";
 }
 
 rotary_cache::rotary_cache(const rope_config& config, std::int64_t first, std::int64_t count)
-    : head_dim_(config.head_dim), layout_(config.layout), angles_(config.angles), first_(first),
-      count_(count) {
+    : head_dim_(config.head_dim), layout_(config.layout), angles_(config.angles),
+      turn_(config.turn), first_(first), count_(count) {
   detail::check_range("head_dim", config.head_dim, 2, max_dim);
   // Enums may arrive cast from integers (bindings, fuzzers): refuse values no name maps to.
   detail::check_range("layout", static_cast<int>(config.layout), 0, 1);
   detail::check_range("angles", static_cast<int>(config.angles), 0, 1);
+  detail::check_range("turn", static_cast<int>(config.turn), 0, 1);
   rotary_dim_ = config.rotary_dim == 0 ? config.head_dim : config.rotary_dim;
   if (config.axes.kind == rope_axes_kind::bands) detail::check_bands(config.axes, rotary_dim_);
   // Without a rotary_dim the caller gave head_dim only: an odd one is named as head_dim.
@@ -798,7 +810,8 @@ void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta) {
   check_head_view(cache, "k", "k.dim", in);
   check_position("delta", delta);
   const rope_target target{in, k};
-  rotate(cache, {&target, 1}, k.tokens, {nullptr, nullptr, delta, 0}, {true});
+  const std::int64_t turned = cache.turn() == direction::forward ? delta : -delta;
+  rotate(cache, {&target, 1}, k.tokens, {nullptr, nullptr, turned, 0}, {true});
 }
 
 } // namespace posenc

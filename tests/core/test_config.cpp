@@ -15,8 +15,10 @@
 #include <array>
 #include <cmath>
 #include <fstream>
+#include <cstdint>
 #include <functional>
 #include <numbers>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -108,11 +110,11 @@ std::vector<double> hf_llama3(int dim, double base, double factor, double low_fr
   return inv;
 }
 
-// _compute_yarn_parameters (truncate = true) → (inv_freq, attention_factor).
+// _compute_yarn_parameters → (inv_freq, attention_factor); truncate floors / ceils the ramp's ends.
 std::pair<std::vector<double>, double> hf_yarn(int dim, double base, double factor,
                                                double original, double beta_fast,
                                                double beta_slow, double mscale,
-                                               double mscale_all_dim) {
+                                               double mscale_all_dim, bool truncate = true) {
   auto get_mscale = [](double scale, double m) {
     return scale <= 1 ? 1.0 : 0.1 * m * std::log(scale) + 1.0;
   };
@@ -122,8 +124,13 @@ std::pair<std::vector<double>, double> hf_yarn(int dim, double base, double fact
   auto correction_dim = [&](double rotations) {
     return (dim * std::log(original / (rotations * 2 * kPi))) / (2 * std::log(base));
   };
-  double low = std::max(std::floor(correction_dim(beta_fast)), 0.0);
-  double high = std::min(std::ceil(correction_dim(beta_slow)), static_cast<double>(dim - 1));
+  double low = correction_dim(beta_fast), high = correction_dim(beta_slow);
+  if (truncate) {
+    low = std::floor(low);
+    high = std::ceil(high);
+  }
+  low = std::max(low, 0.0);
+  high = std::min(high, static_cast<double>(dim - 1));
   if (low == high) high += 0.001;
   std::vector<double> inv;
   for (int i = 0; i < dim / 2; ++i) {
@@ -623,7 +630,7 @@ TEST_CASE("config: GLM-MoE-DSA and A.X K2: MLA rotary and the DSA indexer's own 
   }
 }
 
-TEST_CASE("config: PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole head; ERNIE-4.5-VL refused", "[config]") {
+TEST_CASE("config: PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole head", "[config]") {
   // PaddleOCRRotaryEmbedding (default ladder over head_dim, default_theta 500000) and
   // apply_multimodal_rotary_pos_emb (cos.split(mrope_section * 2), rotate_half).
   const json p = load("paddleocr-vl-1.5.reconstructed.json");
@@ -634,10 +641,6 @@ TEST_CASE("config: PaddleOCR-VL: Qwen2-VL's contiguous M-RoPE over the whole hea
   none["rope_scaling"].erase("mrope_section");  // rope_parameters["mrope_section"]: read unconditionally
   require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(none)); },
                                            "rope_scaling.mrope_section is required for paddleocr_vl");
-  json ernie = p;
-  ernie["model_type"] = "ernie4_5_vl_moe";
-  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(ernie)); },
-                                           "h the even and w the odd rungs");
 }
 
 TEST_CASE("config: Qwen3-Omni's talker: the thinker's interleaved M-RoPE over its own text_config", "[config]") {
@@ -650,4 +653,302 @@ TEST_CASE("config: Qwen3-Omni's talker: the thinker's interleaved M-RoPE over it
   const posenc::rope_config c = rope_from_config(flat(talker));
   check_rotator(c, 128, 128, 10000.0, rope_layout::half, hf_default(128, 10000.0), 1.0);
   check_axes(c, posenc::rope_axes_kind::mrope_interleaved, {24, 20, 20});
+}
+
+namespace {
+
+// Rotates one head row of x by rope_apply at the given positions ([axes][tokens]).
+std::vector<float> rotated(const posenc::rope_config& c, std::vector<float> x,
+                           const std::vector<std::int64_t>& positions, std::int64_t tokens,
+                           posenc::direction dir = posenc::direction::forward) {
+  const posenc::rotary_cache cache(c, 0, 64);
+  posenc::rope_apply(cache, posenc::tensor_view::dense(x.data(), x.size(), tokens, 1, c.head_dim),
+                     std::span<const std::int64_t>(positions), dir);
+  return x;
+}
+
+double worst_gap(const std::vector<float>& got, const std::vector<double>& want) {
+  double worst = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::fabs(got[i] - want[i]));
+  return worst;
+}
+
+const std::vector<std::int64_t> kFar = {0, 1, 4095, 131071};
+
+}  // namespace
+
+TEST_CASE("config: nanochat turns each pair by -p·θ, as its rotate_half = cat((x2, -x1)) does", "[config]") {
+  // NanoChatRotaryEmbedding: the default ladder over head_dim (hidden / heads), θ default 10000,
+  // cos/sin of cat(freqs, freqs); apply_rotary_pos_emb: q·cos + rotate_half(q)·sin with
+  // rotate_half(x) = cat((x2, -x1)), so out[i] = a cos + b sin, out[i + d/2] = b cos − a sin.
+  const json n = load("nanochat.class-defaults.reconstructed.json");
+  const posenc::rope_config c = rope_from_config(flat(n));
+  check_rotator(c, 128, 128, 10000.0, rope_layout::half, hf_default(128, 10000.0), 1.0);
+  CHECK(c.turn == posenc::direction::inverse);
+  const int d = 128, h = 64;
+  const std::vector<float> x = posenc::test::random_tensor(kFar.size() * d, 7);
+  std::vector<double> want(x.size());
+  const std::vector<double> theta = hf_default(d, 10000.0);
+  for (std::size_t t = 0; t < kFar.size(); ++t)
+    for (int i = 0; i < h; ++i) {
+      const double angle = static_cast<double>(kFar[t]) * theta[i];
+      const double a = x[t * d + i], b = x[t * d + i + h];
+      want[t * d + i] = a * std::cos(angle) + b * std::sin(angle);
+      want[t * d + i + h] = b * std::cos(angle) - a * std::sin(angle);
+    }
+  CHECK(worst_gap(rotated(c, x, kFar, 4), want) <= 2e-6);
+  // The same rows turned forward (Llama's rotate_half) are a different rotation.
+  posenc::rope_config forward = c;
+  forward.turn = posenc::direction::forward;
+  CHECK(worst_gap(rotated(forward, x, kFar, 4), want) > 0.1);
+  // Its inverse undoes it; HF's cos/sin stay cos/sin(p·θ) (its rotary embedding's output).
+  const std::vector<float> back = rotated(c, rotated(c, x, kFar, 4), kFar, 4, posenc::direction::inverse);
+  CHECK(worst_gap(back, std::vector<double>(x.begin(), x.end())) <= 1e-6);
+  const posenc::rotary_cache cache(c);
+  std::vector<float> cos(d), sin(d);
+  posenc::rope_cos_sin(cache, std::int64_t{1}, 1, cos, sin);
+  CHECK(sin[0] == Approx(std::sin(1.0)).epsilon(1e-7));
+  // rope_shift moves keys rotated at p to p + Δ in nanochat's sense.
+  std::vector<float> k = rotated(c, x, {5, 5, 5, 5}, 4);
+  posenc::rope_shift(cache, posenc::tensor_view::dense(k.data(), k.size(), 4, 1, d), 95);
+  const std::vector<float> at100 = rotated(c, x, {100, 100, 100, 100}, 4);
+  CHECK(worst_gap(k, std::vector<double>(at100.begin(), at100.end())) <= 2e-6);
+
+  json v5 = n;  // as public converters write it; head_dim read when given
+  v5["rope_parameters"] = {{"rope_type", "default"}, {"rope_theta", 100000.0}};
+  v5["head_dim"] = 64;
+  const posenc::rope_config c5 = rope_from_config(flat(v5));
+  check_rotator(c5, 64, 64, 100000.0, rope_layout::half, hf_default(64, 100000.0), 1.0);
+  CHECK(c5.turn == posenc::direction::inverse);
+  const posenc::model_info m = posenc::model_from_config(flat(n));
+  CHECK(m.family == "nanochat");
+  REQUIRE(m.layers.size() == 12);
+  REQUIRE(m.encodings.size() == 1);
+  CHECK(m.encodings[0].turn == posenc::direction::inverse);
+  for (const posenc::layer_info& l : m.layers) CHECK(l.attention == posenc::attention_kind::full);
+  CHECK(posenc::parse_direction(posenc::to_string(posenc::direction::inverse)) == posenc::direction::inverse);
+  require_throws<posenc::invalid_argument>([] { (void)posenc::parse_direction("backward"); },
+                                           "direction must be \"forward\" or \"inverse\"");
+  // Taking Llama's rules on purpose keeps Llama's turn.
+  CHECK(rope_from_config(flat(n), {.family = "llama"}).turn == posenc::direction::forward);
+}
+
+namespace {
+
+// Ernie4_5_VLMoeTextRotaryEmbedding in float64: inv_freq_3d (the even then the odd rungs of
+// the first h + w, then the last t), freqs per axis, recomposition_to_3d (chunk h from axis 1,
+// w from axis 2, t from axis 0; h and w stacked; repeat_interleave(2)). → per token the
+// angle of each of the d dims.
+std::vector<double> ernie_angles(int d, double base, const std::array<int, 3>& hwt,
+                                 const std::array<std::int64_t, 3>& thw) {
+  const std::vector<double> inv = hf_default(d, base);
+  const int hw = hwt[0] + hwt[1], half = d / 2;
+  std::vector<double> inv3(static_cast<std::size_t>(half));
+  for (int k = 0; k < hw / 2; ++k) inv3[k] = inv[2 * k], inv3[hw / 2 + k] = inv[2 * k + 1];
+  for (int j = hw; j < half; ++j) inv3[j] = inv[j];
+  auto freq = [&](int axis, int j) { return static_cast<double>(thw[axis]) * inv3[j]; };
+  std::vector<double> hwt_row;  // freq_hwt
+  for (int k = 0; k < hwt[0]; ++k) {
+    hwt_row.push_back(freq(1, k));             // freq_h = split 0 of axis 1
+    hwt_row.push_back(freq(2, hwt[0] + k));    // freq_w = split 1 of axis 2
+  }
+  for (int j = hw; j < half; ++j) hwt_row.push_back(freq(0, j));  // freq_t = split 2 of axis 0
+  std::vector<double> out;
+  for (double a : hwt_row) out.insert(out.end(), {a, a});  // repeat_interleave(2)
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("config: ERNIE 4.5 VL: h even / w odd rungs of the first h + w, t the rest, adjacent pairs", "[config]") {
+  using posenc::rope_axes_kind;
+  const json e = load("ernie-4.5-vl-28b-a3b.class-defaults.reconstructed.json");
+  const posenc::rope_config c = rope_from_config(flat(e));
+  check_rotator(c, 128, 128, 500000.0, rope_layout::interleaved, hf_default(128, 500000.0), 1.0);
+  check_axes(c, rope_axes_kind::mrope_hw, {20, 22, 22});  // HF's (h, w, t) [22, 22, 20]
+  const int d = 128;
+  // Text tokens (t = h = w): the plain ernie4_5 rotary (Ernie4_5RotaryEmbedding), bit for bit.
+  json text = e["text_config"];
+  text["model_type"] = "ernie4_5";
+  const posenc::rope_config plain = rope_from_config(flat(text));
+  const std::vector<float> x = posenc::test::random_tensor(4 * d, 11);
+  std::vector<std::int64_t> same;
+  for (int a = 0; a < 3; ++a) same.insert(same.end(), kFar.begin(), kFar.end());
+  CHECK(rotated(c, x, same, 4) == rotated(plain, x, kFar, 4));
+  // 3-D positions: apply_rotary_pos_emb's q·cos + rotate_half_text(q)·sin, rotate_half_text =
+  // stack((-x[1::2], x[0::2])): out[2k] = a cos − b sin, out[2k + 1] = b cos + a sin.
+  const std::vector<std::array<std::int64_t, 3>> thw = {{7, 3, 5}, {4095, 0, 131071}, {0, 1000, 2}, {131071, 64, 4095}};
+  std::vector<std::int64_t> ids(12);
+  for (std::size_t t = 0; t < 4; ++t)
+    for (std::size_t a = 0; a < 3; ++a) ids[a * 4 + t] = thw[t][a];
+  std::vector<double> want(x.size());
+  for (std::size_t t = 0; t < 4; ++t) {
+    const std::vector<double> ang = ernie_angles(d, 500000.0, {22, 22, 20}, thw[t]);
+    for (int k = 0; k < d / 2; ++k) {
+      const double a = x[t * d + 2 * k], b = x[t * d + 2 * k + 1];
+      want[t * d + 2 * k] = a * std::cos(ang[2 * k]) - b * std::sin(ang[2 * k]);
+      want[t * d + 2 * k + 1] = b * std::cos(ang[2 * k + 1]) + a * std::sin(ang[2 * k + 1]);
+    }
+  }
+  CHECK(worst_gap(rotated(c, x, ids, 4), want) <= 2e-6);
+  // HF's cos/sin of these tokens (after recomposition_to_3d).
+  const posenc::rotary_cache cache(c);
+  std::vector<float> cos(4 * d), sin(4 * d);
+  posenc::rope_cos_sin(cache, std::span<const std::int64_t>(ids), cos, sin);
+  for (std::size_t t = 0; t < 4; ++t) {
+    const std::vector<double> ang = ernie_angles(d, 500000.0, {22, 22, 20}, thw[t]);
+    for (int i = 0; i < d; ++i) {
+      CHECK(std::fabs(cos[t * d + i] - std::cos(ang[i])) <= 4e-7);
+      CHECK(std::fabs(sin[t * d + i] - std::sin(ang[i])) <= 4e-7);
+    }
+  }
+
+  json other = e;  // a section of the config, read in HF's (h, w, t) order
+  other["text_config"]["rope_parameters"] = {{"rope_type", "default"}, {"rope_theta", 500000.0},
+                                             {"mrope_section", {16, 16, 32}}};
+  check_axes(rope_from_config(flat(other)), rope_axes_kind::mrope_hw, {32, 16, 16});
+  const std::string key = "text_config.rope_parameters.mrope_section";
+  for (const json& bad : {json{20, 24, 20}, json{32, 32, 0}}) {
+    other["text_config"]["rope_parameters"]["mrope_section"] = bad;
+    require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(other)); },
+                                             key + " = [");
+  }
+  other["text_config"]["rope_parameters"]["mrope_section"] = {22, 22, 20};
+  other["text_config"]["rope_parameters"]["mrope_interleaved"] = true;
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(other)); },
+                                           "text_config.rope_parameters.mrope_interleaved = true is not read");
+  other["text_config"]["rope_parameters"].erase("mrope_interleaved");
+  other["text_config"]["rope_parameters"]["rope_type"] = "linear";  // "requires the `default` rope type"
+  other["text_config"]["rope_parameters"]["factor"] = 2.0;
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(other)); },
+                                           "text_config.rope_parameters.rope_type");
+}
+
+TEST_CASE("config: OpenAI Privacy Filter: interleaved yarn (truncate false), every layer a bidirectional window",
+          "[config][stacks]") {
+  // OpenAIPrivacyFilterConfig.__post_init__'s rope_parameters (yarn, factor 32, beta 32 / 1,
+  // truncate False, original 4096) at default_theta 150000; _apply_rotary_emb pairs (2i, 2i+1);
+  // create_bidirectional_sliding_window_mask: |i − j| ≤ sliding_window (128).
+  const json pf = load("openai-privacy-filter.class-defaults.reconstructed.json");
+  const auto [theta, attention] = hf_yarn(64, 150000.0, 32.0, 4096, 32, 1, 0, 0, false);
+  check_rotator(rope_from_config(flat(pf)), 64, 64, 150000.0, rope_layout::interleaved, theta, attention);
+  json given = pf;  // the converter's explicit dict reads the same
+  given["rope_parameters"] = {{"rope_type", "yarn"}, {"rope_theta", 150000.0}, {"factor", 32.0},
+                              {"beta_fast", 32.0}, {"beta_slow", 1.0}, {"truncate", false},
+                              {"original_max_position_embeddings", 4096}};
+  check_rotator(rope_from_config(flat(given)), 64, 64, 150000.0, rope_layout::interleaved, theta, attention);
+  given["rope_parameters"].erase("rope_theta");  // standardize_rope_params: default_theta 150000
+  check_rotator(rope_from_config(flat(given)), 64, 64, 150000.0, rope_layout::interleaved, theta, attention);
+  const posenc::model_info m = posenc::model_from_config(flat(pf));
+  REQUIRE(m.layers.size() == 8);
+  REQUIRE(m.encodings.size() == 1);
+  for (const posenc::layer_info& l : m.layers) {
+    CHECK(l.attention == posenc::attention_kind::sliding);
+    CHECK(l.bidirectional);
+    CHECK(l.window == 129);  // 0 ≤ i − j < 129: the module's sliding_window + 1
+    CHECK(l.lookahead == 128);
+    CHECK(l.cross == posenc::cross_attention::none);
+  }
+  CHECK(rope_from_config(flat(pf), {.stack = "encoder"}).base == 150000.0);
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(pf), {.stack = "decoder"}); },
+                                           "stack 'decoder': openai_privacy_filter has only an encoder");
+  json none = pf;
+  none["sliding_window"] = nullptr;  // the mask raises without one
+  require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(none)); },
+                                           "sliding_window is required");
+}
+
+TEST_CASE("config: T5Gemma: the stack picks encoder or decoder; encoder both ways, decoder cross-attends",
+          "[config][stacks]") {
+  // T5GemmaModuleConfig: Gemma 2's layers ((i + 1) % 2: sliding), default rotary at rope_theta;
+  // T5GemmaEncoder: create_bidirectional_mask / create_bidirectional_sliding_window_mask;
+  // T5GemmaDecoder: causal masks and a T5GemmaCrossAttention (no RoPE) per layer.
+  const json t5 = load("t5gemma-2b-2b.reconstructed.json");
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(t5)); },
+                                           "stack is required: 't5gemma' is an encoder-decoder config");
+  for (const char* stack : {"encoder", "decoder"}) {
+    CAPTURE(stack);
+    const bool encoder = std::string(stack) == "encoder";
+    check_rotator(rope_from_config(flat(t5), {.stack = stack}), 256, 256, 10000.0, rope_layout::half,
+                  hf_default(256, 10000.0), 1.0);
+    const posenc::model_info m = posenc::model_from_config(flat(t5), {.stack = stack});
+    CHECK(m.family == "t5gemma");
+    CHECK(m.model_type == "t5gemma");
+    REQUIRE(m.layers.size() == 26);
+    REQUIRE(m.encodings.size() == 1);
+    for (const posenc::layer_info& l : m.layers) {
+      const bool sliding = (l.index + 1) % 2 != 0;
+      CHECK(l.attention == (sliding ? posenc::attention_kind::sliding : posenc::attention_kind::full));
+      CHECK(l.rope == std::optional<std::size_t>(0));
+      CHECK(l.bidirectional == encoder);
+      CHECK(l.window == (!sliding ? std::optional<int>() : std::optional<int>(encoder ? 4097 : 4096)));
+      CHECK(l.lookahead == (sliding && encoder ? std::optional<int>(4096) : std::optional<int>()));
+      CHECK(l.cross == (encoder ? posenc::cross_attention::none : posenc::cross_attention::separate));
+    }
+  }
+  // A sub-config alone is its own stack: T5GemmaModuleConfig.is_decoder (default false).
+  const hf_config decoder = flat(t5["decoder"]), encoder = flat(t5["encoder"]);
+  CHECK(posenc::model_from_config(decoder).layers[0].cross == posenc::cross_attention::separate);
+  CHECK(posenc::model_from_config(encoder).layers[0].bidirectional);
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(encoder, {.stack = "decoder"}); },
+                                           "stack 'decoder' contradicts is_decoder absent (false)");
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(t5), {.layer = 26, .stack = "encoder"}); },
+      "layer must be in [0, 25] (the encoder's layers), got 26");
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(t5), {.tower = "vision", .stack = "encoder"}); },
+      "stack names a text model's stack; tower must be 'text'");
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(t5), {.stack = "both"}); },
+                                           "stack must be 'encoder' or 'decoder', got 'both'");
+  json bad = t5;
+  bad["decoder"] = 3;
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(bad), {.stack = "decoder"}); },
+                                           "decoder must be an object or null");
+  // Decoder-only models have one stack.
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(load("gemma-2-2b.json")), {.stack = "encoder"}); },
+      "stack 'encoder': gemma2 has only a decoder");
+  CHECK(rope_from_config(flat(load("gemma-2-2b.json")), {.stack = "decoder"}).head_dim == 256);
+}
+
+TEST_CASE("config: T5Gemma 2: Gemma 3's per-type rotaries, a split encoder window, merged cross-attention",
+          "[config][stacks]") {
+  // T5Gemma2TextConfig / T5Gemma2DecoderConfig: rope_parameters per layer type (full linear ×8
+  // at θ 1e6, sliding default at 1e4); T5Gemma2TextEncoder's sliding_window_mask_function(512,
+  // is_causal=False): 0 ≤ i − j < 256 and 0 < j − i < 257; T5Gemma2MergedAttention: the encoder's
+  // keys (no RoPE) joined to the self-attention keys, queries rotated.
+  const json t5 = load("t5gemma-2-270m-270m.reconstructed.json");
+  std::vector<double> full = hf_default(256, 1e6);
+  for (double& f : full) f /= 8.0;  // _compute_linear_scaling_rope_parameters
+  for (const char* stack : {"encoder", "decoder"}) {
+    CAPTURE(stack);
+    const bool encoder = std::string(stack) == "encoder";
+    const posenc::model_info m = posenc::model_from_config(flat(t5), {.stack = stack});
+    CHECK(m.family == "t5gemma2");
+    REQUIRE(m.layers.size() == 18);
+    REQUIRE(m.encodings.size() == 2);
+    for (const posenc::layer_info& l : m.layers) {
+      const bool sliding = (l.index + 1) % 6 != 0;
+      CHECK(l.attention == (sliding ? posenc::attention_kind::sliding : posenc::attention_kind::full));
+      CHECK(l.bidirectional == encoder);
+      CHECK(l.window == (!sliding ? std::optional<int>() : std::optional<int>(encoder ? 256 : 512)));
+      CHECK(l.lookahead == (sliding && encoder ? std::optional<int>(256) : std::optional<int>()));
+      CHECK(l.cross == (encoder ? posenc::cross_attention::none : posenc::cross_attention::merged));
+      check_rotator(m.encodings[*l.rope], 256, 256, sliding ? 1e4 : 1e6, rope_layout::half,
+                    sliding ? hf_default(256, 1e4) : full, 1.0);
+    }
+  }
+  // Sub-configs name their stack: the encoder's (its text_config) and the decoder's.
+  const hf_config enc = flat(t5["encoder"]), dec = flat(t5["decoder"]), text = flat(t5["encoder"]["text_config"]);
+  CHECK(posenc::model_from_config(enc).layers[0].bidirectional);
+  CHECK(posenc::model_from_config(text).layers[0].lookahead == 256);
+  CHECK(posenc::model_from_config(dec).layers[0].cross == posenc::cross_attention::merged);
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(enc, {.stack = "decoder"}); },
+                                           "stack 'decoder' contradicts model_type 't5gemma2_text'");
+  // Without encoder.text_config the class's defaults: θ 1e6 / 1e4, pattern 6 (num_hidden_layers read).
+  json bare = {{"model_type", "t5gemma2"}, {"encoder", {{"text_config", {{"num_hidden_layers", 6}}}}}};
+  const posenc::model_info b = posenc::model_from_config(flat(bare), {.stack = "encoder"});
+  REQUIRE(b.layers.size() == 6);
+  CHECK(b.encodings[*b.layers[5].rope].base == 1e6);
+  CHECK(b.layers[0].window == 2048);  // (4096 + 1) // 2
 }

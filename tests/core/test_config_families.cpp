@@ -60,7 +60,7 @@ std::string rotary_text(const family& f) {
   std::string factor = "`partial_rotary_factor`";
   if (!r.factor_alias.empty()) factor += " or `" + std::string(r.factor_alias) + "`";
   std::string out = "head · " + factor + " (else " + number(r.factor_fallback) + ")";
-  if (r.default_full_head) out = "whole head (default type); scaled types: " + out;
+  if (r.default_full_head) out = f.scalable ? "whole head (default type); scaled types: " + out : "whole head";
   return out;
 }
 
@@ -98,6 +98,10 @@ std::string layers_text(const family& f) {
     case sliding_rule::everywhere: parts.push_back("all sliding when `sliding_window` is set"); break;
     case sliding_rule::qwen: parts.push_back("sliding from `max_window_layers` when `use_sliding_window`"); break;
     case sliding_rule::period:
+      if (l.period_from_last) {
+        parts.push_back("full when (n - 1 - i) % " + std::to_string(l.period) + " == 0, else sliding");
+        break;
+      }
       if (l.period_from_first) {
         parts.push_back("full when i % " + std::to_string(l.period) + " == 0, else sliding");
         break;
@@ -108,7 +112,17 @@ std::string layers_text(const family& f) {
                       "-th" + (l.first_full ? ", first full" : "") + (l.last_full ? ", last full" : ""));
       break;
     case sliding_rule::nope: parts.push_back("no-RoPE layers slide when `use_sliding_window`"); break;
+    case sliding_rule::always: parts.push_back("every layer sliding (`sliding_window` required)"); break;
   }
+  const auto& st = f.stacks;
+  const std::string reach = st.window == posenc::detail::encoder_window::split
+                                ? "(w + 1) // 2 keys at or before, w // 2 after"
+                                : "distance ≤ w both ways";
+  if (st.encoder_only) parts.push_back("encoder only: every layer bidirectional, window " + reach);
+  if (!st.wrapper.empty())
+    parts.push_back("`stack` 'encoder' (`" + std::string(st.encoder) + "`…): bidirectional, window " + reach +
+                    "; 'decoder' (`" + std::string(st.decoder) + "`…): causal, a " +
+                    std::string(posenc::to_string(st.cross)) + " cross-attention without RoPE per layer");
   if (!l.rope_flags.empty())
     parts.push_back("RoPE per `" + std::string(l.rope_flags) + "` (1 = RoPE; default every " +
                     std::to_string(l.rope_interval) + "-th without)");
@@ -116,7 +130,15 @@ std::string layers_text(const family& f) {
   if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
   if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
   if (!l.bidirectional_key.empty()) parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': refused");
-  if (!l.theta_list.empty()) parts.push_back("θ per layer from `" + std::string(l.theta_list) + "` (0 = no RoPE)");
+  if (!l.theta_list.empty() && !l.theta_flags)
+    parts.push_back("θ per layer from `" + std::string(l.theta_list) + "` (0 = no RoPE)");
+  if (l.theta_flags)
+    parts.push_back("`" + std::string(l.theta_list) + "`: 0 = no RoPE, else RoPE at `rope_theta` (another θ refused); "
+                    "without it no RoPE where (n - 1 - i) % " + std::to_string(l.nope_from_last) + " == 0");
+  if (l.rope_lists)
+    parts.push_back("`rope_theta` (number or per-layer list) and `partial_rotary_factors` per layer, one rope dict "
+                    "per layer type (its layers must agree); `rope_scaling` on full layers; lists cut by "
+                    "`num_nextn_predict_layers`; `layer_types` else all full");
   if (l.rope_layers_chunked) parts.push_back("RoPE layers chunked (`attention_chunk_size`)");
   if (l.scaling_full_only) parts.push_back("scaling on full layers only");
   if (l.query == query_rule::llama4) parts.push_back("query scale on no-RoPE layers");
@@ -164,6 +186,9 @@ std::string layers_text(const family& f) {
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
   if (f.mrope == posenc::detail::mrope_rule::glm)
     parts.push_back("M-RoPE: 3 contiguous `mrope_section` chunks (t, h, w; default [8, 12, 12])");
+  if (f.mrope == posenc::detail::mrope_rule::hw)
+    parts.push_back("M-RoPE 'hw': `mrope_section` (h, w, t; default [22, 22, 20]): h the even, w the odd "
+                    "rungs of the first h + w, t the rest");
   if (!l.default_type.empty()) parts.push_back("without `layer_types` every layer `" + std::string(l.default_type) + "`");
   if (f.own_text_model) parts.push_back("the wrapper's own text model, whatever `text_config.model_type` names");
   if (parts.empty()) return "every layer full attention, RoPE";
@@ -183,6 +208,7 @@ std::string families_table() {
       if (!t.empty()) types += (types.empty() ? "`" : ", `") + std::string(t) + "`";
     std::string layout = f.layout == posenc::rope_layout::half ? "half" : "interleaved";
     if (!f.layout_flag.empty()) layout += " (`" + std::string(f.layout_flag) + "`)";
+    if (f.turn == posenc::direction::inverse) layout += ", turned by −p·θ (direction inverse)";
     out += "| " + std::string(f.name) + " | " + types + " | " + std::string(f.models) + " | " + layout +
            " | " + head_text(f) + " | " + rotary_text(f) + " | " + base_text(f) + " | " + layers_text(f) + " |\n";
   }
@@ -710,4 +736,159 @@ TEST_CASE("config families: Cohere Compass runs RoPE only on layer types whose r
   c.erase("rope_parameters.sliding_attention.rope_theta");
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::model_from_config(c); }, "rope_parameters.sliding_attention.rope_theta is required");
+}
+
+namespace {
+
+// A flattened list of strings (config_value::strings with its elements).
+void put_types(posenc::hf_config& c, const std::string& key, const std::vector<std::string>& types) {
+  c[key] = posenc::config_value::strings(types.size());
+  for (std::size_t i = 0; i < types.size(); ++i)
+    c[key + "." + std::to_string(i)] = posenc::config_value::of_text(types[i]);
+}
+
+// HF _compute_default_rope_parameters: 1 / base^(arange(0, dim, 2) / dim), in double.
+double hf_default_rung(double base, int dim, int i) { return 1.0 / std::pow(base, 2.0 * i / dim); }
+
+}  // namespace
+
+TEST_CASE("config families: Step 3.5 / 3.7's per-layer rope_theta and partial_rotary_factors, as "
+          "Step3p7TextConfig builds one rope dict per layer type",
+          "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // Step3p7TextConfig.__post_init__: lists of n + num_nextn_predict_layers are cut to n; each
+  // layer type takes its first layer's θ and factor; rope_scaling updates full_attention's.
+  posenc::hf_config s = shape("step3p5", 4096, 64, 5);
+  s["head_dim"] = config_value::of(128);
+  s["num_nextn_predict_layers"] = config_value::of(2);
+  s["sliding_window"] = config_value::of(512);
+  put_types(s, "layer_types", {"full_attention", "sliding_attention", "sliding_attention",
+                               "sliding_attention", "full_attention", "sliding_attention",
+                               "sliding_attention"});
+  s["rope_theta"] = config_value::of_numbers({5e6, 1e4, 1e4, 1e4, 5e6, 1e4, 1e4});
+  s["partial_rotary_factors"] = config_value::of_numbers({0.5, 1, 1, 1, 0.5, 1, 1});
+  s["rope_scaling"] = config_value::object();
+  s["rope_scaling.rope_type"] = config_value::of_text("llama3");
+  s["rope_scaling.factor"] = config_value::of(2.0);
+  s["rope_scaling.original_max_position_embeddings"] = config_value::of(131072);
+  s["rope_scaling.low_freq_factor"] = config_value::of(1.0);
+  s["rope_scaling.high_freq_factor"] = config_value::of(32.0);
+  const posenc::model_info m = posenc::model_from_config(s);
+  REQUIRE(m.layers.size() == 5);
+  REQUIRE(m.encodings.size() == 2);
+  for (const posenc::layer_info& l : m.layers) {
+    const bool full = l.index % 4 == 0;
+    CHECK(l.attention == (full ? attention_kind::full : attention_kind::sliding));
+    CHECK(l.window == (full ? std::optional<int>() : std::optional<int>(512)));
+    const posenc::rope_config& r = m.encodings[*l.rope];
+    CHECK(r.head_dim == 128);
+    CHECK(r.rotary_dim == (full ? 64 : 128));  // int(128 · 0.5)
+    CHECK(r.base == (full ? 5e6 : 1e4));
+    CHECK(r.layout == posenc::rope_layout::half);  // rotate_half over cos.shape[-1] dims
+    CHECK(r.scaling.type == (full ? posenc::scaling_type::llama3 : posenc::scaling_type::none));
+  }
+  // _compute_llama3_parameters over int(128 · 0.5) = 64 dims at 5e6: the highest rungs keep
+  // θ (wavelength < 131072 / 32), the lowest are θ / 2 (wavelength > 131072 / 1).
+  const posenc::rope_config& g = m.encodings[*m.layers[0].rope];
+  const std::vector<double> full = posenc::inverse_frequencies(g.rotary_dim, g.base, g.scaling).inv_freq;
+  REQUIRE(full.size() == 32);
+  CHECK(full[0] == Approx(hf_default_rung(5e6, 64, 0)).epsilon(1e-15));
+  CHECK(full[31] == Approx(hf_default_rung(5e6, 64, 31) / 2).epsilon(1e-14));
+  const auto one = posenc::layer_rope_from_config(s, {.layer = 1});
+  REQUIRE(one);
+  CHECK(one->base == 1e4);
+  // A scalar rope_theta is every layer's; without partial_rotary_factors the whole head.
+  posenc::hf_config flat = s;
+  flat["rope_theta"] = config_value::of(1e6);
+  flat.erase("partial_rotary_factors");
+  flat.erase("rope_scaling");
+  for (auto it = flat.begin(); it != flat.end();)
+    it = it->first.starts_with("rope_scaling.") ? flat.erase(it) : std::next(it);
+  const posenc::model_info f = posenc::model_from_config(flat);
+  REQUIRE(f.encodings.size() == 1);
+  CHECK(f.encodings[0].base == 1e6);
+  CHECK(f.encodings[0].rotary_dim == 128);
+  // Layers of one type that disagree: transformers takes the first one's, the model's own
+  // code each layer's — refused naming the entry.
+  posenc::hf_config split = s;
+  split["rope_theta"] = config_value::of_numbers({5e6, 1e4, 2e4, 1e4, 5e6, 1e4, 1e4});
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(split); },
+      "rope_theta[2] = 20000 differs from the first sliding_attention layer's 10000");
+  split = s;
+  split["partial_rotary_factors"] = config_value::of_numbers({0.5, 1, 1});
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(split); },
+      "partial_rotary_factors must hold one value per layer (5, or 7 with the num_nextn_predict_layers");
+  split = s;
+  split["yarn_only_types"] = config_value::strings(0);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(split); }, "yarn_only_types is not read by transformers");
+  split = s;
+  split["partial_rotary_factors"] = config_value::of_numbers({0.5, 0.01, 0.01, 0.01, 0.5, 1, 1});
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(split); },
+      "partial_rotary_factors[1] = 0.01 gives rotary dim 1 for head_dim 128");
+  split = s;
+  split.erase("sliding_window");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(split); }, "sliding_window is required");
+  // A config transformers saved keeps its per-type dicts; the lists are gone from it.
+  posenc::hf_config saved = shape("step3p5", 4096, 64, 2);
+  saved["sliding_window"] = config_value::of(512);
+  put_types(saved, "layer_types", {"full_attention", "sliding_attention"});
+  saved["rope_parameters"] = config_value::object();
+  saved["rope_parameters.full_attention"] = config_value::object();
+  saved["rope_parameters.full_attention.rope_type"] = config_value::of_text("default");
+  saved["rope_parameters.full_attention.rope_theta"] = config_value::of(5e6);
+  saved["rope_parameters.full_attention.partial_rotary_factor"] = config_value::of(0.5);
+  saved["rope_parameters.sliding_attention"] = config_value::object();
+  saved["rope_parameters.sliding_attention.rope_type"] = config_value::of_text("default");
+  saved["rope_parameters.sliding_attention.rope_theta"] = config_value::of(1e4);
+  const posenc::model_info sm = posenc::model_from_config(saved);
+  REQUIRE(sm.encodings.size() == 2);
+  CHECK(sm.encodings[*sm.layers[0].rope].rotary_dim == 64);
+  CHECK(sm.encodings[*sm.layers[1].rope].base == 1e4);
+  saved["rope_theta"] = config_value::of_numbers({5e6, 1e4});
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(saved); },
+      "rope_theta is not read by step3p7 when rope_parameters holds one dict per layer type");
+}
+
+TEST_CASE("config families: Muse Glimmer's layer_rope_theta switches RoPE per layer at rope_theta",
+          "[config][families]") {
+  using posenc::attention_kind;
+  using posenc::config_value;
+  // MuseGlimmerTextConfig: full when (n - 1 - i) % 4 == 0, else sliding (window 2048); without
+  // layer_rope_theta those full layers are NoPE; MuseGlimmerTextModel rotates the rest with
+  // its one rotary (rope_parameters.rope_theta, the whole 128-wide head).
+  posenc::hf_config g = shape("muse_glimmer_text", 6656, 32, 10);
+  g["head_dim"] = config_value::of(128);
+  g["rope_parameters"] = config_value::object();
+  g["rope_parameters.rope_type"] = config_value::of_text("default");
+  g["rope_parameters.rope_theta"] = config_value::of(5e5);
+  const posenc::model_info m = posenc::model_from_config(g);
+  REQUIRE(m.encodings.size() == 1);
+  CHECK(m.encodings[0].base == 5e5);
+  CHECK(m.encodings[0].rotary_dim == 128);
+  for (const posenc::layer_info& l : m.layers) {
+    const bool full = (9 - l.index) % 4 == 0;  // layers 1, 5, 9
+    CHECK(l.attention == (full ? attention_kind::full : attention_kind::sliding));
+    CHECK(l.window == (full ? std::optional<int>() : std::optional<int>(2048)));
+    CHECK(l.rope.has_value() == !full);
+  }
+  CHECK(posenc::rope_from_config(g).base == 5e5);
+  // A saved list: any non-zero entry turns RoPE on at rope_theta; 0 turns it off.
+  g["layer_rope_theta"] = config_value::of_numbers({5e5, 0, 5e5, 5e5, 5e5, 5e5, 5e5, 5e5, 5e5, 0});
+  const posenc::model_info listed = posenc::model_from_config(g);
+  REQUIRE(listed.encodings.size() == 1);
+  for (const posenc::layer_info& l : listed.layers) CHECK(l.rope.has_value() == (l.index != 1 && l.index != 9));
+  CHECK_FALSE(posenc::layer_rope_from_config(g, {.layer = 9}).has_value());
+  // Another θ in the list is not what transformers rotates with: refused naming the entry.
+  g["layer_rope_theta"] = config_value::of_numbers({5e5, 0, 1e4, 5e5, 5e5, 5e5, 5e5, 5e5, 5e5, 0});
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(g); }, "layer_rope_theta[2] = 10000 is not the θ transformers rotates with");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(g); }, "layer_rope_theta[2] = 10000 is not the θ transformers rotates with");
 }

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -233,7 +234,7 @@ rope_config mrope_config(int head_dim, double base, std::array<int, 3> section,
 }  // namespace
 
 TEST_CASE("axes names parse and print; axis counts", "[multimodal]") {
-  for (const char* name : {"none", "mrope", "mrope-interleaved", "qwen2-vl", "pixtral"})
+  for (const char* name : {"none", "mrope", "mrope-interleaved", "mrope-hw", "qwen2-vl", "pixtral"})
     CHECK(posenc::to_string(posenc::parse_rope_axes(name)) == name);
   posenc::test::require_throws<posenc::invalid_argument>(
       [] { (void)posenc::parse_rope_axes("2d"); }, "axes");
@@ -293,6 +294,28 @@ TEST_CASE("Qwen3-VL interleaved M-RoPE matches HF apply_interleaved_mrope", "[mu
   CHECK(count[0] == 24);
   CHECK(count[1] == 20);
   CHECK(count[2] == 20);
+}
+
+TEST_CASE("ERNIE 4.5 VL's M-RoPE 'hw': h the even, w the odd rungs of the first h + w, t the rest",
+          "[multimodal]") {
+  // Ernie4_5_VLMoeTextRotaryEmbedding.recomposition_to_3d: freq_hw = stack(h, w) restores
+  // rung order over the first 44 rungs (h on the even ones, w on the odd), then t's 20.
+  rope_config c{.head_dim = 128, .base = 500000.0, .layout = rope_layout::interleaved};
+  c.axes = {rope_axes_kind::mrope_hw, {20, 22, 22}};
+  const rotary_cache cache(c);
+  CHECK(cache.axes() == 3);
+  CHECK(cache.shared_ladder());
+  CHECK(cache.axes_name() == "mrope-hw");
+  const auto axis = cache.pair_axis();
+  REQUIRE(axis.size() == 64);
+  for (std::size_t i = 0; i < 64; ++i) CHECK(axis[i] == (i < 44 ? 1 + i % 2 : 0));
+  rope_config plain = c;
+  plain.axes = {};
+  const rotary_cache flat(plain);
+  CHECK(std::equal(flat.inv_freq().begin(), flat.inv_freq().end(), cache.inv_freq().begin()));
+  c.axes.section = {20, 20, 24};  // torch.stack of 20 h and 24 w rungs fails in HF
+  posenc::test::require_throws<posenc::invalid_argument>([&] { (void)rotary_cache(c); },
+                                                         "needs section[1] == section[2]");
 }
 
 TEST_CASE("M-RoPE with partial rotary: sections cover rotaryDim/2, the rest passes through",

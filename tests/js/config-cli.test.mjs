@@ -16,6 +16,9 @@ const FIXTURES = `${repoRoot}tests/fixtures/hf-configs/`;
 const fixture = (name) => `${FIXTURES}${name}.json`;
 const load = (name) => JSON.parse(readFileSync(fixture(name), 'utf8'));
 
+// A causal decoder layer's stack fields.
+const CAUSAL = { bidirectional: false, lookahead: null, crossAttention: null };
+
 function run(args, bin = BIN) {
   const r = spawnSync('node', [bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
   return { code: r.status, out: r.stdout, err: r.stderr };
@@ -39,6 +42,22 @@ function hfLlama3(dim, base, { factor, low_freq_factor: low, high_freq_factor: h
   });
 }
 const hfLongrope = (dim, base, ext) => Array.from({ length: dim / 2 }, (_, i) => 1 / (ext[i] * base ** ((2 * i) / dim)));
+// _compute_yarn_parameters → [inv_freq, attention_factor]; truncate floors / ceils the ramp's ends.
+function hfYarn(dim, base, { factor, original, betaFast, betaSlow, truncate }) {
+  const attention = 0.1 * Math.log(factor) + 1;
+  const correction = (r) => (dim * Math.log(original / (r * 2 * Math.PI))) / (2 * Math.log(base));
+  let low = correction(betaFast);
+  let high = correction(betaSlow);
+  if (truncate) [low, high] = [Math.floor(low), Math.ceil(high)];
+  [low, high] = [Math.max(low, 0), Math.min(high, dim - 1)];
+  if (low === high) high += 0.001;
+  const theta = Array.from({ length: dim / 2 }, (_, i) => {
+    const extrapolation = 1 / base ** ((2 * i) / dim);
+    const ramp = Math.min(Math.max((i - low) / (high - low), 0), 1);
+    return (extrapolation / factor) * ramp + extrapolation * (1 - ramp);
+  });
+  return [theta, attention];
+}
 function hfProportional(headDim, base, p) {
   const angles = Math.floor((p * headDim) / 2);
   return Array.from({ length: headDim / 2 }, (_, i) => (i < angles ? 1 / base ** ((2 * i) / headDim) : 0));
@@ -72,11 +91,14 @@ test('vectors: the documented keys, in order, and HF\'s θ and cos/sin (Llama 3.
   assert.deepEqual([doc.modelType, doc.family], ['llama', 'llama']);
   assert.deepEqual(doc.positions, [0, 1, 4095, 131071]);
   assert.equal(doc.layers.length, 32);
-  assert.deepEqual(Object.keys(doc.layers[0]), ['index', 'rope', 'attention', 'window', 'chunk', 'queryScale']);
-  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null });
+  assert.deepEqual(Object.keys(doc.layers[0]), ['index', 'rope', 'attention', 'window', 'chunk', 'queryScale',
+    'bidirectional', 'lookahead', 'crossAttention']);
+  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null,
+    ...CAUSAL });
   const enc = doc.encodings.e0;
-  assert.deepEqual(Object.keys(enc), ['headDim', 'rotaryDim', 'layout', 'base', 'scaling', 'mrope', 'vision2d',
-    'attentionFactor', 'invFreq', 'cos', 'sin']);
+  assert.deepEqual(Object.keys(enc), ['headDim', 'rotaryDim', 'layout', 'direction', 'base', 'scaling', 'mrope',
+    'vision2d', 'attentionFactor', 'invFreq', 'cos', 'sin']);
+  assert.equal(enc.direction, 'forward');
   const p = load('llama-3.1-8b').rope_scaling;
   assert.deepEqual(enc.scaling, { type: 'llama3', factor: 8, originalMaxPositionEmbeddings: 8192,
     maxPositionEmbeddings: 131072, betaFast: 32, betaSlow: 1, truncate: true, lowFreqFactor: 1, highFreqFactor: 4 });
@@ -100,7 +122,8 @@ test('vectors: Gemma 4 — a proportional layer, no-RoPE layers of Llama 4, --ou
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out, '');
     const doc = JSON.parse(readFileSync(out, 'utf8'));
-    assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'full', window: null, chunk: null, queryScale: null });
+    assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'full', window: null, chunk: null, queryScale: null,
+      ...CAUSAL });
     assert.equal(doc.layers[0].window, 512);
     const global = doc.encodings.e1;
     assert.deepEqual([global.headDim, global.rotaryDim, global.scaling.type, global.scaling.partialRotaryFactor],
@@ -113,8 +136,27 @@ test('vectors: Gemma 4 — a proportional layer, no-RoPE layers of Llama 4, --ou
   }
   const scout = JSON.parse(vectors('llama-4-scout-17b-16e.reconstructed', '--positions', '0'));
   assert.deepEqual(scout.layers[3], { index: 3, rope: null, attention: 'full', window: null, chunk: null,
-    queryScale: { floorScale: 8192, attnScale: 0.1, offset: 1 } });
+    queryScale: { floorScale: 8192, attnScale: 0.1, offset: 1 }, ...CAUSAL });
   assert.equal(scout.layers[0].chunk, 8192);
+});
+
+test('vectors: per-layer rope lists (Step 3.7) and NoPE layers (Muse Glimmer), identical on both binaries', () => {
+  const args = ['--positions', '0,1,4095,131071'];
+  const step = vectors('step-3.7-flash.reconstructed', '--simd', ...args);
+  assert.equal(vectors('step-3.7-flash.reconstructed', '--scalar', ...args), step);
+  const doc = JSON.parse(step);
+  assert.equal(doc.layers.length, 45);
+  assert.deepEqual(doc.layers[4], { index: 4, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
+  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'sliding', window: 512, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
+  // Step3p7TextConfig: full layers int(128 · 0.5) dims at 5e6 with the llama3 rope_scaling; sliding unscaled.
+  assertVectors(doc.encodings.e0, hfLlama3(64, 5e6, load('step-3.7-flash.reconstructed').text_config.rope_scaling), 1, doc.positions);
+  assertVectors(doc.encodings.e1, hfDefault(128, 1e4), 1, doc.positions);
+  const muse = vectors('muse-glimmer-30b.reconstructed', '--simd', ...args);
+  assert.equal(vectors('muse-glimmer-30b.reconstructed', '--scalar', ...args), muse);
+  const m = JSON.parse(muse);
+  assert.deepEqual(m.layers[51], { index: 51, rope: null, attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
+  assert.deepEqual(m.layers[50], { index: 50, rope: 'e0', attention: 'sliding', window: 2048, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
+  assertVectors(m.encodings.e0, hfDefault(128, 5e5), 1, m.positions);
 });
 
 test('vectors: --seq-len on both sides of Phi-3.5\'s original context picks short or long factors', () => {
@@ -124,6 +166,22 @@ test('vectors: --seq-len on both sides of Phi-3.5\'s original context picks shor
     const doc = JSON.parse(vectors('phi-3.5-mini-instruct', '--seq-len', String(seqLen)));
     assertVectors(doc.encodings.e0, hfLongrope(96, 10000, phi.rope_scaling[key]), attention, doc.positions);
   }
+});
+
+test('vectors: nanochat says direction inverse over its own cos/sin; ERNIE 4.5 VL its hw sections', () => {
+  // NanoChatRotaryEmbedding returns cos/sin(p·θ) of cat(freqs, freqs); its rotate_half =
+  // cat((x2, -x1)) turns them by −p·θ, which the document states as direction 'inverse'.
+  const nano = JSON.parse(vectors('nanochat.class-defaults.reconstructed'));
+  assert.deepEqual([nano.family, nano.layers.length], ['nanochat', 12]);
+  const e = nano.encodings.e0;
+  assert.deepEqual([e.headDim, e.rotaryDim, e.layout, e.direction, e.base], [128, 128, 'half', 'inverse', 10000]);
+  assertVectors(e, hfDefault(128, 10000), 1, nano.positions);
+  // Ernie4_5_VLMoeTextRotaryEmbedding at text positions (t = h = w): the plain adjacent-pair ladder.
+  const ernie = JSON.parse(vectors('ernie-4.5-vl-28b-a3b.class-defaults.reconstructed'));
+  const v = ernie.encodings.e0;
+  assert.deepEqual([ernie.family, v.layout, v.direction, v.base], ['ernie4_5_vl_moe', 'interleaved', 'forward', 500000]);
+  assert.deepEqual(v.mrope, { section: [20, 22, 22], interleaved: 'hw' });
+  assertVectors(v, hfDefault(128, 500000), 1, ernie.positions);
 });
 
 test('vectors: --tower vision and --family', () => {
@@ -146,6 +204,36 @@ test('vectors: --tower vision and --family', () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('vectors: --stack — OpenAI Privacy Filter\'s bidirectional yarn, T5Gemma 2\'s encoder and decoder', () => {
+  // OpenAIPrivacyFilterConfig's class dict (yarn, truncate False) at θ 150000, pairs (2i, 2i + 1);
+  // |i − j| ≤ 128 (create_bidirectional_sliding_window_mask).
+  const pf = JSON.parse(vectors('openai-privacy-filter.class-defaults.reconstructed', '--positions', '0,1,4095,131071'));
+  assert.deepEqual(pf.layers[7], { index: 7, rope: 'e0', attention: 'sliding', window: 129, chunk: null, queryScale: null,
+    bidirectional: true, lookahead: 128, crossAttention: null });
+  const [theta, attention] = hfYarn(64, 150000, { factor: 32, original: 4096, betaFast: 32, betaSlow: 1, truncate: false });
+  assert.equal(pf.encodings.e0.layout, 'interleaved');
+  assertVectors(pf.encodings.e0, theta, attention, pf.positions);
+  // T5Gemma 2 (T5Gemma2TextEncoder's split window 512 → 256 before, 256 after; merged cross-attention).
+  const name = 't5gemma-2-270m-270m.reconstructed';
+  const enc = JSON.parse(vectors(name, '--stack', 'encoder', '--positions', '0,5,32767'));
+  const dec = JSON.parse(vectors(name, '--stack', 'decoder', '--positions', '0,5,32767'));
+  assert.deepEqual(enc.layers[0], { index: 0, rope: 'e0', attention: 'sliding', window: 256, chunk: null, queryScale: null,
+    bidirectional: true, lookahead: 256, crossAttention: null });
+  assert.deepEqual(dec.layers[5], { index: 5, rope: 'e1', attention: 'full', window: null, chunk: null, queryScale: null,
+    bidirectional: false, lookahead: null, crossAttention: 'merged' });
+  for (const doc of [enc, dec]) {
+    assertVectors(doc.encodings.e0, hfDefault(256, 1e4), 1, doc.positions);
+    assertVectors(doc.encodings.e1, hfDefault(256, 1e6).map((f) => f / 8), 1, doc.positions); // linear ×8
+  }
+  assert.equal(vectors(name, '--stack', 'decoder', '--scalar'), vectors(name, '--stack', 'decoder', '--simd'));
+  const missing = run(['vectors', fixture(name)]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /stack is required: 't5gemma2' is an encoder-decoder config/);
+  const bad = run(['vectors', fixture(name), '--stack', 'middle']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /stack must be 'encoder' or 'decoder', got the string 'middle'/);
 });
 
 test('vectors: bad arguments exit 2 with the usage, a bad config exits 1 naming the key', () => {

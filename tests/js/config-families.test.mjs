@@ -311,8 +311,46 @@ const FAMILIES = {
   // the rotary spans the whole 256-wide head although the file says partial_rotary_factor 0.5.
   'recurrentgemma-2b.reconstructed': { family: 'recurrent_gemma', encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000))],
     layers: every(26, (i) => (i % 3 === 2 ? ['e0', 'sliding', 2048, null, null] : [null, 'linear', null, null, null])) },
+  // Step3p7TextConfig: the 48-entry lists cut to 45 layers (num_nextn_predict_layers 3); each
+  // layer type takes its first layer's rope_theta / partial_rotary_factors entry; rope_scaling
+  // (llama3) updates the full_attention dict only; Step3p7RotaryEmbedding's int(128 · 0.5) = 64
+  // dims, rotate_half over cos.shape[-1] dims.
+  'step-3.7-flash.reconstructed': { family: 'step3p7',
+    encodings: [rotary(128, 64, 5e6, 'half', [hfLlama3(64, 5e6, textOf(load('step-3.7-flash.reconstructed')).rope_scaling), 1]),
+      rotary(128, 128, 10000, 'half', plain(128, 10000))],
+    layers: every(45, (i) => (i % 4 ? ['e1', 'sliding', 512, null, null] : ['e0', 'full', null, null, null])) },
+  // MuseGlimmerTextConfig defaults: full when (n - 1 - i) % 4 == 0 and NoPE there (layer_rope_theta
+  // 0), sliding (2048) elsewhere with the one rotary at rope_parameters.rope_theta.
+  'muse-glimmer-30b.reconstructed': { family: 'muse_glimmer', encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5))],
+    layers: every(52, (i) => ((51 - i) % 4 ? ['e0', 'sliding', 2048, null, null] : [null, 'full', null, null, null])) },
   'starcoder2-7b': { family: 'starcoder2', encodings: [rotary(128, 128, 1e6, 'half', plain(128, 1e6))],
     layers: every(32, () => ['e0', 'sliding', 4096, null, null]) },
+  // NanoChatRotaryEmbedding over 768 / 6 = 128 dims; its rotate_half = cat((x2, -x1)): −p·θ.
+  'nanochat.class-defaults.reconstructed': { family: 'nanochat',
+    encodings: [{ ...rotary(128, 128, 10000, 'half', plain(128, 10000)), direction: 'inverse' }], layers: full(12) },
+  // Ernie4_5_VLMoeTextRotaryEmbedding: 2560 / 20 = 128 dims, θ 500000, adjacent pairs,
+  // mrope_section (h, w, t) default [22, 22, 20] = posenc's [t, h, w] [20, 22, 22], 'hw'.
+  'ernie-4.5-vl-28b-a3b.class-defaults.reconstructed': { family: 'ernie4_5_vl_moe',
+    encodings: [rotary(128, 128, 5e5, 'interleaved', plain(128, 5e5), { section: [20, 22, 22], interleaved: 'hw' })],
+    layers: full(28) },
+  // OpenAIPrivacyFilterConfig's class dict: yarn ×32, beta 32 / 1, truncate False, original 4096,
+  // θ 150000; _apply_rotary_emb's (2i, 2i + 1) pairs; create_bidirectional_sliding_window_mask:
+  // |i − j| ≤ 128 on every layer → window 129 at or before, lookahead 128.
+  'openai-privacy-filter.class-defaults.reconstructed': { family: 'openai_privacy_filter',
+    encodings: [rotary(64, 64, 150000, 'interleaved', hfYarn(64, 150000, { factor: 32, original_max_position_embeddings: 4096,
+      beta_fast: 32, beta_slow: 1, truncate: false }))],
+    layers: every(8, () => ['e0', 'sliding', 129, null, null]), stacks: every(8, () => [true, 128, null]) },
+  // T5GemmaDecoder: Gemma 2's (i + 1) % 2 pattern, causal masks, a T5GemmaCrossAttention per layer.
+  't5gemma-2b-2b.reconstructed': { family: 't5gemma', opts: { stack: 'decoder' },
+    encodings: [rotary(256, 256, 10000, 'half', plain(256, 10000))],
+    layers: every(26, (i) => ['e0', (i + 1) % 2 ? 'sliding' : 'full', (i + 1) % 2 ? 4096 : null, null, null]),
+    stacks: every(26, () => [false, null, 'separate']) },
+  // T5Gemma2Decoder: per-type rope_parameters (sliding default θ 1e4, full linear ×8 θ 1e6),
+  // T5Gemma2MergedAttention (the encoder's unrotated keys in the self-attention's softmax).
+  't5gemma-2-270m-270m.reconstructed': { family: 't5gemma2', opts: { stack: 'decoder' },
+    encodings: [rotary(256, 256, 1e4, 'half', plain(256, 1e4)), rotary(256, 256, 1e6, 'half', [hfDefault(256, 1e6).map((f) => f / 8), 1])],
+    layers: every(18, (i) => ((i + 1) % 6 ? ['e0', 'sliding', 512, null, null] : ['e1', 'full', null, null, null])),
+    stacks: every(18, () => [false, null, 'merged']) },
 };
 
 // The fixtures tests/js/config.test.mjs checks rotator by rotator.
@@ -327,6 +365,7 @@ function assertEncoding(rope, want, what) {
   assert.equal(rope.rotaryDim, want.rotaryDim, `${what}: rotaryDim`);
   assert.equal(rope.base, want.base, `${what}: base`);
   assert.equal(rope.layout, want.layout, `${what}: layout`);
+  assert.equal(rope.direction, want.direction ?? 'forward', `${what}: direction`);
   assert.equal(rope.invFreq.length, want.theta.length, `${what}: θ count`);
   for (let i = 0; i < want.theta.length; i++) {
     const err = Math.abs(rope.invFreq[i] - want.theta[i]);
@@ -361,6 +400,8 @@ function assertModel(pe, name, want, opts = {}, config = load(name)) {
       const q = l.queryScale === null ? null : { floorScale: l.queryScale.floorScale, attnScale: l.queryScale.attnScale,
         offset: l.queryScale.offset };
       assert.deepEqual([l.rope, l.attention, l.window, l.chunk, q], want.layers[i], `${name}: layer ${i}`);
+      assert.deepEqual([l.bidirectional, l.lookahead, l.crossAttention], want.stacks?.[i] ?? [false, null, null],
+        `${name}: layer ${i} stack`);
       assert.equal(l.index, i);
     });
     const keys = Object.keys(model.encodings);
@@ -412,7 +453,7 @@ for (const [name, pe] of Object.entries(both)) {
   });
 
   test(`${name}: modelFromConfig maps every family fixture as transformers does (θ, factor, layout, cos/sin, layers)`, () => {
-    for (const [file, want] of Object.entries(FAMILIES)) assertModel(pe, file, want);
+    for (const [file, want] of Object.entries(FAMILIES)) assertModel(pe, file, want, want.opts);
   });
 
   test(`${name}: README's modelFromConfig example runs on the Llama 4 and Gemma 4 fixtures and shows their values`, () => {
@@ -422,7 +463,8 @@ for (const [name, pe] of Object.entries(both)) {
     const run = new Function('pe', 'llama4Config', 'gemma4Config',
       `${block[1]}\nreturn { scout, gemma4, global, scale: pe.queryScale(scout.layers[3].queryScale, [0, 8191, 131071]) };`);
     const { scout, gemma4, global, scale } = run(pe, load('llama-4-scout-17b-16e.reconstructed'), load('gemma-4-e2b-it.reconstructed'));
-    assert.deepEqual({ ...scout.layers[2] }, { index: 2, rope: 'e0', attention: 'chunked', window: null, chunk: 8192, queryScale: null });
+    assert.deepEqual({ ...scout.layers[2] }, { index: 2, rope: 'e0', attention: 'chunked', window: null, chunk: 8192, queryScale: null,
+      bidirectional: false, lookahead: null, crossAttention: null });
     assert.deepEqual([scout.layers[3].rope, { ...scout.layers[3].queryScale }], [null, { floorScale: 8192, attnScale: 0.1, offset: 1 }]);
     assert.deepEqual(Array.from(scale, (v) => v.toFixed(4)), ['1.0000', '1.0693', '1.2833']);
     assert.deepEqual([global.headDim, global.rotaryDim, global.invFreq.length, global.invFreq[64]], [512, 512, 256, 0]);
@@ -533,15 +575,16 @@ for (const [name, pe] of Object.entries(both)) {
     assertThrows(() => pe.modelFromConfig({ ...cmd, mlp_layer_types: ['dense', 'moe', ...Array(38).fill('sparse')] }), RangeError,
       /mlp_layer_types\[1\] must be 'dense' or 'sparse', got 'moe'/);
     // Mechanisms posenc lacks: refused by name with the reason, { family } still opts in.
-    assertThrows(() => pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }), RangeError,
-      /model_type = 'nanochat' is refused: it rotates by -p·θ/);
-    // …and the way forward the message gives is exact: NanoChat's apply_rotary_pos_emb with its
-    // rotate_half = cat((x2, -x1)) — q·cos + rotate_half(q)·sin — equals Llama's rotator inverted.
-    const nano = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 }, { family: 'llama' });
+    // NanoChat's apply_rotary_pos_emb with its rotate_half = cat((x2, -x1)) — q·cos +
+    // rotate_half(q)·sin — is its family's rotator applied (direction 'inverse'), and equals
+    // Llama's rotator inverted.
+    const nano = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 });
+    const llama = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 2 }, { family: 'llama' });
     try {
       const d = 32, half = d / 2, positions = [0, 1, 7, 4095, 131071];
       const x = Float64Array.from({ length: positions.length * d }, (_, i) => Math.sin(0.37 * i + 0.1));
-      const y = nano.invert(new Float32Array(x), { heads: 1, positions });
+      const y = nano.apply(new Float32Array(x), { heads: 1, positions });
+      assert.deepEqual(llama.invert(new Float32Array(x), { heads: 1, positions }), y);
       const theta = hfDefault(d, 10000);
       positions.forEach((p, t) => {
         for (let i = 0; i < half; i++) {
@@ -552,12 +595,63 @@ for (const [name, pe] of Object.entries(both)) {
       });
     } finally {
       nano.dispose();
+      llama.dispose();
     }
-    assertThrows(() => pe.modelFromConfig({ model_type: 'step3p7', hidden_size: 768, num_attention_heads: 6 }), RangeError,
-      /model_type = 'step3p7' is refused: rope_theta and partial_rotary_factors are per-layer lists/);
+    assertThrows(() => pe.modelFromConfig({ model_type: 'zaya', hidden_size: 768, num_attention_heads: 6 }), RangeError,
+      /model_type = 'zaya' is refused: its layer types are 'hybrid' \/ 'hybrid_sliding'/);
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
     assert.equal(opted.headDim, 128);
     opted.dispose();
+  });
+
+  test(`${name}: per-layer rope lists (Step 3.7) and RoPE switches (Muse Glimmer) follow their classes`, () => {
+    const step = load('step-3.7-flash.reconstructed');
+    const text = step.text_config;
+    const withText = (t) => ({ ...step, text_config: { ...text, ...t } });
+    // One layer: its type's rotary (Step3p7RotaryEmbedding(layer_type)); the MTP entries are cut.
+    const full = pe.ropeFromConfig(step, { layer: 44 });
+    assertEncoding(full, FAMILIES['step-3.7-flash.reconstructed'].encodings[0], 'step3p7 layer 44');
+    full.dispose();
+    assertThrows(() => pe.ropeFromConfig(step, { layer: 45 }), RangeError, /layer must be in \[0, 44\]/);
+    // Layers of one type that disagree: transformers takes the first one's, the model's own code each layer's.
+    const thetas = [...text.rope_theta];
+    thetas[6] = 20000;
+    assertThrows(() => pe.modelFromConfig(withText({ rope_theta: thetas })), RangeError,
+      /text_config\.rope_theta\[6\] = 20000 differs from the first sliding_attention layer's 10000/);
+    assertThrows(() => pe.modelFromConfig(withText({ partial_rotary_factors: text.partial_rotary_factors.slice(0, 40) })), RangeError,
+      /partial_rotary_factors must hold one value per layer \(45, or 48 with the num_nextn_predict_layers MTP entries\), got 40/);
+    assertThrows(() => pe.modelFromConfig(withText({ yarn_only_types: ['full_attention', 'sliding_attention'] })), RangeError,
+      /yarn_only_types is not read by transformers/);
+    assertThrows(() => pe.modelFromConfig(withText({ partial_rotary_factor: 0.5 })), RangeError,
+      /partial_rotary_factor is not read by step3p7/);
+    assertThrows(() => pe.modelFromConfig(withText({ rope_theta: text.rope_theta.map((t) => (t === 10000 ? 1 : t)) })), RangeError,
+      /rope_theta\[1\] must be a finite number > 1, got 1/);
+    // A scalar rope_theta is every layer's (Step3p7TextConfig: [rope_theta] * n).
+    const scalar = pe.modelFromConfig(withText({ rope_theta: 1e6, partial_rotary_factors: undefined, rope_scaling: undefined }));
+    try {
+      assert.deepEqual(Object.keys(scalar.encodings), ['e0']);
+      assertEncoding(scalar.encodings.e0, rotary(128, 128, 1e6, 'half', plain(128, 1e6)), 'step3p7 scalar θ');
+    } finally {
+      scalar.dispose();
+    }
+    // Muse Glimmer: a saved layer_rope_theta switches RoPE per layer; another θ is refused by name.
+    const muse = load('muse-glimmer-30b.reconstructed');
+    const list = every(52, (i) => ((51 - i) % 4 ? 5e5 : 0));
+    list[0] = 0;
+    const saved = pe.modelFromConfig({ ...muse, text_config: { ...muse.text_config, layer_rope_theta: list } });
+    try {
+      assert.deepEqual(saved.layers.slice(0, 4).map((l) => l.rope), [null, 'e0', 'e0', null]);
+      assert.deepEqual(Object.keys(saved.encodings), ['e0']);
+    } finally {
+      saved.dispose();
+    }
+    list[1] = 1e4;
+    assertThrows(() => pe.modelFromConfig({ ...muse, text_config: { ...muse.text_config, layer_rope_theta: list } }), RangeError,
+      /text_config\.layer_rope_theta\[1\] = 10000 is not the θ transformers rotates with/);
+    assert.equal(pe.ropeFromConfig(muse, { layer: 51 }), null);
+    const one = pe.ropeFromConfig(muse);
+    assertEncoding(one, FAMILIES['muse-glimmer-30b.reconstructed'].encodings[0], 'muse_glimmer');
+    one.dispose();
   });
 
   test(`${name}: Mistral 4, OLMo Hybrid and Zamba2 follow their classes; what transformers cannot run is named`, () => {
@@ -630,6 +724,72 @@ for (const [name, pe] of Object.entries(both)) {
     const flat = structuredClone(compass);
     flat.text_config.rope_parameters = { rope_type: 'default', rope_theta: 1e4 };
     assertThrows(() => pe.modelFromConfig(flat), RangeError, /rope_parameters must hold one object \(or null\) per layer type/);
+  });
+
+  test(`${name}: encoder-decoder stacks: the encoder attends both ways as HF's masks do; sub-configs name their stack`, () => {
+    // T5GemmaEncoder: create_bidirectional_sliding_window_mask (|i − j| ≤ 4096); T5Gemma2TextEncoder:
+    // sliding_window_mask_function(512, is_causal=False): 256 at or before, 256 after.
+    const t5 = load('t5gemma-2b-2b.reconstructed');
+    const t52 = load('t5gemma-2-270m-270m.reconstructed');
+    const decoder1 = FAMILIES['t5gemma-2b-2b.reconstructed'];
+    assertModel(pe, 't5gemma-2b-2b.reconstructed', { ...decoder1,
+      layers: every(26, (i) => ['e0', (i + 1) % 2 ? 'sliding' : 'full', (i + 1) % 2 ? 4097 : null, null, null]),
+      stacks: every(26, (i) => [true, (i + 1) % 2 ? 4096 : null, null]) }, { stack: 'encoder' });
+    const decoder2 = FAMILIES['t5gemma-2-270m-270m.reconstructed'];
+    const encoder2 = { ...decoder2,
+      layers: every(18, (i) => ((i + 1) % 6 ? ['e0', 'sliding', 256, null, null] : ['e1', 'full', null, null, null])),
+      stacks: every(18, (i) => [true, (i + 1) % 6 ? 256 : null, null]) };
+    assertModel(pe, 't5gemma-2-270m-270m.reconstructed', encoder2, { stack: 'encoder' });
+    // A stack's own config is that stack; naming the other one is refused.
+    assertModel(pe, 't5gemma2 encoder', encoder2, {}, t52.encoder);
+    assertModel(pe, 't5gemma2 encoder text', encoder2, { stack: 'encoder' }, t52.encoder.text_config);
+    assertModel(pe, 't5gemma2 decoder', decoder2, {}, t52.decoder);
+    assertModel(pe, 't5gemma decoder', decoder1, {}, t5.decoder);
+    assertThrows(() => pe.modelFromConfig(t52.encoder, { stack: 'decoder' }), RangeError,
+      /stack 'decoder' contradicts model_type 't5gemma2_text': this config is t5gemma2's encoder/);
+    assertThrows(() => pe.ropeFromConfig(t5.encoder, { stack: 'decoder' }), RangeError,
+      /stack 'decoder' contradicts is_decoder = false|stack 'decoder' contradicts is_decoder absent/);
+    assertThrows(() => pe.modelFromConfig(t5), RangeError, /stack is required: 't5gemma' is an encoder-decoder config/);
+    assertThrows(() => pe.ropeFromConfig(load('gemma-2-9b'), { stack: 'encoder' }), RangeError,
+      /stack 'encoder': gemma2 has only a decoder/);
+    assertThrows(() => pe.ropeFromConfig(load('openai-privacy-filter.class-defaults.reconstructed'), { stack: 'decoder' }),
+      RangeError, /openai_privacy_filter has only an encoder/);
+    // ropeFromConfig({ stack, layer }) reads the stack's layer.
+    const r = pe.ropeFromConfig(t52, { stack: 'encoder', layer: 5 });
+    assertEncoding(r, decoder2.encodings[1], 't5gemma2 encoder layer 5');
+    r.dispose();
+  });
+
+  test(`${name}: the stack option is read once, own properties only; a bad one is refused by name`, () => {
+    const t5 = load('t5gemma-2b-2b.reconstructed');
+    for (const [stack, kind, re] of [[3, TypeError, /stack must be a string, got 3|stack/], ['both', RangeError,
+      /stack must be 'encoder' or 'decoder', got the string 'both'/], ['x'.repeat(1e5), RangeError, /stack must be 'encoder' or 'decoder'/],
+    [null, TypeError, /stack/]]) {
+      assertThrows(() => pe.ropeFromConfig(t5, { stack }), kind, re);
+      assertThrows(() => pe.modelFromConfig(t5, { stack }), kind, re);
+    }
+    let reads = 0;
+    const getter = { get stack() { reads += 1; return reads === 1 ? 'encoder' : 'decoder'; } };
+    const m = pe.modelFromConfig(t5, getter);
+    assert.equal(reads, 1);
+    assert.equal(m.layers[0].bidirectional, true);
+    m.dispose();
+    // Inherited: not an option (the wrapper then needs one).
+    assertThrows(() => pe.modelFromConfig(t5, Object.create({ stack: 'encoder' })), RangeError, /stack is required/);
+    Object.prototype.stack = 'encoder'; // eslint-disable-line no-extend-native
+    try {
+      assertThrows(() => pe.modelFromConfig(t5, {}), RangeError, /stack is required/);
+      const d = pe.modelFromConfig(t5, { stack: 'decoder' });
+      assert.equal(d.layers[0].crossAttention, 'separate');
+      assert.equal(Object.getPrototypeOf(d.layers[0]), null);
+      d.dispose();
+    } finally {
+      delete Object.prototype.stack;
+    }
+    const proxy = new Proxy({ stack: 'encoder' }, {});
+    const p = pe.ropeFromConfig(t5, proxy);
+    assert.equal(p.base, 10000);
+    p.dispose();
   });
 
   test(`${name}: ropeFromConfig({ layer }) is the layer's encoding, null without RoPE`, () => {

@@ -224,7 +224,7 @@ export const CASES = [
   },
   {
     name: 'rope',
-    make: () => ({ opts: { headDim: 8, rotaryDim: 8, base: 10000, layout: 'half', cacheStart: 0, cacheLength: 16 } }),
+    make: () => ({ opts: { headDim: 8, rotaryDim: 8, base: 10000, layout: 'half', direction: 'forward', cacheStart: 0, cacheLength: 16 } }),
     call: (pe, a) => {
       const r = pe.rope(a.opts);
       try {
@@ -240,6 +240,7 @@ export const CASES = [
         extra: [['odd', 3], ['zero', 0], ['> headDim', 10]] },
       { path: 'opts.base', ok: BASE, extra: [['one', 1]] },
       { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'concat'], ['case', 'HALF']] },
+      { path: 'opts.direction', ok: { undefined: OPTIONAL }, extra: [['unknown', 'backward'], ['case', 'INVERSE']] },
       { path: 'opts.scaling', ok: { undefined: OPTIONAL, null: NULL_SCALING }, extra: [['unknown type', { type: 'alibi' }], ['linear factor 0', { type: 'linear', factor: 0 }]] },
       { path: 'opts.cacheStart', ok: { undefined: OPTIONAL, ...SAFE_OK } },
       { path: 'opts.cacheLength', ok: { undefined: OPTIONAL } },
@@ -444,7 +445,8 @@ function configCases() {
   return [
     {
       name: 'ropeFromConfig',
-      make: () => ({ config: llama(), opts: { seqLen: 4096, layout: 'half', layerType: 'full_attention', tower: 'text', cacheLength: 16 } }),
+      make: () => ({ config: llama(), opts: { seqLen: 4096, layout: 'half', layerType: 'full_attention', tower: 'text', cacheLength: 16,
+        stack: 'decoder' } }),
       call,
       args: [
         { path: 'config', ok: {}, extra: [['array', []], ['cycle', (() => { const c = llama(); c.rope_scaling.self = c; return c; })()]],
@@ -454,6 +456,7 @@ function configCases() {
         { path: 'opts.layout', ok: { undefined: OPTIONAL }, extra: [['unknown', 'concat']] },
         { path: 'opts.layerType', ok: { undefined: OPTIONAL }, extra: [['unknown', 'global']] },
         { path: 'opts.tower', ok: { undefined: OPTIONAL }, extra: [['unknown', 'audio']] },
+        { path: 'opts.stack', ok: { undefined: OPTIONAL }, extra: [['unknown', 'middle'], ['the other stack', 'encoder']] },
         { path: 'opts.cacheLength', ok: { undefined: OPTIONAL } },
         key('hidden_size', {}, [['zero', 0]]),
         key('num_attention_heads', {}, [['zero', 0]]),

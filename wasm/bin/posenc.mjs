@@ -8,7 +8,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createPosenc, goldenVectors } from '../dist/inline.js';
 
 const USAGE = `usage: posenc vectors CONFIG.json [--positions 0,1,4095,131071] [--seq-len N]
-                      [--tower text|vision] [--family NAME] [--out FILE] [--scalar | --simd]`;
+                      [--tower text|vision] [--family NAME] [--stack encoder|decoder]
+                      [--out FILE] [--scalar | --simd]`;
 const DEFAULT_POSITIONS = [0, 1, 4095, 131071];
 const MAX_POSITIONS = 4096;
 
@@ -17,7 +18,7 @@ class UsageError extends Error {}
 function parseArgs(argv) {
   const [command, ...rest] = argv;
   if (command !== 'vectors') throw new UsageError(command === undefined ? 'a command is required' : `unknown command ${JSON.stringify(command.slice(0, 40))}`);
-  const args = { file: null, positions: DEFAULT_POSITIONS, seqLen: undefined, tower: undefined, family: undefined, out: null, simd: undefined };
+  const args = { file: null, positions: DEFAULT_POSITIONS, seqLen: undefined, tower: undefined, family: undefined, stack: undefined, out: null, simd: undefined };
   const value = (i, flag) => {
     if (i >= rest.length) throw new UsageError(`${flag} needs a value`);
     return rest[i];
@@ -28,6 +29,7 @@ function parseArgs(argv) {
     else if (a === '--seq-len') args.seqLen = parseInteger(value(++i, a), '--seq-len', 1);
     else if (a === '--tower') args.tower = value(++i, a);
     else if (a === '--family') args.family = value(++i, a);
+    else if (a === '--stack') args.stack = value(++i, a);
     else if (a === '--out') args.out = value(++i, a);
     else if (a === '--scalar') args.simd = false;
     else if (a === '--simd') args.simd = true;

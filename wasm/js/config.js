@@ -18,17 +18,21 @@ import { withKind } from './errors.js';
 import { SCALING_FIELDS } from './scaling.js';
 
 const OPTION_KEYS = ['layout', 'seqLen', 'layerType', 'tower', 'cacheLength', 'cacheStart', 'angles', 'family',
-  'layer', 'part'];
-const MODEL_KEYS = ['layout', 'seqLen', 'tower', 'family', 'cacheLength', 'cacheStart', 'angles'];
+  'layer', 'part', 'stack'];
+const MODEL_KEYS = ['layout', 'seqLen', 'tower', 'family', 'cacheLength', 'cacheStart', 'angles', 'stack'];
 const LAYOUTS = ['half', 'interleaved'];
 const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention'];
 const TOWERS = ['text', 'vision'];
 const PARTS = ['attention', 'indexer'];
+const STACKS = ['encoder', 'decoder'];
+const CROSS = [null, 'separate', 'merged'];
 const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional'];
 // A family name is a short identifier; a longer string cannot name one (the core lists them).
 const MAX_FAMILY = 64;
-const AXES = [null, 'mrope', 'mrope-interleaved', 'qwen2-vl', 'pixtral'];
+// The core's rope_axes_kind by number (5, bands, is never a config's).
+const AXES = [null, 'mrope', 'mrope-interleaved', 'qwen2-vl', 'pixtral', null, 'mrope-hw'];
+const MROPE_INTERLEAVED = { mrope: false, 'mrope-interleaved': true, 'mrope-hw': 'hw' };
 // A published config.json has a few hundred key paths, lists of at most a few hundred
 // numbers, nesting of depth < 8; these bounds are far above that and keep the staged copy small.
 const MAX_ENTRIES = 1 << 16;
@@ -237,17 +241,18 @@ function ropeOptions(info, at, o) {
   opts.rotaryDim = info[at + 1];
   opts.base = info[at + 2];
   opts.layout = info[at + 3] === 1 ? 'interleaved' : 'half';
-  const axes = AXES[info[at + 4]];
-  if (axes === 'mrope' || axes === 'mrope-interleaved') {
+  if (info[at + 4] === 1) opts.direction = 'inverse';
+  const axes = AXES[info[at + 5]];
+  if (axes === 'mrope' || axes === 'mrope-interleaved' || axes === 'mrope-hw') {
     const mrope = record();
-    mrope.section = [info[at + 5], info[at + 6], info[at + 7]];
-    mrope.interleaved = axes === 'mrope-interleaved';
+    mrope.section = [info[at + 6], info[at + 7], info[at + 8]];
+    mrope.interleaved = MROPE_INTERLEAVED[axes];
     opts.mrope = mrope;
   } else if (axes !== null) {
     opts.vision2d = axes;
   }
-  const type = SCALING_TYPES[info[at + 8]];
-  let k = at + 9;
+  const type = SCALING_TYPES[info[at + 9]];
+  let k = at + 10;
   const scaling = record();
   scaling.type = type;
   for (let i = 0; i < SCALING_FIELDS.length; i++) {
@@ -293,7 +298,7 @@ function textAt(info, at) {
   return [out, at + 1 + n];
 }
 
-// The options the core reads, checked: [layout, seqLen, tower, family].
+// The options the core reads, checked: [layout, seqLen, tower, family, stack].
 function commonOptions(o) {
   const layout = o.layout === undefined ? '' : check.oneOf('layout', o.layout, LAYOUTS);
   const seqLen = o.seqLen === undefined ? NaN : check.integer('seqLen', o.seqLen, 1);
@@ -305,7 +310,8 @@ function commonOptions(o) {
       throw new RangeError(`posenc: family must name a listed family (1 to ${MAX_FAMILY} characters), got a string of ${family.length}`);
     }
   }
-  return [layout, seqLen, tower, family];
+  const stack = o.stack === undefined ? '' : check.oneOf('stack', o.stack, STACKS);
+  return [layout, seqLen, tower, family, stack];
 }
 
 export function configApi({ module, heap }, rope) {
@@ -343,12 +349,12 @@ export function configApi({ module, heap }, rope) {
         throw new TypeError(`posenc: the options of ropeFromConfig() must be an object, got ${check.describe(opts)}`);
       }
       const o = check.options(opts, 'ropeFromConfig()', OPTION_KEYS);
-      const [layout, seqLen, tower, family] = commonOptions(o);
+      const [layout, seqLen, tower, family, stack] = commonOptions(o);
       const layerType = o.layerType === undefined ? LAYER_TYPES[0] : check.oneOf('layerType', o.layerType, LAYER_TYPES);
       const layer = o.layer === undefined ? -1 : check.integer('layer', o.layer, 0);
       const part = o.part === undefined ? PARTS[0] : check.oneOf('part', o.part, PARTS);
       const info = withConfig(config, 'ropeFromConfig()', (e, ne, t, nt) => module.ropeFromConfig(e, ne, t, nt,
-        layout, seqLen, layerType, tower, family, layer, part));
+        layout, seqLen, layerType, tower, family, layer, part, stack));
       return info[0] === 0 ? null : rope(ropeOptions(info, 1, o));
     },
 
@@ -358,9 +364,9 @@ export function configApi({ module, heap }, rope) {
         throw new TypeError(`posenc: the options of modelFromConfig() must be an object, got ${check.describe(opts)}`);
       }
       const o = check.options(opts, 'modelFromConfig()', MODEL_KEYS);
-      const [layout, seqLen, tower, family] = commonOptions(o);
+      const [layout, seqLen, tower, family, stack] = commonOptions(o);
       const info = withConfig(config, 'modelFromConfig()', (e, ne, t, nt) => module.modelFromConfig(e, ne, t, nt,
-        layout, seqLen, tower, family));
+        layout, seqLen, tower, family, stack));
       let at = 0;
       let modelType;
       let familyName;
@@ -377,8 +383,11 @@ export function configApi({ module, heap }, rope) {
         layer.window = info[at + 2] === info[at + 2] ? info[at + 2] : null;
         layer.chunk = info[at + 3] === info[at + 3] ? info[at + 3] : null;
         layer.queryScale = info[at + 4] === info[at + 4] ? queryScale(info[at + 4], info[at + 5], info[at + 6]) : null;
+        layer.bidirectional = info[at + 7] === 1;
+        layer.lookahead = info[at + 8] === info[at + 8] ? info[at + 8] : null;
+        layer.crossAttention = CROSS[info[at + 9]];
         layers[i] = freeze(layer);
-        at += 7;
+        at += 10;
       }
       const encodings = record();
       const scalings = record();

@@ -19,6 +19,7 @@ function encodingJson(rope, scaling, positions) {
     headDim: rope.headDim,
     rotaryDim: rope.rotaryDim,
     layout: rope.layout,
+    direction: rope.direction,
     base: rope.base,
     scaling,
     mrope: rope.mrope === null ? null : { section: [...rope.mrope.section], interleaved: rope.mrope.interleaved },
@@ -39,6 +40,9 @@ function layerJson(l) {
     window: l.window,
     chunk: l.chunk,
     queryScale: q === null ? null : { floorScale: q.floorScale, attnScale: q.attnScale, offset: q.offset },
+    bidirectional: l.bidirectional,
+    lookahead: l.lookahead,
+    crossAttention: l.crossAttention,
   };
 }
 
@@ -46,11 +50,12 @@ function layerJson(l) {
  * The golden-vectors document of a parsed config (see index.d.ts: goldenVectors). `pe` is a
  * loaded posenc; positions are validated by rope.cosSin; errors as pe.modelFromConfig.
  */
-export function goldenVectors(pe, config, { version, positions, seqLen, tower, family }) {
+export function goldenVectors(pe, config, { version, positions, seqLen, tower, family, stack }) {
   const opts = {};
   if (seqLen !== undefined) opts.seqLen = seqLen;
   if (tower !== undefined) opts.tower = tower;
   if (family !== undefined) opts.family = family;
+  if (stack !== undefined) opts.stack = stack;
   const model = pe.modelFromConfig(config, opts);
   try {
     const encodings = {};

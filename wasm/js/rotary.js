@@ -14,10 +14,11 @@ import { Target, chunkable, inChunks, resolveHalfTarget, resolveTarget, sharing,
 
 export const ROPE_LAYOUTS = ['half', 'interleaved'];
 export const ANGLE_PRECISIONS = ['exact', 'float32'];
+export const DIRECTIONS = ['forward', 'inverse'];
 export const VISION_2D = ['qwen2-vl', 'pixtral'];
 export const HALF_DTYPES = ['float16', 'bfloat16'];
 const ROPE_KEYS = ['headDim', 'rotaryDim', 'base', 'layout', 'scaling', 'angles', 'cacheStart', 'cacheLength',
-  'mrope', 'vision2d', 'axes'];
+  'mrope', 'vision2d', 'axes', 'direction'];
 const MROPE_KEYS = ['section', 'interleaved'];
 // The options of the per-token methods, as record classes (check.recordOf): their fields
 // are the allowed keys. Each call site makes its own record (`new ApplyOptions()`), so the
@@ -89,6 +90,15 @@ function readPositions(c, o, fn, heapBuffer, axes) {
   c.tokens = n / axes;
 }
 
+// mrope.interleaved: false (contiguous), true (Qwen3-VL's round-robin) or 'hw' (ERNIE 4.5 VL).
+function mropeInterleaved(v) {
+  if (v === undefined) return false;
+  if (typeof v === 'boolean') return v;
+  if (v === 'hw') return v;
+  const E = typeof v === 'string' ? RangeError : TypeError;
+  throw new E(`posenc: mrope.interleaved must be true, false or 'hw', got ${check.describe(v)}`);
+}
+
 // The rope() options mrope / vision2d → [core axes name, section t, h, w, facts].
 function axesArg(o) {
   const given = ['mrope', 'vision2d', 'axes'].filter((k) => o[k] !== undefined);
@@ -107,9 +117,10 @@ function axesArg(o) {
     throw new RangeError(`posenc: mrope.section must hold 3 values (t, h, w), got ${check.lengthOf(list)}`);
   }
   const section = [0, 1, 2].map((i) => check.integer(`mrope.section[${i}]`, list[i], 0));
-  const interleaved = m.interleaved === undefined ? false : check.boolean('mrope.interleaved', m.interleaved);
+  const interleaved = mropeInterleaved(m.interleaved);
   return {
-    axes: interleaved ? 'mrope-interleaved' : 'mrope', section, count: 3, vision2d: null,
+    axes: interleaved === 'hw' ? 'mrope-hw' : interleaved ? 'mrope-interleaved' : 'mrope', section, count: 3,
+    vision2d: null,
     mrope: Object.freeze({ section: Object.freeze(section.slice()), interleaved }),
   };
 }
@@ -189,6 +200,7 @@ class Rope {
   #base;
   #layout;
   #angles;
+  #direction;
   #attentionFactor;
   #invFreq;
   #cacheStart;
@@ -206,6 +218,7 @@ class Rope {
     const base = baseArg(o);
     const layout = o.layout === undefined ? 'half' : check.oneOf('layout', o.layout, ROPE_LAYOUTS);
     const angles = o.angles === undefined ? 'exact' : check.oneOf('angles', o.angles, ANGLE_PRECISIONS);
+    const direction = o.direction === undefined ? 'forward' : check.oneOf('direction', o.direction, DIRECTIONS);
     const scaling = scalingArg(o.scaling);
     const cacheStart = o.cacheStart === undefined ? 0 : check.safeInteger('cacheStart', o.cacheStart);
     // An int32 count; the core caps cacheLength·rotaryDim/2 at 2^28 floats (rotary.hpp).
@@ -216,7 +229,8 @@ class Rope {
     if (o.axes === undefined) {
       const { section } = axes;
       make = (length) => withScaling(heap, scaling, 'rope()', (ptr) => module.ropeCreate(headDim, rotaryDim,
-        base, layout, scaling.type, ptr, angles, cacheStart, length, axes.axes, section[0], section[1], section[2]));
+        base, layout, scaling.type, ptr, angles, cacheStart, length, axes.axes, section[0], section[1], section[2],
+        direction));
     } else {
       const bands = axesOption(o.axes);
       for (const key of ['rotaryDim', 'scaling']) {
@@ -235,7 +249,7 @@ class Rope {
       }
       const a = axes;
       make = (length) => withBands(heap, bands, (ptr) => module.ropeCreateBands(headDim, bands.preset, ptr, bands.n,
-        bands.names, a.base, a.layout, angles, cacheStart, length));
+        bands.names, a.base, a.layout, angles, cacheStart, length, direction));
     }
     const handle = make(cacheLength);
     unwrap(module, handle, cacheNames);
@@ -248,6 +262,7 @@ class Rope {
     this.#base = o.axes === undefined ? base : axes.base;
     this.#layout = o.axes === undefined ? layout : axes.layout;
     this.#angles = angles;
+    this.#direction = direction;
     this.#attentionFactor = info[0];
     this.#invFreq = new check.Float64(check.bufferOf(info), 16, check.lengthOf(info) - 2);
     this.#cacheStart = cacheStart;
@@ -266,6 +281,8 @@ class Rope {
   get base() { return this.#base; }
   get layout() { return this.#layout; }
   get angles() { return this.#angles; }
+  /** 'inverse' when apply turns each pair by −p·θ (nanochat), else 'forward'. */
+  get direction() { return this.#direction; }
   /** HF's attention_scaling, multiplied into rotated dims; 1 unless yarn / longrope. */
   get attentionFactor() { return this.#attentionFactor; }
   /** θ_i exactly as used (rotaryDim/2 values; a copy per rotator, changing it changes nothing). */

@@ -126,8 +126,9 @@ double or_nan(const std::optional<int>& v) {
   return v ? static_cast<double>(*v) : std::numeric_limits<double>::quiet_NaN();
 }
 
-// → [head_dim, rotary_dim, base, layout (0 half, 1 interleaved), axes (0 none, 1 mrope,
-//    2 mrope-interleaved, 3 qwen2-vl, 4 pixtral), section t, h, w, scaling type (0 default,
+// → [head_dim, rotary_dim, base, layout (0 half, 1 interleaved), turn (0 forward, 1 inverse),
+//    axes (0 none, 1 mrope, 2 mrope-interleaved, 3 qwen2-vl, 4 pixtral), section t, h, w,
+//    scaling type (0 default,
 //    1 linear, 2 dynamic, 3 yarn, 4 llama3, 5 longrope, 6 proportional), then the scaling
 //    block of wasm/js/scaling.js (its 14 fields, NaN when unset; the counts of short_factor
 //    and long_factor; their values)], appended to `out`.
@@ -135,7 +136,8 @@ void append_config(std::vector<double>& out, const rope_config& c) {
   const scaling& s = c.scaling;
   out.insert(out.end(), {
       static_cast<double>(c.head_dim), static_cast<double>(c.rotary_dim), c.base,
-      c.layout == rope_layout::interleaved ? 1.0 : 0.0, static_cast<double>(c.axes.kind),
+      c.layout == rope_layout::interleaved ? 1.0 : 0.0,
+      c.turn == direction::inverse ? 1.0 : 0.0, static_cast<double>(c.axes.kind),
       static_cast<double>(c.axes.section[0]), static_cast<double>(c.axes.section[1]),
       static_cast<double>(c.axes.section[2]), static_cast<double>(s.type),
       or_nan(s.factor), or_nan(s.original_max_position_embeddings),
@@ -150,7 +152,8 @@ void append_config(std::vector<double>& out, const rope_config& c) {
 
 // The options every entry point takes; layer < 0: none.
 config_options options_of(const std::string& layout, double seq_len, std::string layer_type,
-                          std::string tower, std::string family, int layer, std::string part) {
+                          std::string tower, std::string family, int layer, std::string part,
+                          std::string stack) {
   config_options options;
   if (!layout.empty()) options.layout = parse_rope_layout(layout);
   if (!std::isnan(seq_len)) options.seq_len = static_cast<int>(seq_len);
@@ -159,6 +162,7 @@ config_options options_of(const std::string& layout, double seq_len, std::string
   options.family = std::move(family);
   if (layer >= 0) options.layer = layer;
   options.part = std::move(part);
+  options.stack = std::move(stack);
   return options;
 }
 
@@ -188,13 +192,13 @@ void append_text(std::vector<double>& out, const std::string& s) {
 val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                         std::size_t n_text, std::string layout, double seq_len,
                         std::string layer_type, std::string tower, std::string family, int layer,
-                        std::string part) {
+                        std::string part, std::string stack) {
   return guarded([&] {
     staged_config staged(from_address<const double>(entries), n_entries,
                          from_address<const std::uint16_t>(text), n_text);
     const config_options options = options_of(layout, seq_len, std::move(layer_type),
                                               std::move(tower), std::move(family), layer,
-                                              std::move(part));
+                                              std::move(part), std::move(stack));
     std::vector<double> out;
     const std::optional<rope_config> rope =
         options.layer ? layer_rope_from_config(staged.decode(), options)
@@ -206,17 +210,18 @@ val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uint
 }
 
 // → [model_type (text), family (text), layer count, per layer: rope (−1 none), attention
-//    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset);
+//    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset),
+//    bidirectional (0 | 1), lookahead (NaN unset), cross (cross_attention);
 //    encoding count, per encoding: its block's length, the block of append_config].
 val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                          std::size_t n_text, std::string layout, double seq_len,
-                         std::string tower, std::string family) {
+                         std::string tower, std::string family, std::string stack) {
   return guarded([&] {
     staged_config staged(from_address<const double>(entries), n_entries,
                          from_address<const std::uint16_t>(text), n_text);
     const model_info m = model_from_config(
         staged.decode(), options_of(layout, seq_len, "full_attention", std::move(tower),
-                                    std::move(family), -1, "attention"));
+                                    std::move(family), -1, "attention", std::move(stack)));
     std::vector<double> out;
     append_text(out, m.model_type);
     append_text(out, m.family);
@@ -227,7 +232,8 @@ val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uin
                              static_cast<double>(l.attention), or_nan(l.window), or_nan(l.chunk),
                              scaled ? l.query_scale->floor_scale : kNaN,
                              scaled ? l.query_scale->attn_scale : kNaN,
-                             scaled ? l.query_scale->offset : kNaN});
+                             scaled ? l.query_scale->offset : kNaN, l.bidirectional ? 1.0 : 0.0,
+                             or_nan(l.lookahead), static_cast<double>(l.cross)});
     }
     out.push_back(static_cast<double>(m.encodings.size()));
     for (const rope_config& c : m.encodings) {

@@ -42,17 +42,18 @@ direction dir_of(bool inverse) { return inverse ? direction::inverse : direction
 
 // → the handle (a number), or null on error. The rotator's facts come from rope_info.
 // axes: "none" | "mrope" | "mrope-interleaved" | "qwen2-vl" | "pixtral" (multimodal.hpp),
-// section: M-RoPE's (t, h, w) rung counts.
+// section: M-RoPE's (t, h, w) rung counts; direction: the turn, "forward" | "inverse".
 val rope_create(int head_dim, int rotary_dim, double base, std::string layout,
                 std::string scaling_type, std::uintptr_t scaling_block, std::string angles,
                 double cache_first, double cache_count, std::string axes, int section_t,
-                int section_h, int section_w) {
+                int section_h, int section_w, std::string direction) {
   return guarded([&] {
     rope_config config;
     config.head_dim = head_dim;
     config.rotary_dim = rotary_dim;
     config.base = base;
     config.layout = parse_rope_layout(layout);
+    config.turn = parse_direction(direction);
     config.scaling = scaling_at(scaling_type, scaling_block);
     config.angles = parse_angle_precision(angles);
     config.axes = {parse_rope_axes(axes), {section_t, section_h, section_w}};
@@ -66,7 +67,7 @@ val rope_create(int head_dim, int rotary_dim, double base, std::string layout,
 // names arrive comma-separated; base NaN keeps the preset's, layout "" keeps the preset's.
 val rope_create_bands(int head_dim, std::string preset, std::uintptr_t bands, std::size_t n,
                       std::string names, double base, std::string layout, std::string angles,
-                      double cache_first, double cache_count) {
+                      double cache_first, double cache_count, std::string direction) {
   return guarded([&] {
     rope_config config;
     if (!preset.empty()) {
@@ -90,6 +91,7 @@ val rope_create_bands(int head_dim, std::string preset, std::uintptr_t bands, st
     if (!std::isnan(base)) config.base = base;
     if (!layout.empty()) config.layout = parse_rope_layout(layout);
     config.angles = parse_angle_precision(angles);
+    config.turn = parse_direction(direction);
     auto cache = std::make_unique<rotary_cache>(config, i64(cache_first), i64(cache_count));
     return val(static_cast<double>(reinterpret_cast<std::uintptr_t>(cache.release())));
   });

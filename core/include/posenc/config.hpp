@@ -76,15 +76,24 @@ struct config_options {
   // "attention" (the default) or "indexer" (DeepSeek-V3.2's indexer: index_head_dim wide,
   // its first qk_rope_head_dim dims rotated in half layout, the same θ).
   std::string part = "attention";
+  // Encoder-decoder models (T5Gemma, T5Gemma 2): "encoder" or "decoder", the stack whose text
+  // config is read (required for the wrapper config; a sub-config names its own stack, which
+  // this must then match). Empty: the config's only stack. Single-stack models accept their own
+  // ("decoder" for decoder-only models, "encoder" for bidirectional encoders) and refuse the other.
+  std::string stack;
 };
 
 // The rope_config (angles exact) HF's rotary embedding of this config uses. Rules, as HF:
 //  - a nested `text_config` (multimodal configs) is read instead of the top level;
+//  - encoder-decoder configs (T5Gemma, T5Gemma 2): options.stack names the stack, whose text
+//    config is read (`encoder` / `decoder`; T5Gemma 2's encoder `encoder.text_config`); a
+//    stack's own config (t5_gemma_module by its is_decoder, t5gemma2_encoder / _text / _decoder)
+//    is read as that stack;
 //  - the family: the config's model_type (text_config's first) picks one row of posenc's
 //    family table (core/src/config_families.hpp, the README's conventions table); an unlisted
 //    or missing model_type is refused naming `model_type` unless options.family names the
 //    family whose rules to take. The row gives the layout (and DeepSeek's `rope_interleave`
-//    flag), the head-dim rule (head_dim, else the config class default, else hidden_size /
+//    flag), the turn (rope_config::turn: nanochat's rotate_half turns by −p·θ), the head-dim rule (head_dim, else the config class default, else hidden_size /
 //    num_attention_heads; DeepSeek qk_rope_head_dim; ChatGLM kv_channels; GPT-J n_embd /
 //    n_head; Gemma 4's global_head_dim on full layers), the rotary-dim rule (int(head_dim ·
 //    partial_rotary_factor) with the class default factor — GPT-NeoX rotary_pct 0.25, GLM 0.5,
@@ -108,7 +117,9 @@ struct config_options {
 //    contiguous sections (Qwen2-VL, Qwen2.5-VL: apply_multimodal_rotary_pos_emb);
 //    `mrope_interleaved: true` or a Qwen3-VL text model (whose rotary always interleaves,
 //    section default [24, 20, 20]) the interleaved ones (apply_interleaved_mrope);
-//    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally).
+//    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally);
+//    ERNIE 4.5 VL's (h, w, t) mrope_section (default [22, 22, 20], h = w, t ≥ 1) gives
+//    mrope_hw with section (t, h, w) (Ernie4_5_VLMoeTextRotaryEmbedding);
 // With options.tower == "vision" the `vision_config` is read instead (the 2-D rotary of the
 // vision tower; no scaling, half layout unless options.layout says otherwise):
 //  - Qwen2-VL: head_dim = vision_config.embed_dim / num_heads; Qwen2.5-VL and Qwen3-VL:
@@ -161,13 +172,28 @@ struct query_scale {
 // within 2 ulp of the formula evaluated in long double (one floor, one log, one fma).
 double query_scale_at(const query_scale& q, std::int64_t position);
 
+// A decoder layer's cross-attention to the encoder's output (encoder-decoder models), which
+// carries no RoPE on the encoder's keys. separate: a second attention after the self-attention,
+// neither queries nor keys rotated (T5GemmaCrossAttention); merged: the encoder's keys joined
+// to the self-attention's keys in one softmax, the queries rotated as for self-attention
+// (T5Gemma2MergedAttention).
+enum class cross_attention { none, separate, merged };
+// "none" | "separate" | "merged"
+std::string_view to_string(cross_attention kind) noexcept;
+
+// Which keys j a query at i sees (HF's mask functions): causal layers j ≤ i, bidirectional
+// layers every j; a sliding layer further limits them to i − window < j (and, bidirectional,
+// j ≤ i + lookahead).
 struct layer_info {
   int index = 0;
   std::optional<std::size_t> rope{};  // index into model_info::encodings; nullopt: no RoPE
   attention_kind attention = attention_kind::full;
-  std::optional<int> window{};  // sliding: the window (sliding_window)
+  std::optional<int> window{};  // sliding: keys at or before i seen, 0 ≤ i − j < window
   std::optional<int> chunk{};   // chunked: the chunk (attention_chunk_size)
   std::optional<posenc::query_scale> query_scale{};  // Llama 4 (no-RoPE layers), Ministral 3
+  bool bidirectional = false;      // an encoder layer: keys after the query are seen too
+  std::optional<int> lookahead{};  // bidirectional sliding: keys after i seen, 0 < j − i ≤ lookahead
+  cross_attention cross = cross_attention::none;  // a decoder layer's attention to the encoder
 };
 
 struct model_info {
@@ -182,8 +208,12 @@ struct model_info {
 // from `layer_types` when the config lists it, else the family's rule (Gemma 2/3/4, Cohere2,
 // OLMo 3, EXAONE 4 and gpt-oss periods, Mistral's and StarCoder2's sliding_window, Qwen2's
 // use_sliding_window / max_window_layers, Llama 4 and SmolLM3 no_rope_layers, Llama 4
-// chunked attention, Mllama's cross_attention_layers). options.layer and options.layer_type
-// are ignored. Throws as rope_from_config does, naming the config key
+// chunked attention, Mllama's cross_attention_layers; encoder stacks bidirectional, with
+// the window HF's bidirectional mask applies: |i − j| ≤ sliding_window (window
+// sliding_window + 1, lookahead sliding_window: create_bidirectional_sliding_window_mask) or
+// T5Gemma 2's split ((w + 1) // 2 at or before, w // 2 after: sliding_window_mask_function);
+// decoder stacks of encoder-decoder models note their cross-attention). options.layer and
+// options.layer_type are ignored. Throws as rope_from_config does, naming the config key
 // (num_hidden_layers, layer_types[i], no_rope_layers, sliding_window, …).
 model_info model_from_config(const hf_config& config, const config_options& options = {});
 

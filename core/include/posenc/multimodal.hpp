@@ -17,6 +17,11 @@
 //   mrope_interleaved (Qwen3-VL; HF `apply_interleaved_mrope`): rung i takes h when
 //     i ≡ 1 (mod 3) and i < 3·s_h, w when i ≡ 2 (mod 3) and i < 3·s_w, t otherwise: bands
 //     on the shared ladder, h rungs 1 + 3k, w rungs 2 + 3k, t the list of the others.
+//   mrope_hw (ERNIE 4.5 VL; HF `Ernie4_5_VLMoeTextRotaryEmbedding`: inv_freq_3d,
+//     recomposition_to_3d): with section (s_t, s_h, s_w), s_h = s_w, rung i < s_h + s_w takes
+//     h when i is even and w when odd, the last s_t rungs take t: bands on the shared ladder,
+//     h rungs 2k, w rungs 1 + 2k, t rungs s_h + s_w + k. (HF's mrope_section lists the same
+//     counts in the order h, w, t.)
 //   vision_qwen2vl (Qwen2-VL / Qwen2.5-VL vision tower; HF `VisionRotaryEmbedding(head_dim/2)`,
 //     `rot_pos_emb`, `apply_rotary_pos_emb_vision`): positions (row, col); with φ_j the
 //     ladder of dim r/2 (φ_j = b^(−4j/r), j < r/4), rung i < r/4 is row·φ_i and rung
@@ -54,7 +59,9 @@
 
 namespace posenc {
 
-enum class rope_axes_kind { none, mrope, mrope_interleaved, vision_qwen2vl, vision_pixtral, bands };
+enum class rope_axes_kind {
+  none, mrope, mrope_interleaved, vision_qwen2vl, vision_pixtral, bands, mrope_hw
+};
 
 // Most positions a token may have (Flux.2: t, h, w, l).
 inline constexpr int max_axes = 4;
@@ -74,7 +81,7 @@ struct axis_band {
   std::vector<int> rungs = {};
 };
 
-// "none" | "mrope" | "mrope-interleaved" | "qwen2-vl" | "pixtral"; anything else throws
+// "none" | "mrope" | "mrope-interleaved" | "mrope-hw" | "qwen2-vl" | "pixtral"; anything else throws
 // posenc::invalid_argument naming `axes`.
 rope_axes_kind parse_rope_axes(std::string_view name);
 std::string_view to_string(rope_axes_kind kind) noexcept;
@@ -87,6 +94,7 @@ int axis_count(rope_axes_kind kind) noexcept;
 //  - mrope / mrope_interleaved: `section` (each ≥ 0) must sum to rotary_dim/2; interleaved
 //    also needs 3·s_h ≤ r/2 + 1 and 3·s_w ≤ r/2 (else HF's stride-3 slices would hold fewer
 //    rungs than the section says). Any scaling of rope_config applies.
+//  - mrope_hw: as mrope, and s_h = s_w (h and w alternate over their 2·s_h rungs).
 //  - vision_qwen2vl / vision_pixtral: rotary_dim a multiple of 4 (rows and columns get r/4
 //    rungs each); `section` unused; rope_config::scaling must be none.
 //  - bands: 1 to max_axes bands whose dims sum to rotary_dim, each even ≥ 2 with a finite

@@ -46,6 +46,15 @@ enum class angle_precision { exact, float32 };
 angle_precision parse_angle_precision(std::string_view name);
 std::string_view to_string(angle_precision angles) noexcept;
 
+// Which way a rotation turns: forward rotates each pair by +p·θ_i (every convention but one),
+// inverse by −p·θ_i. As a rope_apply argument it undoes a rotation; as rope_config::turn it
+// is the model's own sense of rotation (nanochat: rotate_half = cat(x2, −x1)).
+enum class direction { forward, inverse };
+
+// "forward" | "inverse"; anything else throws posenc::invalid_argument naming `direction`.
+direction parse_direction(std::string_view name);
+std::string_view to_string(direction dir) noexcept;
+
 // What a rotator is made of. Frequencies are a pure function of these (fixed at construction).
 struct rope_config {
   int head_dim = 0;        // elements per head row, in [2, max_dim]
@@ -55,9 +64,10 @@ struct rope_config {
   posenc::scaling scaling = {};
   angle_precision angles = angle_precision::exact;
   rope_axes axes = {};     // several positions per token (multimodal.hpp); none by default
+  // The model's sense of rotation: inverse turns pair i by −p·θ_i on rope_apply's forward
+  // (and by +p·θ_i on its inverse). cos/sin tables stay cos/sin(p·θ_i) either way.
+  direction turn = direction::forward;
 };
-
-enum class direction { forward, inverse };
 
 // Largest |position| (and |start + tokens − 1|, |delta|) accepted: positions are exact in
 // double up to here, so the angle p·θ is still one correctly rounded product.
@@ -113,6 +123,7 @@ public:
   int rotary_dim() const noexcept { return rotary_dim_; }
   rope_layout layout() const noexcept { return layout_; }
   angle_precision angles() const noexcept { return angles_; }
+  direction turn() const noexcept { return turn_; }
   double attention_factor() const noexcept { return attention_factor_; }
   // θ'_i as used by rung i (the plain ladder, or the rungs of a 2-D rotary: multimodal.hpp).
   std::span<const double> inv_freq() const noexcept { return inv_freq_; }
@@ -168,6 +179,7 @@ private:
   int rotary_dim_ = 0;
   rope_layout layout_ = rope_layout::half;
   angle_precision angles_ = angle_precision::exact;
+  direction turn_ = direction::forward;
   rope_axes_kind axes_kind_ = rope_axes_kind::none;
   int axes_count_ = 1;
   bool shared_ladder_ = false;
@@ -199,6 +211,7 @@ private:
 //    rope_shift moves every axis by delta.
 //  - forward: each pair becomes f·R(p·θ_i)·pair (f = attention factor);
 //    inverse: R(−p·θ_i)·pair / f, which undoes forward to float rounding (≤ 1e−6 rel).
+//    A cache whose turn() is inverse swaps the two angles: f·R(−p·θ_i) and R(p·θ_i) / f.
 //  - Max error per rotated element vs float64 rotation of the same input by the exact angle:
 //    ≤ 4e−7·f·(|a| + |b|) for |p| ≤ 2^24 (cos/sin error 3e−7 plus 2 float roundings). Past
 //    2^24 the bound is not promised, but the angle p·θ_i is still formed and reduced in
@@ -238,7 +251,7 @@ void rope_apply_qk(const rotary_cache& cache, tensor_view q, tensor_view k,
                    std::span<const double> positions);
 
 // Re-rotates cached keys by `delta` positions, in place: keys rotated at p become keys
-// rotated at p + delta (R(a)R(b) = R(a + b)). A pure rotation (no attention factor): the
+// rotated at p + delta (R(a)R(b) = R(a + b); an inverse-turn cache turns by −delta·θ_i). A pure rotation (no attention factor): the
 // angle delta·θ_i is formed and reduced in double, and the rotation itself is computed in
 // double and rounded to float once per element, so cos² + sin² = 1 holds to
 // 1e−16 and repeated shifts do not drift. k: a view as for rope_apply (dim == head_dim);
@@ -250,7 +263,8 @@ void rope_shift(const rotary_cache& cache, tensor_view k, std::int64_t delta);
 // What a model's rotary embedding returns: cos_out/sin_out [tokens][rotary_dim], full width in
 // the cache's layout (half: c_0 … c_{r/2−1} c_0 … c_{r/2−1}; interleaved: c_0 c_0 c_1 c_1 …;
 // half pairs within each axis chunk: the half pattern per chunk),
-// each value f·cos(p·θ_i) / f·sin(p·θ_i) rounded to float once (f = attention factor). Token
+// each value f·cos(p·θ_i) / f·sin(p·θ_i) rounded to float once (f = attention factor), for
+// either turn (nanochat's rotary embedding returns these; its rotate_half turns them back). Token
 // t sits at positions[t] or at start + t, every position within ±max_position. A multi-axis
 // cache (multimodal.hpp) returns each token's merged row — after HF's section merge
 // (apply_multimodal_rotary_pos_emb / apply_interleaved_mrope) or the vision towers' row and

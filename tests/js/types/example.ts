@@ -72,6 +72,14 @@ const mrope = pe.rope({ headDim: 128, base: 1e6, mrope: { section: [16, 24, 24],
 const axes: 1 | 2 | 3 | 4 = mrope.axes;
 const sections: readonly number[] | undefined = mrope.mrope?.section;
 mrope.apply(new Float32Array(2 * 128), { positions: new Int32Array(6) });
+const ernie = pe.rope({ headDim: 128, base: 5e5, layout: 'interleaved', mrope: { section: [20, 22, 22], interleaved: 'hw' } });
+const hw: boolean | 'hw' | undefined = ernie.mrope?.interleaved;
+// @ts-expect-error — 'hw' is the only string
+pe.rope({ headDim: 128, mrope: { section: [20, 22, 22], interleaved: 'wh' } });
+const turned = pe.rope({ headDim: 128, direction: 'inverse' });
+const turn: 'forward' | 'inverse' = turned.direction;
+// @ts-expect-error — a direction is 'forward' or 'inverse'
+pe.rope({ headDim: 128, direction: 'backward' });
 const vis = pe.rope({ headDim: 80, vision2d: 'pixtral', layout: 'interleaved' });
 const kind: 'qwen2-vl' | 'pixtral' | null = vis.vision2d;
 const bits: Uint16Array = vis.apply(new Uint16Array(80), { positions: [1, 2], dtype: 'bfloat16' });
@@ -148,6 +156,14 @@ const ntkAlpha = pe.rope({ headDim: 128, base: 1e4, scaling: { type: 'dynamic', 
 export const usedModel = [layerRope, wholeRope, key, scales, proportional, ntkAlpha, model.encodings.e0];
 // @ts-expect-error: with `layer` the result may be null
 const notNull: Rope = pe.ropeFromConfig(llama4Config, { layer: 0 });
+// An encoder-decoder's stacks: the encoder attends both ways, the decoder cross-attends.
+const t5Encoder = pe.modelFromConfig(llama4Config, { stack: 'encoder' }).layers[0];
+const bothWays: boolean = t5Encoder.bidirectional;
+const ahead: number | null = t5Encoder.lookahead;
+const cross: 'separate' | 'merged' | null = t5Encoder.crossAttention;
+export const usedStacks = [bothWays, ahead, cross, pe.ropeFromConfig(llama4Config, { stack: 'decoder', layer: 1 })];
+// @ts-expect-error: two stacks only
+pe.modelFromConfig(llama4Config, { stack: 'both' });
 // "Train short, test long": a trainer stepped by hand, from its own entry.
 const pt: PosencTrain = await createTrainer({ simd });
 const trainer: Trainer = pt.train({ task: 'recall', encoding: 'rope-half', seed: 1n, evalLengths: [64, 128] });

@@ -903,6 +903,7 @@ export default {
   's18.axesCaption': '{key}: the rungs and columns of each axis',
   's18.interleaved': 'interleaved',
   's18.contiguous': 'contiguous blocks',
+  's18.hw': 'h even / w odd rungs, t last',
   's18.visionTitle': 'The vision tower’s axes',
   's18.visionText': 'The image encoder has its own rotary, read from `vision_config` by `pe.modelFromConfig(config, { tower: \'vision\' })`. Each patch has two positions, its row and its column in the patch grid; half of the rungs turn on the row, the other half on the column (Qwen2-VL’s vision rotary: the same ladder twice; Pixtral: the even θ on the row, the odd θ on the column).',
   's18.visionSource': 'Vision tower: model_type “{type}”, {n} layers, rotary {key} ({kind}): head dim {hd}, {rd} rotated dims, θ base {base}.',

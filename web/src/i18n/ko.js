@@ -903,6 +903,7 @@ export default {
   's18.axesCaption': '{key}: 축별 단과 열',
   's18.interleaved': '번갈아',
   's18.contiguous': '연속 블록',
+  's18.hw': 'h 짝수 / w 홀수 가로대, t 마지막',
   's18.visionTitle': '비전 타워의 축',
   's18.visionText': '이미지 인코더에는 따로 로터리가 있으며, `pe.modelFromConfig(config, { tower: \'vision\' })`가 `vision_config`에서 읽습니다. 패치마다 위치가 두 개, 곧 패치 격자에서의 행과 열입니다. 단의 절반은 행 위치로, 나머지 절반은 열 위치로 돕니다(Qwen2-VL의 비전 로터리는 같은 사다리를 두 번, Pixtral은 짝수 번째 θ를 행에, 홀수 번째 θ를 열에 씁니다).',
   's18.visionSource': '비전 타워: model_type “{type}”, 층 {n}개, 로터리 {key}({kind}): 헤드 차원 {hd}, 회전하는 차원 {rd}개, θ 밑 {base}.',

@@ -16,6 +16,9 @@ import { sci, sig, int } from '../ui/format.js';
 import { BUNDLED, GOLDEN_POSITIONS, inspect, inspectVision, goldenText } from '../api-scope.js';
 import { configError } from '../ui/errors.js';
 
+// rope.mrope.interleaved (false, true, 'hw') → the message naming its rung order.
+const MROPE_ORDER = Object.freeze({ false: 's18.contiguous', true: 's18.interleaved', hw: 's18.hw' });
+
 // θ base as the config writes it: 500 000, 10 000, 1.5e6 → 1 500 000.
 const base = (b) => (Number.isInteger(b) ? int(b) : sig(b, 6));
 const KIND_CLASS = { full: 'k-full', sliding: 'k-sliding', chunked: 'k-chunked' };
@@ -154,7 +157,7 @@ export default {
       return panel(t('s18.mropeTitle'), h('p', {}, rich(t('s18.mropeText'))),
         withAxes.map((e) => [
           h('p', { 'data-testid': 'scope-mrope-config' }, rich(t('s18.mropeConfig', { key: e.key, section: `[${e.axes.mrope.section.join(', ')}]`,
-            order: e.axes.mrope.interleaved ? t('s18.interleaved') : t('s18.contiguous') }))),
+            order: t(MROPE_ORDER[String(e.axes.mrope.interleaved)]) }))),
           axesView(e.key, e.axes, t('s18.unitTokens'), 'scope-mrope')]));
     }
 
