@@ -4,7 +4,9 @@
 // Node; a float32-angle port is worse than posenc at the last position; the M-RoPE and vision-tower
 // axes are those of transformers' code; a refused config shows the package's error naming the key
 // (in Korean, a Korean sentence); the downloads are the JSON of `posenc vectors [--tower vision]`
-// (wasm/bin/posenc.mjs) for the same file, byte for byte.
+// (wasm/bin/posenc.mjs) for the same file, byte for byte. Encoder-decoder configs (T5Gemma,
+// T5Gemma 2) are read one stack at a time, the stack picked on the page; each layer kind's
+// keys, bidirectional window, cross-attention and sense of rotation are the layer records'.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -20,7 +22,12 @@ const BUNDLED = {
   'gemma-4-e2b': 'gemma-4-e2b-it.reconstructed', 'llama-4-scout': 'llama-4-scout-17b-16e.reconstructed',
   'deepseek-v3': 'deepseek-v3', 'phi-3.5-mini': 'phi-3.5-mini-instruct', 'smollm3-3b': 'smollm3-3b',
   'command-r': 'c4ai-command-r-v01', 'gpt-j-6b': 'gpt-j-6b',
+  't5gemma-2-270m': 't5gemma-2-270m-270m.reconstructed', 'privacy-filter': 'openai-privacy-filter.class-defaults.reconstructed',
+  'nanochat': 'nanochat.class-defaults.reconstructed',
 };
+// The encoder-decoder ones: their config.json holds an `encoder` and a `decoder` (the page reads
+// the decoder unless the reader picks the encoder).
+const STACKED = new Set(['t5gemma-2-270m-270m.reconstructed', 't5gemma-2b-2b.reconstructed']);
 const fixture = (file) => join(FIX, `${file}.json`);
 
 let suite, pe;
@@ -29,11 +36,13 @@ after(async () => { await suite?.close(); });
 
 const sci = (text) => num(String(text).replace(/ × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)/, (m, e) => `e${[...e].map((c) => '-0123456789'['⁻⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)]).join('')}`));
 
-// What the page must show for a config, from the package in Node.
-function expected(config) {
-  const model = pe.modelFromConfig(config);
+// What the page must show for a config (and the stack it reads), from the package in Node.
+function expected(config, stack) {
+  const model = pe.modelFromConfig(config, stack === undefined ? {} : { stack });
   try {
     return {
+      records: model.layers.map((l) => ({ ...l })),
+      inverse: Object.keys(model.encodings).filter((k) => model.encodings[k].direction === 'inverse'),
       layers: model.layers.length,
       noRope: model.layers.filter((l) => l.rope === null).length,
       keys: Object.keys(model.encodings),
@@ -151,14 +160,55 @@ async function checkAxes(page, file, lang) {
   }
 }
 
-async function checkShown(page, config, width) {
-  const want = expected(config);
+// The keys j a query at i sees, as the README states a layer record's fields: causal j ≤ i;
+// sliding 0 ≤ i − j < window and, bidirectional, 0 < j − i ≤ lookahead; bidirectional full: every j.
+function checkKeys(shown, l) {
+  if (l.attention === 'full') {
+    if (l.bidirectional) assert.match(shown, /^(every j|모든 j)$/);
+    else assert.equal(shown, 'j ≤ i');
+    return;
+  }
+  if (l.attention !== 'sliding') return;
+  const m = shown.match(/^i − ([\d\u202f]+) < j ≤ i(?: \+ ([\d\u202f]+))?$/);
+  assert.ok(m, shown);
+  assert.equal(num(m[1]), l.window, shown);
+  assert.equal(m[2] === undefined ? null : num(m[2]), l.bidirectional ? l.lookahead : null, shown);
+}
+
+// Each row of the layer-kind table against the records of its layers: every layer it lists has
+// the same record, its attention cell says bidirectional and cross-attention exactly when the
+// records do, its keys column is the window's, its rotary cell says −p·θ for an inverse rotator.
+function checkKinds(kinds, want) {
+  for (const r of kinds) {
+    const indices = r[0].replace(/^\D*?(?=\d)/, '').split(', ').flatMap((x) => {
+      const [a, b = a] = x.split('–').map(Number);
+      return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+    });
+    const l = want.records[indices[0]];
+    for (const i of indices) assert.deepEqual({ ...want.records[i], index: 0 }, { ...l, index: 0 }, `layer ${i} in the row of ${indices[0]}`);
+    const [attention, keys, rope] = [r[2], r[3], r[4]].map((c) => c.replace(/^(attention|어텐션|keys j a query at i sees|위치 i의 쿼리가 보는 키 j|rotary|로터리)/, ''));
+    assert.equal(/bidirectional|양방향/.test(attention), l.bidirectional, attention);
+    assert.equal(/cross-attention|교차 어텐션/.test(attention), l.crossAttention === 'separate' || l.attention === 'cross', attention);
+    assert.equal(/encoder keys|인코더 키/.test(attention), l.crossAttention === 'merged', attention);
+    checkKeys(keys, l);
+    assert.equal(/−p·θ/.test(rope), want.inverse.includes(l.rope), rope);
+  }
+}
+
+async function checkShown(page, config, width, stack) {
+  const want = expected(config, stack);
   const source = await page.textContent('[data-testid="scope-source"]');
   assert.match(source, new RegExp(`\\b${want.layers}\\b`));
+  // The stack choice shows for an encoder-decoder config only, on the stack read.
+  assert.equal(await page.$eval('[data-testid="scope-stack-pick"]', (e) => e.hidden), stack === undefined);
+  if (stack !== undefined) assert.equal(await page.$eval('[data-testid="scope-stack-pick"] input:checked', (e) => e.value), stack);
   assert.equal(await page.$$eval('[data-testid="scope-strip"] .layer', (c) => c.length), want.layers);
   assert.equal(await page.$$eval('[data-testid="scope-strip"] .layer.k-none', (c) => c.length), want.noRope);
+  assert.equal(await page.$$eval('[data-testid="scope-strip"] .layer.bidi', (c) => c.length), want.records.filter((l) => l.bidirectional).length);
+  assert.equal(await page.$$eval('[data-testid="scope-strip"] .layer.cross', (c) => c.length), want.records.filter((l) => l.crossAttention !== null).length);
   const kinds = await tableCells(page, 'scope-stack');
   assert.equal(kinds.reduce((s, r) => s + Number(r[1].replace(/^\D+/, '')), 0), want.layers);
+  checkKinds(kinds, want);
   const enc = await tableCells(page, 'scope-encodings');
   assert.deepEqual(enc.map((r) => r[0].replace(/^.*?(e\d+)$/, '$1')), want.keys);
   assert.equal(await page.$('[data-testid="scope-mrope"]') !== null, want.mrope);
@@ -184,7 +234,7 @@ for (const lang of ['en', 'ko']) {
       for (const [key, file] of Object.entries(BUNDLED)) {
         await page.selectOption('select[name="s18.m"]', key);
         await page.waitForFunction((k) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(`${k}.json`), key);
-        await checkShown(page, JSON.parse(readFileSync(fixture(file), 'utf8')), width);
+        await checkShown(page, JSON.parse(readFileSync(fixture(file), 'utf8')), width, STACKED.has(file) ? 'decoder' : undefined);
         await checkAxes(page, file, lang);
         if (key in MOVED) {
           const want = MOVED[key](JSON.parse(readFileSync(fixture(file), 'utf8')));
@@ -265,6 +315,69 @@ for (const lang of ['en', 'ko']) {
       await page.selectOption('select[name="s18.m"]', 'gpt-j-6b');
       await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('gpt-j-6b.json'));
       assert.equal(await page.textContent('[data-testid="scope-error"]'), '');
+      const p = await page.problems();
+      assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
+      await page.close();
+    });
+  }
+}
+
+// A config file dropped on the zone, as the browser hands it to the page.
+async function dropFile(page, text, name) {
+  await page.evaluate(([text, name]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], name, { type: 'application/json' }));
+    document.querySelector('[data-testid="scope-drop"]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [text, name]);
+  await page.waitForFunction((n) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(n), name);
+}
+
+for (const lang of ['en', 'ko']) {
+  const word = { en: { encoder: 'encoder', decoder: 'decoder' }, ko: { encoder: '인코더', decoder: '디코더' } }[lang];
+  for (const width of [1280, 390]) {
+    test(`${lang} ${width} px: an encoder-decoder config by stack, a bidirectional window, an inverse rotator`, async () => {
+      const page = await suite.open(`#lang=${lang}&sec=18`, { width, height: 900 });
+      await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
+      assert.equal(await page.$eval('[data-testid="scope-stack-pick"]', (e) => e.hidden), true);
+      // Dropped: T5Gemma 2's wrapper config; the decoder first (the default), then the encoder.
+      const t5 = readFileSync(fixture('t5gemma-2-270m-270m.reconstructed'), 'utf8');
+      await dropFile(page, t5, 't5gemma-2.json');
+      assert.ok((await page.textContent('[data-testid="scope-source"]')).includes(word.decoder));
+      await checkShown(page, JSON.parse(t5), width, 'decoder');
+      await page.click('[data-testid="scope-stack-pick"] input[value="encoder"] + label');
+      await page.waitForFunction((w) => document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.encoder);
+      await checkShown(page, JSON.parse(t5), width, 'encoder');
+      await page.waitForFunction(() => location.hash.includes('s18.stack=encoder'));
+      if (lang === 'en' && width === 1280) {
+        // The golden vectors of the stack on show: `posenc vectors --stack encoder`.
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="scope-download"]')]);
+        assert.equal(download.suggestedFilename(), 't5gemma-2.encoder.golden.json');
+        assert.equal(readFileSync(await download.path(), 'utf8'), cli(fixture('t5gemma-2-270m-270m.reconstructed'), '--stack', 'encoder'));
+      }
+      // Pasted: T5Gemma's, read with the stack picked (encoder), then its decoder's separate cross-attention.
+      const t5v1 = readFileSync(fixture('t5gemma-2b-2b.reconstructed'), 'utf8');
+      await page.fill('[data-testid="scope-paste"]', t5v1);
+      await page.click('[data-testid="scope-read"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
+      await checkShown(page, JSON.parse(t5v1), width, 'encoder');
+      await page.click('[data-testid="scope-stack-pick"] input[value="decoder"] + label');
+      await page.waitForFunction((w) => document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.decoder);
+      await checkShown(page, JSON.parse(t5v1), width, 'decoder');
+      // A single-stack bidirectional model: no stack choice; |i − j| ≤ 128 as its window and lookahead.
+      await page.selectOption('select[name="s18.m"]', 'privacy-filter');
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('privacy-filter.json'));
+      await checkShown(page, JSON.parse(readFileSync(fixture(BUNDLED['privacy-filter']), 'utf8')), width);
+      assert.equal((await tableCells(page, 'scope-stack'))[0][3], 'i − 129 < j ≤ i + 128');
+      // nanochat: its rotator turns by −p·θ, said in the table and under it.
+      await page.selectOption('select[name="s18.m"]', 'nanochat');
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('nanochat.json'));
+      await checkShown(page, JSON.parse(readFileSync(fixture(BUNDLED.nanochat), 'utf8')), width);
+      assert.match((await page.$$eval('[data-testid="scope-stack-note"]', (n) => n.map((x) => x.textContent))).join(' '), /rotate_half/);
+      // The link keeps the stack: T5Gemma 2 bundled, its encoder.
+      await page.evaluate((l) => { location.hash = `#lang=${l}&sec=18&s18.m=t5gemma-2-270m&s18.stack=encoder`; }, lang);
+      await page.waitForFunction((w) => /^t5gemma-2-270m\.json/.test(document.querySelector('[data-testid="scope-source"]')?.textContent) &&
+        document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.encoder);
+      await checkShown(page, JSON.parse(t5), width, 'encoder');
       const p = await page.problems();
       assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
       await page.close();

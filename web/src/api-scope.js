@@ -21,6 +21,9 @@ export const BUNDLED = {
   'smollm3-3b': ['SmolLM3 3B', () => import('../../tests/fixtures/hf-configs/smollm3-3b.json')],
   'command-r': ['Cohere Command-R v01', () => import('../../tests/fixtures/hf-configs/c4ai-command-r-v01.json')],
   'gpt-j-6b': ['GPT-J 6B', () => import('../../tests/fixtures/hf-configs/gpt-j-6b.json')],
+  't5gemma-2-270m': ['T5Gemma 2 270M-270M (reconstructed)', () => import('../../tests/fixtures/hf-configs/t5gemma-2-270m-270m.reconstructed.json')],
+  'privacy-filter': ['OpenAI Privacy Filter (class defaults)', () => import('../../tests/fixtures/hf-configs/openai-privacy-filter.class-defaults.reconstructed.json')],
+  'nanochat': ['nanochat (class defaults)', () => import('../../tests/fixtures/hf-configs/nanochat.class-defaults.reconstructed.json')],
 };
 
 /** The positions `npx posenc vectors` writes by default. */
@@ -28,24 +31,47 @@ export const GOLDEN_POSITIONS = [0, 1, 4095, 131071];
 
 const CONTEXT_KEYS = ['max_position_embeddings', 'n_positions', 'seq_length'];
 
-/** The context length the config states (text_config first), and the key it came from. */
-export function contextLength(config) {
-  for (const where of [config?.text_config, config]) {
-    if (where === null || typeof where !== 'object') continue;
+// An own property of an object, else undefined (nothing inherited is read).
+const own = (o, key) => (o !== null && typeof o === 'object' && Object.hasOwn(o, key) ? o[key] : undefined);
+
+/**
+ * The context length the config states, and the key it came from: the stack's config first
+ * (`encoder.text_config`, `encoder`) when a stack is read, then text_config, then the top level.
+ */
+export function contextLength(config, stack) {
+  const places = [[own(config, 'text_config'), 'text_config.'], [config, '']];
+  if (stack !== undefined) {
+    const s = own(config, stack);
+    places.unshift([own(s, 'text_config'), `${stack}.text_config.`], [s, `${stack}.`]);
+  }
+  for (const [where, prefix] of places) {
     for (const key of CONTEXT_KEYS) {
-      const v = where[key];
-      if (Number.isSafeInteger(v) && v > 1) return { length: v, key: where === config ? key : `text_config.${key}` };
+      const v = own(where, key);
+      if (Number.isSafeInteger(v) && v > 1) return { length: v, key: `${prefix}${key}` };
     }
   }
   return null;
 }
 
-// The layers grouped by kind (same rotator, attention, window, chunk), in order of first use:
-// [{ layer, indices, ranges: [[from, to], …] }].
+/**
+ * Whether the package reads this config only with a stack (an encoder-decoder config): read
+ * without one, its error names `stack` as required.
+ */
+export function hasStacks(pe, config) {
+  let model;
+  try { model = pe.modelFromConfig(config, { cacheLength: 0 }); } catch (err) {
+    return err instanceof RangeError && /^posenc: stack is required\b/.test(err.message);
+  }
+  model.dispose();
+  return false;
+}
+
+// The layers grouped by kind (same rotator, attention, window, chunk, sense, cross-attention),
+// in order of first use: [{ layer, indices, ranges: [[from, to], …] }].
 function kinds(layers) {
   const out = new Map();
   for (const l of layers) {
-    const key = `${l.rope}|${l.attention}|${l.window}|${l.chunk}`;
+    const key = `${l.rope}|${l.attention}|${l.window}|${l.chunk}|${l.bidirectional}|${l.lookahead}|${l.crossAttention}`;
     if (!out.has(key)) out.set(key, { layer: l, indices: [], ranges: [] });
     const k = out.get(key);
     const last = k.ranges[k.ranges.length - 1];
@@ -131,15 +157,19 @@ function unscaled(pe, r) {
   try { return Array.from(plain.invFreq); } finally { plain.dispose(); }
 }
 
-/** Everything the section draws for one parsed config. Throws the package's error. */
-export function inspect(pe, config) {
+/**
+ * Everything the section draws for one parsed config (`stack`: 'encoder' | 'decoder' for an
+ * encoder-decoder config, else undefined). Throws the package's error.
+ */
+export function inspect(pe, config, stack) {
+  const opts = stack === undefined ? {} : { stack };
   // No row cache: the page asks each rotator for a handful of rows, one at the model's last
   // position, and an automatic cache would be built up to 4 MiB for it on every redraw.
-  const model = pe.modelFromConfig(config, { cacheLength: 0 });
+  const model = pe.modelFromConfig(config, { ...opts, cacheLength: 0 });
   let model32; // the same rotators with float32 angles (HF's form), for the error beside posenc's
   try {
-    model32 = pe.modelFromConfig(config, { cacheLength: 0, angles: 'float32' });
-    const ctxLen = contextLength(config);
+    model32 = pe.modelFromConfig(config, { ...opts, cacheLength: 0, angles: 'float32' });
+    const ctxLen = contextLength(config, stack);
     const last = (ctxLen?.length ?? 131072) - 1;
     const encodings = Object.keys(model.encodings).map((key) => {
       const r = model.encodings[key];
@@ -148,7 +178,7 @@ export function inspect(pe, config) {
       return {
         unscaled: plain,
         moved: plain === null ? null : invFreq.filter((v, i) => Math.abs(v - plain[i]) > 1e-12 * plain[i]).length,
-        key, headDim: r.headDim, rotaryDim: r.rotaryDim, base: r.base, layout: r.layout,
+        key, headDim: r.headDim, rotaryDim: r.rotaryDim, base: r.base, layout: r.layout, direction: r.direction,
         scaling: model.scaling[key], attentionFactor: r.attentionFactor, invFreq,
         zeroPairs: invFreq.filter((v) => v === 0).length,
         passThrough: r.headDim - r.rotaryDim,
@@ -196,9 +226,13 @@ function queryScaleCurve(pe, scale, last) {
   return { scale: { ...scale }, positions, values: Array.from(pe.queryScale(scale, positions)) };
 }
 
-/** The text `npx posenc vectors [--tower vision]` writes for this config at the default positions. */
-export function goldenText(pe, config, tower = 'text') {
+/**
+ * The text `npx posenc vectors [--tower vision] [--stack S]` writes for this config at the
+ * default positions.
+ */
+export function goldenText(pe, config, tower = 'text', stack = undefined) {
   const opts = { version, positions: GOLDEN_POSITIONS };
   if (tower !== 'text') opts.tower = tower;
+  if (stack !== undefined) opts.stack = stack;
   return `${JSON.stringify(goldenVectors(pe, config, opts), null, 1)}\n`;
 }

@@ -2,18 +2,19 @@
 // test fixtures, or the learner's own) read by pe.modelFromConfig — its layer stack, each
 // distinct rotator's ladder against the context length, the M-RoPE axes and the vision tower's
 // 2-D axes (which rungs and HF columns turn on t, h, w or row, col), Llama 4's query scale, the
-// float32-angle error at the last position, and the golden vectors (api-scope.js).
+// float32-angle error at the last position, and the golden vectors (api-scope.js). An
+// encoder-decoder config is read one stack at a time, the one the reader picks.
 import { rich } from '../ui/math.js';
 import { h, replace } from '../ui/dom.js';
 import { spec } from '../state/hash.js';
 import { shell, panel, result } from '../ui/section.js';
-import { boundSelect } from '../ui/bind.js';
+import { boundSelect, boundChoice } from '../ui/bind.js';
 import { button, controlRow } from '../ui/controls.js';
 import { table } from '../ui/table.js';
 import { plot } from '../ui/plot.js';
 import { LINES } from '../ui/palette.js';
 import { sci, sig, int } from '../ui/format.js';
-import { BUNDLED, GOLDEN_POSITIONS, inspect, inspectVision, goldenText } from '../api-scope.js';
+import { BUNDLED, GOLDEN_POSITIONS, inspect, inspectVision, goldenText, hasStacks } from '../api-scope.js';
 import { configError } from '../ui/errors.js';
 
 // rope.mrope.interleaved (false, true, 'hw') → the message naming its rung order.
@@ -22,6 +23,17 @@ const MROPE_ORDER = Object.freeze({ false: 's18.contiguous', true: 's18.interlea
 // θ base as the config writes it: 500 000, 10 000, 1.5e6 → 1 500 000.
 const base = (b) => (Number.isInteger(b) ? int(b) : sig(b, 6));
 const KIND_CLASS = { full: 'k-full', sliding: 'k-sliding', chunked: 'k-chunked' };
+
+// The keys j a query at i attends to, as the layer record states them (README: window,
+// lookahead, chunk); null for a layer that is no self-attention over positions.
+function keysSeen(l, t) {
+  const after = l.bidirectional ? (l.lookahead === null ? '' : ` + ${int(l.lookahead)}`) : '';
+  if (l.attention === 'full') return l.bidirectional ? t('s18.seesAll') : 'j ≤ i';
+  if (l.attention === 'sliding') return `i − ${int(l.window)} < j ≤ i${after}`;
+  if (l.attention === 'chunked') return `⌊j / ${int(l.chunk)}⌋ = ⌊i / ${int(l.chunk)}⌋${l.bidirectional ? '' : ', j ≤ i'}`;
+  if (l.attention === 'sparse') return t('s18.seesSparse');
+  return null;
+}
 
 // Index lists as runs: 0–15 for steps of 1, "1, 4, …, 58" for a longer constant step.
 function runs(list) {
@@ -42,12 +54,16 @@ export default {
   num: 18,
   id: 'microscope',
   params: {
-    's18.m': spec.enumOf('llama-3.1-8b', ['llama-3.1-8b', 'qwen2.5-vl-7b', 'qwen3-vl-4b', 'ministral-3-3b', 'gemma-3-27b', 'gemma-4-e2b', 'llama-4-scout', 'deepseek-v3', 'phi-3.5-mini', 'smollm3-3b', 'command-r', 'gpt-j-6b']),
+    's18.m': spec.enumOf('llama-3.1-8b', ['llama-3.1-8b', 'qwen2.5-vl-7b', 'qwen3-vl-4b', 'ministral-3-3b', 'gemma-3-27b', 'gemma-4-e2b', 'llama-4-scout', 'deepseek-v3', 'phi-3.5-mini', 'smollm3-3b', 'command-r', 'gpt-j-6b', 't5gemma-2-270m', 'privacy-filter', 'nanochat']),
+    // The stack of an encoder-decoder config (offered only for such a config).
+    's18.stack': spec.enumOf('decoder', ['decoder', 'encoder']),
   },
   mount(ctx) {
     const { pe, t, state } = ctx;
     let config = null;        // the parsed config on show
     let name = '';            // its file name for the download
+    let stack;                // the stack read ('encoder' | 'decoder'), undefined for a single-stack config
+    let last = null;          // the latest config read, shown again when the stack changes
     let ladder = null;
     let run = 0;              // the latest load wins; dispose ends every load in flight
 
@@ -60,10 +76,10 @@ export default {
       a.addEventListener('click', (e) => {
         if (config === null) { e.preventDefault(); return; }
         let text;
-        try { text = goldenText(pe, config, tower); } catch (err) { e.preventDefault(); showError(err); return; }
+        try { text = goldenText(pe, config, tower, tower === 'text' ? stack : undefined); } catch (err) { e.preventDefault(); showError(err); return; }
         URL.revokeObjectURL(a.href);
         a.href = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-        a.download = `${name.replace(/\.json$/i, '')}${suffix}.golden.json`;
+        a.download = `${name.replace(/\.json$/i, '')}${tower === 'text' && stack !== undefined ? `.${stack}` : ''}${suffix}.golden.json`;
       });
       return a;
     }
@@ -79,14 +95,19 @@ export default {
 
     function show(parsed, label) {
       error.textContent = '';
+      last = [parsed, label];
       config = parsed;
       name = label;
       ladder?.dispose();
       ladder = null;
+      // The stack choice shows when the package needs one for this config, and only then.
+      stack = hasStacks(pe, parsed) ? state.get('s18.stack') : undefined;
+      stackRow.hidden = stack === undefined;
       let m;
-      try { m = inspect(pe, parsed); } catch (err) { config = null; showError(err); return; }
+      try { m = inspect(pe, parsed, stack); } catch (err) { config = null; showError(err); return; }
       download.hidden = false;
-      source.textContent = t('s18.source', { name: label, type: m.modelType || '—', family: m.family, n: m.layers.length });
+      const about = { name: label, type: m.modelType || '—', family: m.family, n: m.layers.length };
+      source.textContent = stack === undefined ? t('s18.source', about) : t('s18.sourceStack', { ...about, stack: t(`s18.stackName.${stack}`) });
       replace(body, stackPanel(m), ladderPanel(m), mropePanel(m), visionPanel(inspectVision(pe, parsed)), queryPanel(m), errorPanel(m),
         panel(t('s18.goldenTitle'), h('p', {}, rich(t('s18.goldenText', { p: GOLDEN_POSITIONS.join(', ') }))), download));
     }
@@ -94,19 +115,32 @@ export default {
     function stackPanel(m) {
       const strip = h('div', { class: 'layer-strip', 'data-testid': 'scope-strip', role: 'img',
         'aria-label': t('s18.stripLabel', { n: m.layers.length }) },
-        m.layers.map((l) => h('span', { class: `layer ${l.rope === null ? 'k-none' : ''} ${KIND_CLASS[l.attention] ?? 'k-other'}`,
-          title: `${l.index}: ${l.rope ?? t('s18.noRope')} · ${l.attention}` })));
+        m.layers.map((l) => h('span', { class: `layer ${l.rope === null ? 'k-none' : ''} ${KIND_CLASS[l.attention] ?? 'k-other'}${l.bidirectional ? ' bidi' : ''}${l.crossAttention !== null ? ' cross' : ''}`,
+          title: `${l.index}: ${l.rope ?? t('s18.noRope')} · ${t(`s18.att.${l.attention}`)}${l.bidirectional ? ` · ${t('s18.bidirectional')}` : ''}`
+            + (l.crossAttention === null ? '' : ` ${t(`s18.crossShort.${l.crossAttention}`)}`) })));
       const enc = Object.fromEntries(m.encodings.map((e) => [e.key, e]));
       const rows = m.kinds.map(({ layer: l, indices, ranges }) => {
         const e = l.rope === null ? null : enc[l.rope];
+        const attention = t(`s18.att.${l.attention}`) + (l.window !== null ? ` ${int(l.window)}` : '') + (l.chunk !== null ? ` ${int(l.chunk)}` : '')
+          + (l.bidirectional ? ` · ${t('s18.bidirectional')}` : '') + (l.crossAttention === null ? '' : ` ${t(`s18.crossShort.${l.crossAttention}`)}`);
         return [ranges.map(([a, b]) => (a === b ? String(a) : `${a}–${b}`)).join(', '), String(indices.length),
-          t(`s18.att.${l.attention}`) + (l.window !== null ? ` ${int(l.window)}` : '') + (l.chunk !== null ? ` ${int(l.chunk)}` : ''),
-          e === null ? t('s18.noRope') : e.key, e === null ? '—' : base(e.base), e === null ? '—' : String(e.headDim)];
+          attention, keysSeen(l, t) ?? '—',
+          e === null ? t('s18.noRope') : e.key + (e.direction === 'inverse' ? ` (${t('s18.inverseShort')})` : ''),
+          e === null ? '—' : base(e.base), e === null ? '—' : String(e.headDim)];
       });
+      // What only some models have, said under the table when this one has it.
+      const has = (f) => m.layers.some(f);
+      const notes = [
+        has((l) => l.bidirectional) && t('s18.bidiNote'),
+        has((l) => l.crossAttention === 'separate') && t('s18.crossNote.separate'),
+        has((l) => l.crossAttention === 'merged') && t('s18.crossNote.merged'),
+        m.encodings.some((e) => e.direction === 'inverse') && t('s18.inverseNote'),
+      ].filter(Boolean);
       return panel(t('s18.stackTitle'), h('p', {}, rich(t('s18.stackText'))), strip,
-        h('p', { class: 'hint' }, t('s18.stripKey')),
-        table({ caption: t('s18.stackCaption'), columns: [t('s18.layers'), t('s18.count'), t('s18.attention'), t('s18.rope'), 'θ base', t('s18.headDim')],
-          rows, testid: 'scope-stack', reflow: true, className: 'layer-kinds' }));
+        h('p', { class: 'hint' }, t('s18.stripKey'), has((l) => l.bidirectional || l.crossAttention !== null) ? [' ', t('s18.stripKeyMore')] : null),
+        table({ caption: t('s18.stackCaption'), columns: [t('s18.layers'), t('s18.count'), t('s18.attention'), t('s18.sees'), t('s18.rope'), 'θ base', t('s18.headDim')],
+          rows, testid: 'scope-stack', reflow: true, className: 'layer-kinds' }),
+        notes.map((n) => h('p', { class: 'hint', 'data-testid': 'scope-stack-note' }, rich(n))));
     }
 
     function ladderPanel(m) {
@@ -205,12 +239,16 @@ export default {
       select.value = '';
       let parsed;
       try { parsed = JSON.parse(text); } catch {
-        config = null; error.textContent = t('s18.badJson');
+        config = null; last = null; stackRow.hidden = true; error.textContent = t('s18.badJson');
         source.textContent = ''; replace(body); download.hidden = true; return;
       }
       show(parsed, label);
     }
 
+    const stackChoice = boundChoice(ctx, 's18.stack', { label: t('s18.stackPick'),
+      options: [['decoder', t('s18.stackName.decoder')], ['encoder', t('s18.stackName.encoder')]] }, () => { if (last !== null) show(...last); });
+    const stackRow = h('div', { 'data-testid': 'scope-stack-pick', hidden: true },
+      h('p', { class: 'hint' }, rich(t('s18.stackPickText'))), controlRow(stackChoice));
     const picker = boundSelect(ctx, 's18.m', { label: t('s18.pick'), options: this.params['s18.m'].values.map((k) => [k, BUNDLED[k][0]]) }, loadBundled);
     // A config of the learner's own shows in the picker as such, so any bundled one can be picked again.
     const select = picker.el.querySelector('select');
@@ -234,7 +272,7 @@ export default {
 
     const el = shell(ctx, this,
       panel(t('s18.pickTitle'), controlRow(picker), drop,
-        h('div', { class: 'paste' }, h('label', {}, t('s18.pasteLabel')), paste, read), source, error),
+        h('div', { class: 'paste' }, h('label', {}, t('s18.pasteLabel')), paste, read), source, stackRow, error),
       body);
     loadBundled();
     return { el, dispose: () => { run++; ladder?.dispose(); URL.revokeObjectURL(download.href); URL.revokeObjectURL(visionDownload.href); } };
