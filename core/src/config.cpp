@@ -12,6 +12,7 @@
 
 #include "detail/axis_rows.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <climits>
@@ -861,6 +862,45 @@ int vision_layer_count(const reader& r) {
     if (const auto n = r.integer(key, 1)) return *n;
   fail_argument("vision_config.depth (or vision_config.num_hidden_layers) is required to list "
                 "the vision tower's layers");
+}
+
+std::vector<layer_info> vision_layers(const reader& r) {
+  const int n = vision_layer_count(r);
+  const std::string top = r.text("model_type").value_or("");
+  const family* f = family_named(top.empty() ? r.text("vision_config.model_type").value_or("") : top);
+  const vision_window_rule w = f ? f->vision_windows : vision_window_rule{};
+  std::vector<layer_info> out;
+  for (int i = 0; i < n; ++i)
+    out.push_back({.index = i, .rope = 0, .bidirectional = true});  // is_causal = False
+  if (w.full_key.empty()) return out;
+  const std::string v = "vision_config.", key = v + std::string(w.full_key);
+  if (r.is_null(key))
+    fail_argument(key, " is null, but transformers needs a list of layer indices (", f->source,
+                  "): remove the key or give its value");
+  std::vector<double> full(w.full_default.begin(), w.full_default.end());
+  if (const auto given = r.numbers(key)) full = *given;
+  for (std::size_t k = 0; k < full.size(); ++k)
+    if (full[k] != std::floor(full[k]) || std::abs(full[k]) > 2147483647.0)
+      fail_argument(key, "[", k, "] must be an integer (a layer index), got ", full[k]);
+  const auto read = [&](const char* name, int fallback) {
+    r.refuse_null(v + name, "the vision window");
+    return r.integer(v + name, 1).value_or(fallback);
+  };
+  const int window = read("window_size", w.window_fallback);
+  const int merge = read("spatial_merge_size", w.merge_fallback);
+  const int patch = read("patch_size", w.patch_fallback);
+  const patch_window tiles{.side = window / merge / patch, .merge = merge};
+  if (tiles.side < 1)  // get_vision_window_index runs on every forward
+    fail_argument(v, "window_size = ", window, " gives windows of ", window, " // ", merge, " // ",
+                  patch, " = 0 merged tokens (window_size // spatial_merge_size // patch_size; "
+                  "transformers divides by it): it must be at least ", merge * patch);
+  for (layer_info& l : out) {
+    // `layer_num in fullatt_block_indexes`: entries outside [0, depth) name no layer.
+    if (std::find(full.begin(), full.end(), static_cast<double>(l.index)) != full.end()) continue;
+    l.attention = attention_kind::windowed;
+    l.patches = tiles;
+  }
+  return out;
 }
 
 }  // namespace detail
