@@ -422,12 +422,13 @@ export interface LayerDescription {
   /** The key of its rotator in `encodings`, or null: the layer has no RoPE. */
   readonly rope: string | null;
   /**
-   * 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'cross':
+   * 'windowed': a vision tower's 2-D window attention (patchWindow; Qwen2.5-VL's blocks not in
+   * fullatt_block_indexes). 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'cross':
    * Mllama's cross-attention (no RoPE). No attention, so no RoPE: 'linear' (linear attention or
    * Mamba), 'conv' (LFM2's convolutions), 'none' (Nemotron-H's MoE / MLP blocks).
    */
   readonly attention:
-    'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross' | 'none';
+    'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross' | 'none' | 'windowed';
   /**
    * sliding: the keys at or before the query it sees, 0 ≤ i − j < window (causal layers:
    * sliding_window; bidirectional ones as HF's mask applies it), else null.
@@ -453,6 +454,25 @@ export interface LayerDescription {
    * encoder's keys joined to the self-attention's keys, the queries rotated), else null.
    */
   readonly crossAttention: 'separate' | 'merged' | null;
+  /** windowed: its windows, else null. */
+  readonly patchWindow: PatchWindow | null;
+}
+
+/**
+ * A vision tower's window attention (transformers' get_vision_window_index): each frame's grid of
+ * merged tokens (merge × merge patches, kept adjacent) is cut from its top-left corner into
+ * side × side windows (partial at the right and bottom edges; side · merge patches a side); the
+ * tokens, their rotary positions with them, are reordered window by window (row-major inside each
+ * window and across windows) before the first block, a windowed block attends within each window
+ * only (both ways), a full block within the whole frame, and the patch order is restored after the
+ * last block. Qwen2.5-VL: side = window_size // spatial_merge_size // patch_size (112 // 2 // 14 = 4),
+ * merge = spatial_merge_size.
+ */
+export interface PatchWindow {
+  /** The window side in merged tokens. */
+  readonly side: number;
+  /** A merged token's side in patches. */
+  readonly merge: number;
 }
 
 /** pe.modelFromConfig's result (frozen, null-prototype records). */
@@ -956,7 +976,8 @@ export interface GoldenVectors {
   positions: number[];
   layers: Array<{ index: number; rope: string | null; attention: LayerDescription['attention'];
     window: number | null; chunk: number | null; queryScale: QueryScale | null;
-    bidirectional: boolean; lookahead: number | null; crossAttention: 'separate' | 'merged' | null }>;
+    bidirectional: boolean; lookahead: number | null; crossAttention: 'separate' | 'merged' | null;
+    patchWindow: { side: number; merge: number } | null }>;
   encodings: Record<string, GoldenEncoding>;
 }
 

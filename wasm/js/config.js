@@ -26,7 +26,7 @@ const TOWERS = ['text', 'vision'];
 const PARTS = ['attention', 'indexer'];
 const STACKS = ['encoder', 'decoder'];
 const CROSS = [null, 'separate', 'merged'];
-const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none'];
+const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none', 'windowed'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional'];
 // A family name is a short identifier; a longer string cannot name one (the core lists them).
 const MAX_FAMILY = 64;
@@ -342,6 +342,13 @@ export function configApi({ module, heap }, rope) {
     return freeze(q);
   }
 
+  function patchWindow(side, merge) {
+    const w = record();
+    w.side = side;
+    w.merge = merge;
+    return freeze(w);
+  }
+
   return {
     /** A rotator from a Hugging Face config.json object, as published; see index.d.ts. */
     ropeFromConfig(config, opts) {
@@ -386,8 +393,9 @@ export function configApi({ module, heap }, rope) {
         layer.bidirectional = info[at + 7] === 1;
         layer.lookahead = info[at + 8] === info[at + 8] ? info[at + 8] : null;
         layer.crossAttention = CROSS[info[at + 9]];
+        layer.patchWindow = info[at + 10] === info[at + 10] ? patchWindow(info[at + 10], info[at + 11]) : null;
         layers[i] = freeze(layer);
-        at += 10;
+        at += 12;
       }
       const encodings = record();
       const scalings = record();

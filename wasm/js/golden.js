@@ -43,6 +43,7 @@ function layerJson(l) {
     bidirectional: l.bidirectional,
     lookahead: l.lookahead,
     crossAttention: l.crossAttention,
+    patchWindow: l.patchWindow === null ? null : { side: l.patchWindow.side, merge: l.patchWindow.merge },
   };
 }
 

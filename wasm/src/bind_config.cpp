@@ -211,7 +211,8 @@ val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uint
 
 // → [model_type (text), family (text), layer count, per layer: rope (−1 none), attention
 //    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset),
-//    bidirectional (0 | 1), lookahead (NaN unset), cross (cross_attention);
+//    bidirectional (0 | 1), lookahead (NaN unset), cross (cross_attention), patch window
+//    side and merge (NaN unset);
 //    encoding count, per encoding: its block's length, the block of append_config].
 val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                          std::size_t n_text, std::string layout, double seq_len,
@@ -233,7 +234,8 @@ val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uin
                              scaled ? l.query_scale->floor_scale : kNaN,
                              scaled ? l.query_scale->attn_scale : kNaN,
                              scaled ? l.query_scale->offset : kNaN, l.bidirectional ? 1.0 : 0.0,
-                             or_nan(l.lookahead), static_cast<double>(l.cross)});
+                             or_nan(l.lookahead), static_cast<double>(l.cross),
+                             l.patches ? l.patches->side : kNaN, l.patches ? l.patches->merge : kNaN});
     }
     out.push_back(static_cast<double>(m.encodings.size()));
     for (const rope_config& c : m.encodings) {
