@@ -820,6 +820,10 @@ rope_config vision_rope(const reader& r, const config_options& options) {
   const std::string top = r.text("model_type").value_or("");
   const std::string own = r.text(v + ".model_type").value_or("");
   const family* f = family_named(top.empty() ? own : top);
+  if (f && !f->vision_missing.empty())
+    fail_argument(own.empty() ? std::string("model_type") : v + ".model_type", " = ",
+                  quoted(own.empty() ? top : own), ": posenc does not map this vision tower yet: ",
+                  f->vision_missing);
   rope_config out;
   std::string head_key, base_key = "vision_config.rope_theta";
   if (own == "pixtral" || (own.empty() && top == "pixtral")) {

@@ -222,6 +222,7 @@ struct family {
   mrope_rule mrope = mrope_rule::optional;
   std::string_view vision_dims{};  // vision tower head_dim numerator (Qwen2-VL: embed_dim)
   vision_window_rule vision_windows{};
+  std::string_view vision_missing{};  // why its vision tower is refused: what posenc lacks
   std::string_view indexer_dim{};  // DeepSeek-V3.2: index_head_dim
   rope_layout indexer_layout = rope_layout::half;  // its pairs (GLM-MoE-DSA: interleaved)
   // The wrapper builds its own text model from text_config whatever text_config.model_type
@@ -573,6 +574,13 @@ inline constexpr family kFamilies[] = {
      .source = "models/muse_glimmer (MuseGlimmerTextConfig, MuseGlimmerTextModel: layer_rope_theta[i] ? rotary : NoPE)",
      .models = "Muse Glimmer (language model)", .model_types = {"muse_glimmer", "muse_glimmer_text"},
      .head = {.fallback = 128}, .rotary = kFullHead, .max_fallback = 131072,
+     .vision_missing =
+         "its 2-D rotary (MuseGlimmerVisionRotaryEmbedding, MuseGlimmerVisionModel.forward) turns "
+         "the first head_dim/4 rungs by column + 1 and the next head_dim/4 by row + 1 "
+         "(position_ids.flip(-1) + 1; ladders of head_dim // 2 at rope_parameters.rope_theta): an "
+         "axis order and position offset posenc's vision rotaries (qwen2-vl: row then column, from "
+         "0) do not have; its window_attention blocks (windows of pos_emb_height x pos_emb_height "
+         "patches) would map as 'windowed'",
      .layers = {.sliding = sliding_rule::period, .period = 4, .window_fallback = 2048,
                 .theta_list = "layer_rope_theta", .period_from_last = true, .theta_flags = true,
                 .nope_from_last = 4}},

@@ -553,6 +553,24 @@ TEST_CASE("Vision towers' layer maps: Qwen2.5-VL windowed, the others full, all 
     CHECK((l.attention == attention_kind::full && l.bidirectional && !l.patches));
 }
 
+TEST_CASE("Muse Glimmer's vision tower is refused naming what posenc lacks", "[config]") {
+  // convert_muse_glimmer_weights_to_hf.py build_config()'s MuseGlimmerVisionConfig, as saved.
+  json mg = load("muse-glimmer-30b.reconstructed.json");
+  mg["vision_config"] = {{"model_type", "muse_glimmer_vision"}, {"hidden_size", 1536},
+                         {"num_hidden_layers", 50}, {"num_attention_heads", 16}, {"patch_size", 14},
+                         {"pos_emb_height", 32}, {"pos_emb_width", 32}, {"merge_size", 2},
+                         {"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 10000.0}}}};
+  for (const auto& options : {posenc::config_options{.tower = "vision"},
+                              posenc::config_options{.tower = "vision", .layer = 3}}) {
+    require_throws<posenc::invalid_argument>(
+        [&] { (void)posenc::model_from_config(flat(mg), options); },
+        "vision_config.model_type = 'muse_glimmer_vision': posenc does not map this vision tower yet");
+    require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(mg), options); },
+                                             "by column + 1 and the next head_dim/4 by row + 1");
+  }
+  CHECK(posenc::model_from_config(flat(mg)).family == "muse_glimmer");  // the text model still reads
+}
+
 namespace {
 // HF's GLM text rotary at positions (t, h, w) per token, in float64: Glm4vTextRotaryEmbedding
 // (freqs[a] = p_a·θ_k; apply_mrope: chunk i of mrope_section takes axis i % 3; emb =
