@@ -193,6 +193,12 @@ struct vision_window_rule {
   std::string_view full_key{};        // "" = every layer full attention
   std::array<int, 4> full_default{};  // the list's class default
   int window_fallback = 0, merge_fallback = 0, patch_fallback = 0;
+  // Muse Glimmer: layer_types (full_attention | window_attention), by default full when
+  // (i + 1) % full_every == 0 or i is the last; windows of side_key patches (no merge).
+  std::string_view types_key{};
+  int full_every = 0;
+  std::string_view side_key{};
+  int side_fallback = 0;
 };
 
 struct family {
@@ -222,7 +228,9 @@ struct family {
   mrope_rule mrope = mrope_rule::optional;
   std::string_view vision_dims{};  // vision tower head_dim numerator (Qwen2-VL: embed_dim)
   vision_window_rule vision_windows{};
-  std::string_view vision_missing{};  // why its vision tower is refused: what posenc lacks
+  // The vision tower's 2-D rotary as an axes preset (posenc/axes.hpp): head_dim =
+  // hidden_size // num_attention_heads, θ vision_config.rope_parameters.rope_theta.
+  std::string_view vision_axes{};
   std::string_view indexer_dim{};  // DeepSeek-V3.2: index_head_dim
   rope_layout indexer_layout = rope_layout::half;  // its pairs (GLM-MoE-DSA: interleaved)
   // The wrapper builds its own text model from text_config whatever text_config.model_type
@@ -571,16 +579,13 @@ inline constexpr family kFamilies[] = {
      .layers = {.sliding = sliding_rule::period, .period = 4, .period_from_first = true,
                 .window_fallback = 128, .theta_list = "layer_rope_theta"}},
     {.name = "muse_glimmer",
-     .source = "models/muse_glimmer (MuseGlimmerTextConfig, MuseGlimmerTextModel: layer_rope_theta[i] ? rotary : NoPE)",
+     .source = "models/muse_glimmer (MuseGlimmerTextConfig, MuseGlimmerTextModel: layer_rope_theta[i] ? rotary : NoPE; "
+               "MuseGlimmerVisionConfig, MuseGlimmerVisionRotaryEmbedding, MuseGlimmerVisionModel.forward)",
      .models = "Muse Glimmer (language model)", .model_types = {"muse_glimmer", "muse_glimmer_text"},
      .head = {.fallback = 128}, .rotary = kFullHead, .max_fallback = 131072,
-     .vision_missing =
-         "its 2-D rotary (MuseGlimmerVisionRotaryEmbedding, MuseGlimmerVisionModel.forward) turns "
-         "the first head_dim/4 rungs by column + 1 and the next head_dim/4 by row + 1 "
-         "(position_ids.flip(-1) + 1; ladders of head_dim // 2 at rope_parameters.rope_theta): an "
-         "axis order and position offset posenc's vision rotaries (qwen2-vl: row then column, from "
-         "0) do not have; its window_attention blocks (windows of pos_emb_height x pos_emb_height "
-         "patches) would map as 'windowed'",
+     .vision_windows = {.types_key = "layer_types", .full_every = 4, .side_key = "pos_emb_height",
+                        .side_fallback = 32},
+     .vision_axes = "muse-glimmer",
      .layers = {.sliding = sliding_rule::period, .period = 4, .window_fallback = 2048,
                 .theta_list = "layer_rope_theta", .period_from_last = true, .theta_flags = true,
                 .nope_from_last = 4}},

@@ -553,21 +553,63 @@ TEST_CASE("Vision towers' layer maps: Qwen2.5-VL windowed, the others full, all 
     CHECK((l.attention == attention_kind::full && l.bidirectional && !l.patches));
 }
 
-TEST_CASE("Muse Glimmer's vision tower is refused naming what posenc lacks", "[config]") {
+TEST_CASE("Muse Glimmer's vision tower: axes 'muse-glimmer', window_attention blocks", "[config]") {
+  using posenc::attention_kind;
   // convert_muse_glimmer_weights_to_hf.py build_config()'s MuseGlimmerVisionConfig, as saved.
   json mg = load("muse-glimmer-30b.reconstructed.json");
   mg["vision_config"] = {{"model_type", "muse_glimmer_vision"}, {"hidden_size", 1536},
                          {"num_hidden_layers", 50}, {"num_attention_heads", 16}, {"patch_size", 14},
                          {"pos_emb_height", 32}, {"pos_emb_width", 32}, {"merge_size", 2},
                          {"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 10000.0}}}};
-  for (const auto& options : {posenc::config_options{.tower = "vision"},
-                              posenc::config_options{.tower = "vision", .layer = 3}}) {
-    require_throws<posenc::invalid_argument>(
-        [&] { (void)posenc::model_from_config(flat(mg), options); },
-        "vision_config.model_type = 'muse_glimmer_vision': posenc does not map this vision tower yet");
-    require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(mg), options); },
-                                             "by column + 1 and the next head_dim/4 by row + 1");
+  const posenc::config_options vision{.tower = "vision"};
+  const posenc::model_info m = posenc::model_from_config(flat(mg), vision);
+  REQUIRE(m.encodings.size() == 1);
+  const posenc::rope_config& e = m.encodings[0];
+  CHECK(e.head_dim == 96);  // MuseGlimmerVisionAttention: hidden_size // num_attention_heads
+  CHECK(e.rotary_dim == 96);
+  CHECK(e.base == 10000.0);
+  CHECK(e.layout == rope_layout::half);
+  CHECK(e.axes.kind == posenc::rope_axes_kind::bands);
+  CHECK(e.axes.name == "muse-glimmer");
+  REQUIRE(e.axes.bands.size() == 2);
+  CHECK((e.axes.bands[0].name == "w" && e.axes.bands[0].dims == 48));  // columns first
+  CHECK((e.axes.bands[1].name == "h" && e.axes.bands[1].dims == 48));
+  // MuseGlimmerVisionConfig.__post_init__: full when (i + 1) % 4 == 0 or the last; the others
+  // window_attention over windows of (pos_emb_height · patch_size) // 1 // patch_size patches.
+  REQUIRE(m.layers.size() == 50);
+  for (const posenc::layer_info& l : m.layers) {
+    INFO("layer " << l.index);
+    const bool full = (l.index + 1) % 4 == 0 || l.index == 49;
+    CHECK(l.attention == (full ? attention_kind::full : attention_kind::windowed));
+    CHECK(l.bidirectional);
+    CHECK(l.rope == std::optional<std::size_t>(0));
+    CHECK(l.patches.has_value() == !full);
+    if (l.patches) CHECK((l.patches->side == 32 && l.patches->merge == 1));
   }
+  json listed = mg;
+  listed["vision_config"]["num_hidden_layers"] = 3;
+  listed["vision_config"]["layer_types"] = {"window_attention", "full_attention", "window_attention"};
+  listed["vision_config"]["pos_emb_height"] = 16;
+  const posenc::model_info l3 = posenc::model_from_config(flat(listed), vision);
+  CHECK((l3.layers[0].patches->side == 16 && l3.layers[1].attention == attention_kind::full &&
+         l3.layers[2].attention == attention_kind::windowed));
+  const auto refuses = [&](const json& c, const std::string& key) {
+    require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(c), vision); }, key);
+  };
+  json bad = listed;
+  bad["vision_config"]["layer_types"] = {"window_attention", "sliding_attention", "full_attention"};
+  refuses(bad, "vision_config.layer_types[1] must be 'full_attention' or 'window_attention'");
+  bad["vision_config"]["layer_types"] = {"full_attention"};
+  refuses(bad, "vision_config.layer_types lists 1 layers, the tower has 3");
+  bad = mg;
+  bad["vision_config"]["rope_parameters"]["rope_type"] = "linear";
+  refuses(bad, "vision_config.rope_parameters.rope_type = 'linear'");
+  bad = mg;
+  bad["vision_config"]["head_dim"] = 64;
+  refuses(bad, "vision_config.head_dim = 64 is not vision_config.hidden_size / vision_config.num_attention_heads = 96");
+  bad = mg;
+  bad["vision_config"]["rope_parameters"].erase("rope_theta");  // default_theta
+  CHECK(rope_from_config(flat(bad), vision).base == 10000.0);
   CHECK(posenc::model_from_config(flat(mg)).family == "muse_glimmer");  // the text model still reads
 }
 

@@ -128,6 +128,9 @@ struct config_options {
 //  - Pixtral (vision_config.model_type pixtral, as in llava / mistral3 configs): head_dim,
 //    else hidden_size / num_attention_heads; base rope_theta (or rope_parameters.rope_theta),
 //    default 10000 → axes vision_pixtral;
+//  - Muse Glimmer: hidden_size / num_attention_heads (a differing head_dim is refused),
+//    rope_parameters.rope_theta (default 10000, rope type "default" only) → axes preset
+//    "muse-glimmer" (posenc/axes.hpp: columns first, positions (col + 1, row + 1));
 //  - anything else: vision_config.model_type is named in the error.
 // Keys a family does not read are refused by name, as is a null where transformers needs a
 // number (rope_theta, original_max_position_embeddings for llama3 / yarn / longrope,
@@ -220,7 +223,8 @@ struct model_info {
 // one 2-D rotary, bidirectional within each frame (image); Qwen2.5-VL's layers windowed but
 // for vision_config.fullatt_block_indexes (default 7, 15, 23, 31), windows of window_size
 // (default 112) // spatial_merge_size (2) // patch_size (14) merged tokens: Qwen2_5_Vision-
-// TransformerPretrainedModel.forward): which layers use RoPE, with which rotary, and their attention pattern,
+// TransformerPretrainedModel.forward; Muse Glimmer's vision_config.layer_types, window_attention
+// over pos_emb_height patches, merge 1): which layers use RoPE, with which rotary, and their attention pattern,
 // from `layer_types` when the config lists it, else the family's rule (Gemma 2/3/4, Cohere2,
 // OLMo 3, EXAONE 4 and gpt-oss periods, Mistral's and StarCoder2's sliding_window, Qwen2's
 // use_sliding_window / max_window_layers, Llama 4 and SmolLM3 no_rope_layers, Llama 4
