@@ -266,6 +266,8 @@ export type Vision2d = 'qwen2-vl' | 'pixtral';
  *    with repeat_interleave_real=False)
  *  - 'allegro': t, h, w d/3 each (d 96: 32, 32, 32); 10000; half pairs inside each chunk
  *    (apply_rotary_emb_allegro: x.chunk(3), rotate_half per chunk); float32 tensors only
+ *  - 'muse-glimmer': w d/2, h d/2, columns first (d 96: 48, 48); 10000; half (transformers
+ *    MuseGlimmerVisionRotaryEmbedding; positions (col + 1, row + 1): axesPositions)
  * 'interleaved' pairs dims adjacently inside each chunk (diffusers repeat_interleave_real,
  * Wan's and Qwen-Image's complex pairs). A preset fixes layout and rotary width (base may be
  * overridden). An explicit description: { dims: [16, 56, 56], names?: ['t', 'h', 'w'],
@@ -275,7 +277,7 @@ export type Vision2d = 'qwen2-vl' | 'pixtral';
  * RangeError naming axes; scaling and rotaryDim are TypeErrors with axes.
  */
 export type AxesPreset = 'flux' | 'flux2' | 'hunyuan-video' | 'wan' | 'qwen-image' | 'cogvideox' | 'dinov3'
-  | 'stable-audio' | 'allegro';
+  | 'stable-audio' | 'allegro' | 'muse-glimmer';
 export interface AxesDescription {
   dims: readonly number[] | Float64Array | Float32Array;
   /** For messages; default a0, a1, … (no commas). */
@@ -285,10 +287,11 @@ export interface AxesDescription {
 }
 
 export interface AxesPositionsOptions {
-  model: 'flux' | 'flux2' | 'qwen-image' | 'wan' | 'hunyuan-video' | 'cogvideox' | 'dinov3' | 'allegro';
+  model: 'flux' | 'flux2' | 'qwen-image' | 'wan' | 'hunyuan-video' | 'cogvideox' | 'dinov3' | 'allegro'
+    | 'muse-glimmer';
   height: number;
   width: number;
-  /** Video latent frames after temporal patching (qwen-image, wan, hunyuan-video, cogvideox); default 1. */
+  /** Video latent frames after temporal patching (qwen-image, wan, hunyuan-video, cogvideox, muse-glimmer); default 1. */
   frames?: number;
   textTokens?: number;
   /** Edit pipelines' reference images [height, width] in tokens (flux2, qwen-image). */
@@ -831,6 +834,9 @@ export interface Posenc {
    *  - 'dinov3': prefixTokens (CLS + registers) at (0, 0), then patch centres
    *    (2(i + ½)/h − 1, 2(j + ½)/w − 1).
    *  - 'allegro': (frame / 2.2, row / 2, col / 2) (AllegroTransformer3DModel's interpolation scales).
+   *  - 'muse-glimmer': (col + 1, row + 1) per patch, raster order, each frame again
+   *    (MuseGlimmerVisionModel.forward: position_ids.flip(-1) + 1; the model then reorders patches by
+   *    window: LayerDescription.patchWindow).
    * positions: Int32Array when every value is an integer, else Float64Array. Ranges
    * (RangeError naming the option): sides in [1, 2^20], textTokens / prefixTokens in [0, 2^26],
    * at most 2^26 tokens; an option the model does not read is refused by name.
@@ -960,6 +966,8 @@ export interface GoldenEncoding {
   scaling: { type: string } & Record<string, unknown>;
   mrope: { section: number[]; interleaved: MropeInterleaving } | null;
   vision2d: Vision2d | null;
+  /** An axes preset's name (Muse Glimmer's vision tower: 'muse-glimmer'), else null. */
+  axes: AxesPreset | 'custom' | null;
   attentionFactor: number;
   /** θ_i in float64. */
   invFreq: number[];

@@ -590,17 +590,9 @@ TEST_CASE("Muse Glimmer's vision rotary (axes 'muse-glimmer' on its grid) matche
   auto x = random_tensor(static_cast<std::size_t>(tokens * heads * d), 23);
   const auto in = x;
   posenc::rope_apply(cache, tensor_view::dense(x.data(), x.size(), tokens, heads, d), axis_major(pos));
-  const auto inv = hf_inv_freq(d / 2, 10000.0);
-  rows64 cos(pos.size()), sin(pos.size());
-  for (std::size_t t = 0; t < pos.size(); ++t) {
-    std::vector<double> half;
-    for (double f : inv) half.push_back(pos[t][0] * f);
-    for (double f : inv) half.push_back(pos[t][1] * f);
-    for (double a : doubled(half)) {
-      cos[t].push_back(std::cos(a));
-      sin[t].push_back(std::sin(a));
-    }
-  }
+  // cat([w·f, h·f, w·f, h·f]) is Qwen2-VL's cat((rpe, rpe)) with (w, h) in place of (row, col).
+  rows64 cos, sin;
+  hf_qwen2vl_vision(pos, d, 10000.0, cos, sin);
   check_close(in, x, reference_half(in, heads, d, cos, sin), heads, d, rope_layout::half);
 }
 

@@ -97,7 +97,7 @@ test('vectors: the documented keys, in order, and HF\'s θ and cos/sin (Llama 3.
     ...CAUSAL });
   const enc = doc.encodings.e0;
   assert.deepEqual(Object.keys(enc), ['headDim', 'rotaryDim', 'layout', 'direction', 'base', 'scaling', 'mrope',
-    'vision2d', 'attentionFactor', 'invFreq', 'cos', 'sin']);
+    'vision2d', 'axes', 'attentionFactor', 'invFreq', 'cos', 'sin']);
   assert.equal(enc.direction, 'forward');
   const p = load('llama-3.1-8b').rope_scaling;
   assert.deepEqual(enc.scaling, { type: 'llama3', factor: 8, originalMaxPositionEmbeddings: 8192,
@@ -203,6 +203,29 @@ test('vectors: --tower vision and --family', () => {
       patchWindow: full ? null : { side, merge: vc.spatial_merge_size } }, `layer ${l.index}`);
   }
   assert.equal(side, 4);
+  const museDir = mkdtempSync(join(tmpdir(), 'posenc-vectors-'));
+  try {
+    // Muse Glimmer (build_config()'s vision_config): axes 'muse-glimmer', 32 × 32-patch windows.
+    const muse = load('muse-glimmer-30b.reconstructed');
+    muse.vision_config = { model_type: 'muse_glimmer_vision', hidden_size: 1536, num_hidden_layers: 50,
+      num_attention_heads: 16, patch_size: 14, pos_emb_height: 32, pos_emb_width: 32,
+      rope_parameters: { rope_type: 'default', rope_theta: 10000 } };
+    const file = join(museDir, 'muse.json');
+    execFileSync('node', ['-e', `require('fs').writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(JSON.stringify(muse))})`]);
+    const simd = run(['vectors', file, '--tower', 'vision', '--positions', '1,7', '--simd']);
+    assert.equal(simd.code, 0, simd.err);
+    assert.equal(run(['vectors', file, '--tower', 'vision', '--positions', '1,7', '--scalar']).out, simd.out);
+    const m = JSON.parse(simd.out);
+    assert.deepEqual([m.layers[0].attention, m.layers[0].patchWindow, m.layers[3].attention, m.layers[49].attention],
+      ['windowed', { side: 32, merge: 1 }, 'full', 'full']);
+    const e = m.encodings.e0;
+    assert.deepEqual([e.headDim, e.axes, e.vision2d, e.base], [96, 'muse-glimmer', null, 10000]);
+    // At (p, p) on both axes: cat([p·f, p·f, p·f, p·f]) with f over head_dim // 2 (MuseGlimmerVisionRotaryEmbedding).
+    const inv = Array.from({ length: 24 }, (_, j) => 1 / 10000 ** ((2 * j) / 48));
+    m.positions.forEach((p, i) => e.cos[i].forEach((v, k) => assert.ok(Math.abs(v - Math.cos(p * inv[k % 24])) < 3e-7)));
+  } finally {
+    rmSync(museDir, { recursive: true, force: true });
+  }
   const dir = mkdtempSync(join(tmpdir(), 'posenc-vectors-'));
   try {
     const c = load('codellama-7b');
