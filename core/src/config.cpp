@@ -845,7 +845,11 @@ rope_config vision_rope(const reader& r, const config_options& options) {
   const std::string top = r.text("model_type").value_or("");
   const std::string own = r.text(v + ".model_type").value_or("");
   const family* f = family_named(top.empty() ? own : top);
-  if (f && !f->vision_axes.empty()) return preset_vision_rope(r, *f);
+  if (f && !f->vision_axes.empty()) {
+    if (options.layout)
+      fail_argument("layout: ", f->vision_axes, "'s vision rotary fixes its pairs (", f->source, ")");
+    return preset_vision_rope(r, *f);
+  }
   rope_config out;
   std::string head_key, base_key = "vision_config.rope_theta";
   if (own == "pixtral" || (own.empty() && top == "pixtral")) {

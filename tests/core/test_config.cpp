@@ -610,6 +610,9 @@ TEST_CASE("Muse Glimmer's vision tower: axes 'muse-glimmer', window_attention bl
   bad = mg;
   bad["vision_config"]["rope_parameters"].erase("rope_theta");  // default_theta
   CHECK(rope_from_config(flat(bad), vision).base == 10000.0);
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(mg), {.layout = rope_layout::interleaved, .tower = "vision"}); },
+      "layout: muse-glimmer's vision rotary fixes its pairs");
   CHECK(posenc::model_from_config(flat(mg)).family == "muse_glimmer");  // the text model still reads
 }
 
