@@ -266,6 +266,8 @@ export type Vision2d = 'qwen2-vl' | 'pixtral';
  *    with repeat_interleave_real=False)
  *  - 'allegro': t, h, w d/3 each (d 96: 32, 32, 32); 10000; half pairs inside each chunk
  *    (apply_rotary_emb_allegro: x.chunk(3), rotate_half per chunk); float32 tensors only
+ *  - 'muse-glimmer': w d/2, h d/2, columns first (d 96: 48, 48); 10000; half (transformers
+ *    MuseGlimmerVisionRotaryEmbedding; positions (col + 1, row + 1): axesPositions)
  * 'interleaved' pairs dims adjacently inside each chunk (diffusers repeat_interleave_real,
  * Wan's and Qwen-Image's complex pairs). A preset fixes layout and rotary width (base may be
  * overridden). An explicit description: { dims: [16, 56, 56], names?: ['t', 'h', 'w'],
@@ -275,7 +277,7 @@ export type Vision2d = 'qwen2-vl' | 'pixtral';
  * RangeError naming axes; scaling and rotaryDim are TypeErrors with axes.
  */
 export type AxesPreset = 'flux' | 'flux2' | 'hunyuan-video' | 'wan' | 'qwen-image' | 'cogvideox' | 'dinov3'
-  | 'stable-audio' | 'allegro';
+  | 'stable-audio' | 'allegro' | 'muse-glimmer';
 export interface AxesDescription {
   dims: readonly number[] | Float64Array | Float32Array;
   /** For messages; default a0, a1, … (no commas). */
@@ -285,10 +287,11 @@ export interface AxesDescription {
 }
 
 export interface AxesPositionsOptions {
-  model: 'flux' | 'flux2' | 'qwen-image' | 'wan' | 'hunyuan-video' | 'cogvideox' | 'dinov3' | 'allegro';
+  model: 'flux' | 'flux2' | 'qwen-image' | 'wan' | 'hunyuan-video' | 'cogvideox' | 'dinov3' | 'allegro'
+    | 'muse-glimmer';
   height: number;
   width: number;
-  /** Video latent frames after temporal patching (qwen-image, wan, hunyuan-video, cogvideox); default 1. */
+  /** Video latent frames after temporal patching (qwen-image, wan, hunyuan-video, cogvideox, muse-glimmer); default 1. */
   frames?: number;
   textTokens?: number;
   /** Edit pipelines' reference images [height, width] in tokens (flux2, qwen-image). */
@@ -422,12 +425,13 @@ export interface LayerDescription {
   /** The key of its rotator in `encodings`, or null: the layer has no RoPE. */
   readonly rope: string | null;
   /**
-   * 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'cross':
+   * 'windowed': a vision tower's 2-D window attention (patchWindow; Qwen2.5-VL's blocks not in
+   * fullatt_block_indexes). 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'cross':
    * Mllama's cross-attention (no RoPE). No attention, so no RoPE: 'linear' (linear attention or
    * Mamba), 'conv' (LFM2's convolutions), 'none' (Nemotron-H's MoE / MLP blocks).
    */
   readonly attention:
-    'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross' | 'none';
+    'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross' | 'none' | 'windowed';
   /**
    * sliding: the keys at or before the query it sees, 0 ≤ i − j < window (causal layers:
    * sliding_window; bidirectional ones as HF's mask applies it), else null.
@@ -453,6 +457,25 @@ export interface LayerDescription {
    * encoder's keys joined to the self-attention's keys, the queries rotated), else null.
    */
   readonly crossAttention: 'separate' | 'merged' | null;
+  /** windowed: its windows, else null. */
+  readonly patchWindow: PatchWindow | null;
+}
+
+/**
+ * A vision tower's window attention (transformers' get_vision_window_index): each frame's grid of
+ * merged tokens (merge × merge patches, kept adjacent) is cut from its top-left corner into
+ * side × side windows (partial at the right and bottom edges; side · merge patches a side); the
+ * tokens, their rotary positions with them, are reordered window by window (row-major inside each
+ * window and across windows) before the first block, a windowed block attends within each window
+ * only (both ways), a full block within the whole frame, and the patch order is restored after the
+ * last block. Qwen2.5-VL: side = window_size // spatial_merge_size // patch_size (112 // 2 // 14 = 4),
+ * merge = spatial_merge_size.
+ */
+export interface PatchWindow {
+  /** The window side in merged tokens. */
+  readonly side: number;
+  /** A merged token's side in patches. */
+  readonly merge: number;
 }
 
 /** pe.modelFromConfig's result (frozen, null-prototype records). */
@@ -811,6 +834,9 @@ export interface Posenc {
    *  - 'dinov3': prefixTokens (CLS + registers) at (0, 0), then patch centres
    *    (2(i + ½)/h − 1, 2(j + ½)/w − 1).
    *  - 'allegro': (frame / 2.2, row / 2, col / 2) (AllegroTransformer3DModel's interpolation scales).
+   *  - 'muse-glimmer': (col + 1, row + 1) per patch, raster order, each frame again
+   *    (MuseGlimmerVisionModel.forward: position_ids.flip(-1) + 1; the model then reorders patches by
+   *    window: LayerDescription.patchWindow).
    * positions: Int32Array when every value is an integer, else Float64Array. Ranges
    * (RangeError naming the option): sides in [1, 2^20], textTokens / prefixTokens in [0, 2^26],
    * at most 2^26 tokens; an option the model does not read is refused by name.
@@ -940,6 +966,8 @@ export interface GoldenEncoding {
   scaling: { type: string } & Record<string, unknown>;
   mrope: { section: number[]; interleaved: MropeInterleaving } | null;
   vision2d: Vision2d | null;
+  /** An axes preset's name (Muse Glimmer's vision tower: 'muse-glimmer'), else null. */
+  axes: AxesPreset | 'custom' | null;
   attentionFactor: number;
   /** θ_i in float64. */
   invFreq: number[];
@@ -956,7 +984,8 @@ export interface GoldenVectors {
   positions: number[];
   layers: Array<{ index: number; rope: string | null; attention: LayerDescription['attention'];
     window: number | null; chunk: number | null; queryScale: QueryScale | null;
-    bidirectional: boolean; lookahead: number | null; crossAttention: 'separate' | 'merged' | null }>;
+    bidirectional: boolean; lookahead: number | null; crossAttention: 'separate' | 'merged' | null;
+    patchWindow: { side: number; merge: number } | null }>;
   encodings: Record<string, GoldenEncoding>;
 }
 

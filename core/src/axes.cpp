@@ -26,7 +26,7 @@ int half_of(int d) { return d / 2; }
 
 bands thw(int t, int h, int w) { return {{"t", t}, {"h", h}, {"w", w}}; }
 
-constexpr std::array<preset_row, 9> kPresets = {{
+constexpr std::array<preset_row, 10> kPresets = {{
     {{"flux", "FLUX.1 [dev] / [schnell] / Kontext", "diffusers transformer_flux.py FluxPosEmbed"},
      10000.0, rope_layout::interleaved, false, whole, [](int) { return thw(16, 56, 56); }},
     {{"flux2", "FLUX.2 [dev] / [klein]", "diffusers transformer_flux2.py Flux2PosEmbed"}, 2000.0,
@@ -51,6 +51,10 @@ constexpr std::array<preset_row, 9> kPresets = {{
      10000.0, rope_layout::half, false, half_of, [](int d) { return bands{{"t", d}}; }},
     {{"allegro", "Allegro", "diffusers embeddings.py get_3d_rotary_pos_embed_allegro, apply_rotary_emb_allegro"},
      10000.0, rope_layout::half, true, whole, [](int d) { return thw(d / 3, d / 3, d / 3); }},
+    {{"muse-glimmer", "Muse Glimmer vision tower",
+      "transformers modeling_muse_glimmer.py MuseGlimmerVisionRotaryEmbedding"},
+     10000.0, rope_layout::half, false, whole,
+     [](int d) { return bands{{"w", d / 2}, {"h", d / 2}}; }},  // columns first
 }};
 
 constexpr std::array<axes_preset_info, kPresets.size()> kInfos = [] {

@@ -192,6 +192,16 @@ axes_grid allegro(const axes_grid_request& r) {
   return g.done();
 }
 
+// MuseGlimmerVisionModel.forward: get_vision_position_ids (raster (row, col) per frame),
+// .flip(-1) + 1: (col + 1, row + 1), before the window reordering.
+axes_grid muse_glimmer(const axes_grid_request& r) {
+  grid_writer g(r.model, 2, area(r.frames, r.height, r.width));
+  for (int f = 0; f < r.frames; ++f)
+    for (int i = 0; i < r.height; ++i)
+      for (int j = 0; j < r.width; ++j) g.put(j + 1, i + 1);
+  return g.done();
+}
+
 axes_grid wan(const axes_grid_request& r) { return video(r, 0, 0); }
 axes_grid hunyuan_video(const axes_grid_request& r) { return video(r, 0, r.text_tokens); }
 
@@ -205,6 +215,7 @@ constexpr grid_model kModels[] = {
     {"cogvideox",      true,  true,  false, true,  false, cogvideox},
     {"dinov3",         false, false, false, false, true,  dinov3},
     {"allegro",        true,  false, false, false, false, allegro},
+    {"muse-glimmer",   true,  false, false, false, false, muse_glimmer},
 };
 
 }  // namespace

@@ -7,11 +7,13 @@
 // from Qwen2VLConfig ("mrope" → "default"), modeling_qwen2_vl.py / modeling_qwen2_5_vl.py /
 // modeling_qwen3_vl.py and modeling_pixtral.py.
 #include "config_reader.hpp"
+#include "posenc/axes.hpp"
 
 #include "posenc/multimodal.hpp"
 
 #include "detail/axis_rows.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <climits>
@@ -811,6 +813,30 @@ void require_vision(const reader& r) {
   if (!r.is_object(v)) fail_argument(v, " is missing: tower 'vision' reads the vision tower's config");
 }
 
+// A vision rotary that is an axes preset (Muse Glimmer): the rotary reads head_dim when the
+// config has one (getattr(config, "head_dim", None) or …), the attention hidden_size //
+// num_attention_heads, so the two must agree; the "default" rope type only (any other runs
+// its init function on the whole head, not the per-axis ladders).
+rope_config preset_vision_rope(const reader& r, const family& f) {
+  const std::string v = "vision_config.", dict = v + "rope_parameters";
+  const auto [head_dim, head_key] =
+      vision_head_dim(r, v + "hidden_size", v + "num_attention_heads");
+  if (const auto d = r.integer(v + "head_dim", 1); d && *d != head_dim)
+    fail_argument(v, "head_dim = ", *d, " is not ", head_key, " = ", head_dim, ": the rotary reads "
+                  "head_dim, the attention hidden_size // num_attention_heads (", f.source, ")");
+  if (r.has(dict) && !r.is_object(dict)) fail_argument(dict, " must be an object");
+  const std::string type = r.text(dict + ".rope_type").value_or("default");
+  if (type != "default")
+    fail_argument(dict, ".rope_type = ", quoted(type), ": only 'default' builds the per-axis "
+                  "ladders of ", f.vision_axes, " (", f.source, ")");
+  r.refuse_null(dict + ".rope_theta", "the vision rotary's base");
+  rope_config out = axes_preset(f.vision_axes, head_dim);
+  out.base = r.number(dict + ".rope_theta").value_or(10000.0);  // default_theta
+  if (!(out.base > 1.0)) fail_argument(dict, ".rope_theta must be > 1, got ", out.base);
+  if (head_dim % 4 != 0) fail_argument(head_key, " gives head_dim ", head_dim, ": a 2-D rotary needs a multiple of 4");
+  return out;
+}
+
 }  // namespace
 
 rope_config vision_rope(const reader& r, const config_options& options) {
@@ -819,6 +845,11 @@ rope_config vision_rope(const reader& r, const config_options& options) {
   const std::string top = r.text("model_type").value_or("");
   const std::string own = r.text(v + ".model_type").value_or("");
   const family* f = family_named(top.empty() ? own : top);
+  if (f && !f->vision_axes.empty()) {
+    if (options.layout)
+      fail_argument("layout: ", f->vision_axes, "'s vision rotary fixes its pairs (", f->source, ")");
+    return preset_vision_rope(r, *f);
+  }
   rope_config out;
   std::string head_key, base_key = "vision_config.rope_theta";
   if (own == "pixtral" || (own.empty() && top == "pixtral")) {
@@ -861,6 +892,79 @@ int vision_layer_count(const reader& r) {
     if (const auto n = r.integer(key, 1)) return *n;
   fail_argument("vision_config.depth (or vision_config.num_hidden_layers) is required to list "
                 "the vision tower's layers");
+}
+
+namespace {
+
+// Muse Glimmer: layer_types[i] picks cu_seqlens or cu_window_seqlens (MuseGlimmerVisionModel.
+// forward); windows of window_size // 1 // patch_size = pos_emb_height patches (no merge).
+std::vector<layer_info> typed_windows(const reader& r, const vision_window_rule& w,
+                                      std::vector<layer_info> out) {
+  const std::string v = "vision_config.", key = v + std::string(w.types_key);
+  const auto n = static_cast<int>(out.size());
+  std::vector<std::string> types;
+  if (const auto given = r.texts(key)) {
+    types = *given;
+    if (static_cast<int>(types.size()) != n)
+      fail_argument(key, " lists ", types.size(), " layers, the tower has ", n);
+  } else {
+    for (int i = 0; i < n; ++i)
+      types.emplace_back((i + 1) % w.full_every == 0 || i == n - 1 ? "full_attention" : "window_attention");
+  }
+  const std::string side_key = v + std::string(w.side_key);
+  r.refuse_null(side_key, "the vision window");
+  const int side = r.integer(side_key, 1).value_or(w.side_fallback);
+  for (int i = 0; i < n; ++i) {
+    const std::string& t = types[static_cast<std::size_t>(i)];
+    if (t == "full_attention") continue;
+    if (t != "window_attention")
+      fail_argument(key, "[", i, "] must be 'full_attention' or 'window_attention', got ", quoted(t));
+    out[static_cast<std::size_t>(i)].attention = attention_kind::windowed;
+    out[static_cast<std::size_t>(i)].patches = patch_window{.side = side, .merge = 1};
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<layer_info> vision_layers(const reader& r) {
+  const int n = vision_layer_count(r);
+  const std::string top = r.text("model_type").value_or("");
+  const family* f = family_named(top.empty() ? r.text("vision_config.model_type").value_or("") : top);
+  const vision_window_rule w = f ? f->vision_windows : vision_window_rule{};
+  std::vector<layer_info> out;
+  for (int i = 0; i < n; ++i)
+    out.push_back({.index = i, .rope = 0, .bidirectional = true});  // is_causal = False
+  if (!w.types_key.empty()) return typed_windows(r, w, std::move(out));
+  if (w.full_key.empty()) return out;
+  const std::string v = "vision_config.", key = v + std::string(w.full_key);
+  if (r.is_null(key))
+    fail_argument(key, " is null, but transformers needs a list of layer indices (", f->source,
+                  "): remove the key or give its value");
+  std::vector<double> full(w.full_default.begin(), w.full_default.end());
+  if (const auto given = r.numbers(key)) full = *given;
+  for (std::size_t k = 0; k < full.size(); ++k)
+    if (full[k] != std::floor(full[k]) || std::abs(full[k]) > 2147483647.0)
+      fail_argument(key, "[", k, "] must be an integer (a layer index), got ", full[k]);
+  const auto read = [&](const char* name, int fallback) {
+    r.refuse_null(v + name, "the vision window");
+    return r.integer(v + name, 1).value_or(fallback);
+  };
+  const int window = read("window_size", w.window_fallback);
+  const int merge = read("spatial_merge_size", w.merge_fallback);
+  const int patch = read("patch_size", w.patch_fallback);
+  const patch_window tiles{.side = window / merge / patch, .merge = merge};
+  if (tiles.side < 1)  // get_vision_window_index runs on every forward
+    fail_argument(v, "window_size = ", window, " gives windows of ", window, " // ", merge, " // ",
+                  patch, " = 0 merged tokens (window_size // spatial_merge_size // patch_size; "
+                  "transformers divides by it): it must be at least ", merge * patch);
+  for (layer_info& l : out) {
+    // `layer_num in fullatt_block_indexes`: entries outside [0, depth) name no layer.
+    if (std::find(full.begin(), full.end(), static_cast<double>(l.index)) != full.end()) continue;
+    l.attention = attention_kind::windowed;
+    l.patches = tiles;
+  }
+  return out;
 }
 
 }  // namespace detail

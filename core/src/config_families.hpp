@@ -186,6 +186,21 @@ struct stack_rule {
   cross_attention cross = cross_attention::none;  // on every decoder layer
 };
 
+// A vision tower's window attention (Qwen2.5-VL): the layers `full_key` lists attend the whole
+// frame, the others windowed (attention_kind::windowed); the class defaults below when a key
+// is absent. The window side in merged tokens is window_size // spatial_merge_size // patch_size.
+struct vision_window_rule {
+  std::string_view full_key{};        // "" = every layer full attention
+  std::array<int, 4> full_default{};  // the list's class default
+  int window_fallback = 0, merge_fallback = 0, patch_fallback = 0;
+  // Muse Glimmer: layer_types (full_attention | window_attention), by default full when
+  // (i + 1) % full_every == 0 or i is the last; windows of side_key patches (no merge).
+  std::string_view types_key{};
+  int full_every = 0;
+  std::string_view side_key{};
+  int side_fallback = 0;
+};
+
 struct family {
   std::string_view name{};    // what `family` options name
   std::string_view source{};  // the code its rules are read from
@@ -212,6 +227,10 @@ struct family {
   std::string_view alpha_key{};    // Hunyuan: rope "alpha" (dynamic NTK-α)
   mrope_rule mrope = mrope_rule::optional;
   std::string_view vision_dims{};  // vision tower head_dim numerator (Qwen2-VL: embed_dim)
+  vision_window_rule vision_windows{};
+  // The vision tower's 2-D rotary as an axes preset (posenc/axes.hpp): head_dim =
+  // hidden_size // num_attention_heads, θ vision_config.rope_parameters.rope_theta.
+  std::string_view vision_axes{};
   std::string_view indexer_dim{};  // DeepSeek-V3.2: index_head_dim
   rope_layout indexer_layout = rope_layout::half;  // its pairs (GLM-MoE-DSA: interleaved)
   // The wrapper builds its own text model from text_config whatever text_config.model_type
@@ -560,9 +579,13 @@ inline constexpr family kFamilies[] = {
      .layers = {.sliding = sliding_rule::period, .period = 4, .period_from_first = true,
                 .window_fallback = 128, .theta_list = "layer_rope_theta"}},
     {.name = "muse_glimmer",
-     .source = "models/muse_glimmer (MuseGlimmerTextConfig, MuseGlimmerTextModel: layer_rope_theta[i] ? rotary : NoPE)",
+     .source = "models/muse_glimmer (MuseGlimmerTextConfig, MuseGlimmerTextModel: layer_rope_theta[i] ? rotary : NoPE; "
+               "MuseGlimmerVisionConfig, MuseGlimmerVisionRotaryEmbedding, MuseGlimmerVisionModel.forward)",
      .models = "Muse Glimmer (language model)", .model_types = {"muse_glimmer", "muse_glimmer_text"},
      .head = {.fallback = 128}, .rotary = kFullHead, .max_fallback = 131072,
+     .vision_windows = {.types_key = "layer_types", .full_every = 4, .side_key = "pos_emb_height",
+                        .side_fallback = 32},
+     .vision_axes = "muse-glimmer",
      .layers = {.sliding = sliding_rule::period, .period = 4, .window_fallback = 2048,
                 .theta_list = "layer_rope_theta", .period_from_last = true, .theta_flags = true,
                 .nope_from_last = 4}},
@@ -672,10 +695,14 @@ inline constexpr family kFamilies[] = {
     {.name = "qwen2_vl", .source = "models/qwen2_vl (Qwen2VLConfig, Qwen2VisionTransformer)",
      .models = "Qwen2-VL", .model_types = {"qwen2_vl", "qwen2_vl_text"}, .rotary = kFullHead,
      .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required, .vision_dims = "embed_dim"},
-    {.name = "qwen2_5_vl", .source = "models/qwen2_5_vl (Qwen2_5_VLConfig)",
+    {.name = "qwen2_5_vl",
+     .source = "models/qwen2_5_vl (Qwen2_5_VLConfig; Qwen2_5_VisionTransformerPretrainedModel.forward, "
+               "vision_utils.get_vision_window_index)",
      .models = "Qwen2.5-VL", .model_types = {"qwen2_5_vl", "qwen2_5_vl_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required,
-     .vision_dims = "hidden_size"},
+     .vision_dims = "hidden_size",
+     .vision_windows = {.full_key = "fullatt_block_indexes", .full_default = {7, 15, 23, 31},
+                        .window_fallback = 112, .merge_fallback = 2, .patch_fallback = 14}},
     {.name = "qwen2_5_omni",
      .source = "models/qwen2_5_omni (Qwen2_5OmniTextConfig, Qwen2_5OmniRotaryEmbedding)",
      .models = "Qwen2.5-Omni (thinker)",

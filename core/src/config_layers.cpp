@@ -591,6 +591,7 @@ std::string_view to_string(attention_kind kind) noexcept {
     case attention_kind::conv: return "conv";
     case attention_kind::cross: return "cross";
     case attention_kind::none: return "none";
+    case attention_kind::windowed: return "windowed";
   }
   return "full";
 }
@@ -672,8 +673,7 @@ model_info model_from_config(const hf_config& config, const config_options& opti
     out.model_type = r.text("vision_config.model_type").value_or(r.text("model_type").value_or(""));
     out.family = "vision";
     out.encodings.push_back(detail::vision_rope(r, options));
-    const int n = detail::vision_layer_count(r);
-    for (int i = 0; i < n; ++i) out.layers.push_back({.index = i, .rope = 0});
+    out.layers = detail::vision_layers(r);
     return out;
   }
   const detail::text_context c = detail::text_context_of(r, options);

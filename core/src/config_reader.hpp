@@ -117,8 +117,10 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
 // layer_types and the lists cut to num_hidden_layers, one rope_parameters dict per layer type.
 hf_config with_rope_lists(const hf_config& config, const text_context& c);
 
-// The vision tower's 2-D rotary and its layer count.
+// The vision tower's 2-D rotary, its layer count and its layers (rope 0, bidirectional; the
+// family's vision_windows rule marks its windowed layers).
 rope_config vision_rope(const reader& r, const config_options& options);
 int vision_layer_count(const reader& r);
+std::vector<layer_info> vision_layers(const reader& r);
 
 }  // namespace posenc::detail

@@ -147,8 +147,9 @@ TEST_CASE("axes presets: the bands of each model at its head size", "[axes]") {
   CHECK(posenc::axes_preset("dinov3", 64).base == 100.0);
   CHECK(posenc::axes_preset("dinov3", 64).layout == rope_layout::half);
   CHECK(posenc::axes_preset("wan", 128).layout == rope_layout::interleaved);
-  CHECK(posenc::axes_presets().size() == 9);
+  CHECK(posenc::axes_presets().size() == 10);
   CHECK(bands("allegro", 96) == std::vector<int>{32, 32, 32});
+  CHECK(bands("muse-glimmer", 96) == std::vector<int>{48, 48});  // w then h (MuseGlimmerVisionRotaryEmbedding)
 }
 
 TEST_CASE("flux: a 1024x1024 latent (64x64 packed tokens) and 512 text tokens match "

@@ -482,6 +482,140 @@ TEST_CASE("Vision towers: Qwen2-VL/2.5-VL/3-VL and Pixtral 2-D rotary", "[config
                                            "vision_config.model_type");
 }
 
+TEST_CASE("Vision towers' layer maps: Qwen2.5-VL windowed, the others full, all bidirectional",
+          "[config]") {
+  using posenc::attention_kind;
+  const posenc::config_options vision{.tower = "vision"};
+  // Qwen2_5_VisionTransformerPretrainedModel.forward: `layer_num in fullatt_block_indexes`
+  // attends the whole frame (cu_seqlens), every other block its window (cu_window_seqlens);
+  // get_vision_window_index: windows of window_size // spatial_merge_size // patch_size merged
+  // tokens; the attention is_causal = False.
+  const auto expect = [](const posenc::model_info& m, int depth, const std::vector<int>& full,
+                         int side, int merge) {
+    REQUIRE(m.layers.size() == static_cast<std::size_t>(depth));
+    REQUIRE(m.encodings.size() == 1);
+    for (const posenc::layer_info& l : m.layers) {
+      INFO("layer " << l.index);
+      const bool is_full = std::find(full.begin(), full.end(), l.index) != full.end();
+      CHECK(l.rope == std::optional<std::size_t>(0));
+      CHECK(l.bidirectional);
+      CHECK(!l.window);
+      CHECK(!l.lookahead);
+      CHECK(l.attention == (is_full ? attention_kind::full : attention_kind::windowed));
+      CHECK(l.patches.has_value() == !is_full);
+      if (l.patches) CHECK((l.patches->side == side && l.patches->merge == merge));
+    }
+  };
+  json q25 = load("qwen2.5-vl-7b-instruct.json");  // fullatt 7, 15, 23, 31; 112 // 2 // 14 = 4
+  expect(posenc::model_from_config(flat(q25), vision), 32, {7, 15, 23, 31}, 4, 2);
+  CHECK(posenc::to_string(attention_kind::windowed) == "windowed");
+  // Qwen2_5_VLVisionConfig's defaults when the keys are absent; a list entry naming no layer
+  // (>= depth) is ignored, as `in` ignores it.
+  json d = q25;
+  for (const char* k : {"fullatt_block_indexes", "window_size", "spatial_merge_size", "patch_size"})
+    d["vision_config"].erase(k);
+  expect(posenc::model_from_config(flat(d), vision), 32, {7, 15, 23, 31}, 4, 2);
+  d["vision_config"]["depth"] = 6;
+  d["vision_config"]["fullatt_block_indexes"] = {0, 5, 40};
+  d["vision_config"]["window_size"] = 100;  // 100 // 2 // 14 = 3
+  expect(posenc::model_from_config(flat(d), vision), 6, {0, 5}, 3, 2);
+  d["vision_config"]["spatial_merge_size"] = 1;
+  d["vision_config"]["window_size"] = 14;  // one patch a window
+  d["vision_config"]["fullatt_block_indexes"] = json::array();
+  expect(posenc::model_from_config(flat(d), vision), 6, {}, 1, 1);
+  const auto refuses = [&](json c, const std::string& key) {
+    require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(c), vision); }, key);
+  };
+  json bad = q25;
+  bad["vision_config"]["window_size"] = 27;  // 27 // 2 // 14 = 0: ZeroDivisionError in HF
+  refuses(bad, "vision_config.window_size = 27");
+  bad = q25;
+  bad["vision_config"]["fullatt_block_indexes"] = {7, 15.5};
+  refuses(bad, "vision_config.fullatt_block_indexes[1]");
+  bad["vision_config"]["fullatt_block_indexes"] = nullptr;
+  refuses(bad, "vision_config.fullatt_block_indexes is null");
+  bad = q25;
+  bad["vision_config"]["patch_size"] = {14, 14};
+  refuses(bad, "vision_config.patch_size");
+  bad = q25;
+  bad["vision_config"]["window_size"] = nullptr;
+  refuses(bad, "vision_config.window_size is null");
+
+  // Qwen2VisionTransformer, Qwen3VLVisionModel, Pixtral: every block sees its whole frame.
+  json q2 = q25;
+  q2["model_type"] = "qwen2_vl";
+  q2["vision_config"] = {{"depth", 32}, {"embed_dim", 1280}, {"num_heads", 16}, {"hidden_size", 3584}};
+  expect(posenc::model_from_config(flat(q2), vision), 32,
+         [] { std::vector<int> all(32); for (int i = 0; i < 32; ++i) all[static_cast<std::size_t>(i)] = i; return all; }(), 0, 0);
+  const json q3 = load("qwen3-vl-4b-instruct.json");
+  const posenc::model_info m3 = posenc::model_from_config(flat(q3), vision);
+  for (const posenc::layer_info& l : m3.layers)
+    CHECK((l.attention == attention_kind::full && l.bidirectional && !l.patches));
+}
+
+TEST_CASE("Muse Glimmer's vision tower: axes 'muse-glimmer', window_attention blocks", "[config]") {
+  using posenc::attention_kind;
+  // convert_muse_glimmer_weights_to_hf.py build_config()'s MuseGlimmerVisionConfig, as saved.
+  json mg = load("muse-glimmer-30b.reconstructed.json");
+  mg["vision_config"] = {{"model_type", "muse_glimmer_vision"}, {"hidden_size", 1536},
+                         {"num_hidden_layers", 50}, {"num_attention_heads", 16}, {"patch_size", 14},
+                         {"pos_emb_height", 32}, {"pos_emb_width", 32}, {"merge_size", 2},
+                         {"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 10000.0}}}};
+  const posenc::config_options vision{.tower = "vision"};
+  const posenc::model_info m = posenc::model_from_config(flat(mg), vision);
+  REQUIRE(m.encodings.size() == 1);
+  const posenc::rope_config& e = m.encodings[0];
+  CHECK(e.head_dim == 96);  // MuseGlimmerVisionAttention: hidden_size // num_attention_heads
+  CHECK(e.rotary_dim == 96);
+  CHECK(e.base == 10000.0);
+  CHECK(e.layout == rope_layout::half);
+  CHECK(e.axes.kind == posenc::rope_axes_kind::bands);
+  CHECK(e.axes.name == "muse-glimmer");
+  REQUIRE(e.axes.bands.size() == 2);
+  CHECK((e.axes.bands[0].name == "w" && e.axes.bands[0].dims == 48));  // columns first
+  CHECK((e.axes.bands[1].name == "h" && e.axes.bands[1].dims == 48));
+  // MuseGlimmerVisionConfig.__post_init__: full when (i + 1) % 4 == 0 or the last; the others
+  // window_attention over windows of (pos_emb_height · patch_size) // 1 // patch_size patches.
+  REQUIRE(m.layers.size() == 50);
+  for (const posenc::layer_info& l : m.layers) {
+    INFO("layer " << l.index);
+    const bool full = (l.index + 1) % 4 == 0 || l.index == 49;
+    CHECK(l.attention == (full ? attention_kind::full : attention_kind::windowed));
+    CHECK(l.bidirectional);
+    CHECK(l.rope == std::optional<std::size_t>(0));
+    CHECK(l.patches.has_value() == !full);
+    if (l.patches) CHECK((l.patches->side == 32 && l.patches->merge == 1));
+  }
+  json listed = mg;
+  listed["vision_config"]["num_hidden_layers"] = 3;
+  listed["vision_config"]["layer_types"] = {"window_attention", "full_attention", "window_attention"};
+  listed["vision_config"]["pos_emb_height"] = 16;
+  const posenc::model_info l3 = posenc::model_from_config(flat(listed), vision);
+  CHECK((l3.layers[0].patches->side == 16 && l3.layers[1].attention == attention_kind::full &&
+         l3.layers[2].attention == attention_kind::windowed));
+  const auto refuses = [&](const json& c, const std::string& key) {
+    require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(c), vision); }, key);
+  };
+  json bad = listed;
+  bad["vision_config"]["layer_types"] = {"window_attention", "sliding_attention", "full_attention"};
+  refuses(bad, "vision_config.layer_types[1] must be 'full_attention' or 'window_attention'");
+  bad["vision_config"]["layer_types"] = {"full_attention"};
+  refuses(bad, "vision_config.layer_types lists 1 layers, the tower has 3");
+  bad = mg;
+  bad["vision_config"]["rope_parameters"]["rope_type"] = "linear";
+  refuses(bad, "vision_config.rope_parameters.rope_type = 'linear'");
+  bad = mg;
+  bad["vision_config"]["head_dim"] = 64;
+  refuses(bad, "vision_config.head_dim = 64 is not vision_config.hidden_size / vision_config.num_attention_heads = 96");
+  bad = mg;
+  bad["vision_config"]["rope_parameters"].erase("rope_theta");  // default_theta
+  CHECK(rope_from_config(flat(bad), vision).base == 10000.0);
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(mg), {.layout = rope_layout::interleaved, .tower = "vision"}); },
+      "layout: muse-glimmer's vision rotary fixes its pairs");
+  CHECK(posenc::model_from_config(flat(mg)).family == "muse_glimmer");  // the text model still reads
+}
+
 namespace {
 // HF's GLM text rotary at positions (t, h, w) per token, in float64: Glm4vTextRotaryEmbedding
 // (freqs[a] = p_a·θ_k; apply_mrope: chunk i of mrope_section takes axis i % 3; emb =

@@ -3,6 +3,8 @@
 // here line by line from Hugging Face transformers' code (each names its file and
 // function), on the real models' shapes and at large positions; text-only positions against
 // plain RoPE bit for bit; every refused input.
+#include "posenc/axes.hpp"
+#include "posenc/axes_positions.hpp"
 #include "posenc/errors.hpp"
 #include "posenc/multimodal.hpp"
 #include "posenc/rotary.hpp"
@@ -561,6 +563,37 @@ TEST_CASE("Qwen2-VL vision 2-D rotary matches HF VisionRotaryEmbedding + "
     INFO("offset " << offset);
     check_close(in, x, reference_half(in, heads, 80, cos, sin), heads, 80, rope_layout::half);
   }
+}
+
+TEST_CASE("Muse Glimmer's vision rotary (axes 'muse-glimmer' on its grid) matches HF "
+          "MuseGlimmerVisionRotaryEmbedding + apply_rotary_pos_emb_vision", "[multimodal]") {
+  // models/muse_glimmer/modeling_muse_glimmer.py: spatial_dim = head_dim // 2, inv_freq =
+  // 1 / base ** (arange(0, spatial_dim, 2) / spatial_dim); forward: freq = cat([w·inv_freq,
+  // h·inv_freq, w·inv_freq, h·inv_freq]); MuseGlimmerVisionModel.forward: position_ids =
+  // get_vision_position_ids(grid_thw, 1) (raster (row, col)) .flip(-1) + 1. Head 96 (1536 / 16).
+  const int d = 96, frames = 2, h = 5, w = 7;
+  const posenc::axes_grid g = posenc::axes_positions({.model = "muse-glimmer", .frames = frames,
+                                                      .height = h, .width = w});
+  REQUIRE(g.axes == 2);
+  REQUIRE(g.tokens == frames * h * w);
+  std::vector<std::array<double, 2>> pos;
+  for (int f = 0; f < frames; ++f)
+    for (int r = 0; r < h; ++r)
+      for (int c = 0; c < w; ++c) pos.push_back({c + 1.0, r + 1.0});  // flip(-1) + 1
+  for (std::size_t t = 0; t < pos.size(); ++t)
+    REQUIRE((g.positions[t] == pos[t][0] && g.positions[pos.size() + t] == pos[t][1]));
+  rope_config cfg = posenc::axes_preset("muse-glimmer", d);
+  CHECK(cfg.base == 10000.0);
+  CHECK(cfg.layout == rope_layout::half);
+  const rotary_cache cache(cfg, 0, 16);
+  const std::int64_t heads = 2, tokens = g.tokens;
+  auto x = random_tensor(static_cast<std::size_t>(tokens * heads * d), 23);
+  const auto in = x;
+  posenc::rope_apply(cache, tensor_view::dense(x.data(), x.size(), tokens, heads, d), axis_major(pos));
+  // cat([w·f, h·f, w·f, h·f]) is Qwen2-VL's cat((rpe, rpe)) with (w, h) in place of (row, col).
+  rows64 cos, sin;
+  hf_qwen2vl_vision(pos, d, 10000.0, cos, sin);
+  check_close(in, x, reference_half(in, heads, d, cos, sin), heads, d, rope_layout::half);
 }
 
 TEST_CASE("Pixtral 2-D rotary matches HF PixtralRotaryEmbedding (half) and Mistral's "

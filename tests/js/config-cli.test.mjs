@@ -17,7 +17,7 @@ const fixture = (name) => `${FIXTURES}${name}.json`;
 const load = (name) => JSON.parse(readFileSync(fixture(name), 'utf8'));
 
 // A causal decoder layer's stack fields.
-const CAUSAL = { bidirectional: false, lookahead: null, crossAttention: null };
+const CAUSAL = { bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null };
 
 function run(args, bin = BIN) {
   const r = spawnSync('node', [bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -92,12 +92,12 @@ test('vectors: the documented keys, in order, and HF\'s θ and cos/sin (Llama 3.
   assert.deepEqual(doc.positions, [0, 1, 4095, 131071]);
   assert.equal(doc.layers.length, 32);
   assert.deepEqual(Object.keys(doc.layers[0]), ['index', 'rope', 'attention', 'window', 'chunk', 'queryScale',
-    'bidirectional', 'lookahead', 'crossAttention']);
+    'bidirectional', 'lookahead', 'crossAttention', 'patchWindow']);
   assert.deepEqual(doc.layers[5], { index: 5, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null,
     ...CAUSAL });
   const enc = doc.encodings.e0;
   assert.deepEqual(Object.keys(enc), ['headDim', 'rotaryDim', 'layout', 'direction', 'base', 'scaling', 'mrope',
-    'vision2d', 'attentionFactor', 'invFreq', 'cos', 'sin']);
+    'vision2d', 'axes', 'attentionFactor', 'invFreq', 'cos', 'sin']);
   assert.equal(enc.direction, 'forward');
   const p = load('llama-3.1-8b').rope_scaling;
   assert.deepEqual(enc.scaling, { type: 'llama3', factor: 8, originalMaxPositionEmbeddings: 8192,
@@ -146,16 +146,16 @@ test('vectors: per-layer rope lists (Step 3.7) and NoPE layers (Muse Glimmer), i
   assert.equal(vectors('step-3.7-flash.reconstructed', '--scalar', ...args), step);
   const doc = JSON.parse(step);
   assert.equal(doc.layers.length, 45);
-  assert.deepEqual(doc.layers[4], { index: 4, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
-  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'sliding', window: 512, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
+  assert.deepEqual(doc.layers[4], { index: 4, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
+  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'sliding', window: 512, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
   // Step3p7TextConfig: full layers int(128 · 0.5) dims at 5e6 with the llama3 rope_scaling; sliding unscaled.
   assertVectors(doc.encodings.e0, hfLlama3(64, 5e6, load('step-3.7-flash.reconstructed').text_config.rope_scaling), 1, doc.positions);
   assertVectors(doc.encodings.e1, hfDefault(128, 1e4), 1, doc.positions);
   const muse = vectors('muse-glimmer-30b.reconstructed', '--simd', ...args);
   assert.equal(vectors('muse-glimmer-30b.reconstructed', '--scalar', ...args), muse);
   const m = JSON.parse(muse);
-  assert.deepEqual(m.layers[51], { index: 51, rope: null, attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
-  assert.deepEqual(m.layers[50], { index: 50, rope: 'e0', attention: 'sliding', window: 2048, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null });
+  assert.deepEqual(m.layers[51], { index: 51, rope: null, attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
+  assert.deepEqual(m.layers[50], { index: 50, rope: 'e0', attention: 'sliding', window: 2048, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
   assertVectors(m.encodings.e0, hfDefault(128, 5e5), 1, m.positions);
 });
 
@@ -185,10 +185,47 @@ test('vectors: nanochat says direction inverse over its own cos/sin; ERNIE 4.5 V
 });
 
 test('vectors: --tower vision and --family', () => {
-  const doc = JSON.parse(vectors('qwen2.5-vl-7b-instruct', '--tower', 'vision', '--positions', '0,5'));
+  const out = vectors('qwen2.5-vl-7b-instruct', '--tower', 'vision', '--positions', '0,5', '--simd');
+  assert.equal(vectors('qwen2.5-vl-7b-instruct', '--tower', 'vision', '--positions', '0,5', '--scalar'), out);
+  const doc = JSON.parse(out);
   assert.equal(doc.encodings.e0.vision2d, 'qwen2-vl');
   assert.equal(doc.encodings.e0.headDim, 80);
   assert.equal(doc.layers.length, 32);
+  // Qwen2_5_VisionTransformerPretrainedModel.forward: blocks in fullatt_block_indexes [7, 15, 23, 31]
+  // see the frame, the others windows of window_size // spatial_merge_size // patch_size =
+  // 112 // 2 // 14 merged tokens (get_vision_window_index); is_causal = False.
+  const vc = load('qwen2.5-vl-7b-instruct').vision_config;
+  const side = Math.floor(Math.floor(vc.window_size / vc.spatial_merge_size) / vc.patch_size);
+  for (const l of doc.layers) {
+    const full = vc.fullatt_block_indexes.includes(l.index);
+    assert.deepEqual(l, { index: l.index, rope: 'e0', attention: full ? 'full' : 'windowed', window: null, chunk: null,
+      queryScale: null, bidirectional: true, lookahead: null, crossAttention: null,
+      patchWindow: full ? null : { side, merge: vc.spatial_merge_size } }, `layer ${l.index}`);
+  }
+  assert.equal(side, 4);
+  const museDir = mkdtempSync(join(tmpdir(), 'posenc-vectors-'));
+  try {
+    // Muse Glimmer (build_config()'s vision_config): axes 'muse-glimmer', 32 × 32-patch windows.
+    const muse = load('muse-glimmer-30b.reconstructed');
+    muse.vision_config = { model_type: 'muse_glimmer_vision', hidden_size: 1536, num_hidden_layers: 50,
+      num_attention_heads: 16, patch_size: 14, pos_emb_height: 32, pos_emb_width: 32,
+      rope_parameters: { rope_type: 'default', rope_theta: 10000 } };
+    const file = join(museDir, 'muse.json');
+    execFileSync('node', ['-e', `require('fs').writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(JSON.stringify(muse))})`]);
+    const simd = run(['vectors', file, '--tower', 'vision', '--positions', '1,7', '--simd']);
+    assert.equal(simd.code, 0, simd.err);
+    assert.equal(run(['vectors', file, '--tower', 'vision', '--positions', '1,7', '--scalar']).out, simd.out);
+    const m = JSON.parse(simd.out);
+    assert.deepEqual([m.layers[0].attention, m.layers[0].patchWindow, m.layers[3].attention, m.layers[49].attention],
+      ['windowed', { side: 32, merge: 1 }, 'full', 'full']);
+    const e = m.encodings.e0;
+    assert.deepEqual([e.headDim, e.axes, e.vision2d, e.base], [96, 'muse-glimmer', null, 10000]);
+    // At (p, p) on both axes: cat([p·f, p·f, p·f, p·f]) with f over head_dim // 2 (MuseGlimmerVisionRotaryEmbedding).
+    const inv = Array.from({ length: 24 }, (_, j) => 1 / 10000 ** ((2 * j) / 48));
+    m.positions.forEach((p, i) => e.cos[i].forEach((v, k) => assert.ok(Math.abs(v - Math.cos(p * inv[k % 24])) < 3e-7)));
+  } finally {
+    rmSync(museDir, { recursive: true, force: true });
+  }
   const dir = mkdtempSync(join(tmpdir(), 'posenc-vectors-'));
   try {
     const c = load('codellama-7b');
@@ -211,7 +248,7 @@ test('vectors: --stack — OpenAI Privacy Filter\'s bidirectional yarn, T5Gemma 
   // |i − j| ≤ 128 (create_bidirectional_sliding_window_mask).
   const pf = JSON.parse(vectors('openai-privacy-filter.class-defaults.reconstructed', '--positions', '0,1,4095,131071'));
   assert.deepEqual(pf.layers[7], { index: 7, rope: 'e0', attention: 'sliding', window: 129, chunk: null, queryScale: null,
-    bidirectional: true, lookahead: 128, crossAttention: null });
+    bidirectional: true, lookahead: 128, crossAttention: null, patchWindow: null });
   const [theta, attention] = hfYarn(64, 150000, { factor: 32, original: 4096, betaFast: 32, betaSlow: 1, truncate: false });
   assert.equal(pf.encodings.e0.layout, 'interleaved');
   assertVectors(pf.encodings.e0, theta, attention, pf.positions);
@@ -220,9 +257,9 @@ test('vectors: --stack — OpenAI Privacy Filter\'s bidirectional yarn, T5Gemma 
   const enc = JSON.parse(vectors(name, '--stack', 'encoder', '--positions', '0,5,32767'));
   const dec = JSON.parse(vectors(name, '--stack', 'decoder', '--positions', '0,5,32767'));
   assert.deepEqual(enc.layers[0], { index: 0, rope: 'e0', attention: 'sliding', window: 256, chunk: null, queryScale: null,
-    bidirectional: true, lookahead: 256, crossAttention: null });
+    bidirectional: true, lookahead: 256, crossAttention: null, patchWindow: null });
   assert.deepEqual(dec.layers[5], { index: 5, rope: 'e1', attention: 'full', window: null, chunk: null, queryScale: null,
-    bidirectional: false, lookahead: null, crossAttention: 'merged' });
+    bidirectional: false, lookahead: null, crossAttention: 'merged', patchWindow: null });
   for (const doc of [enc, dec]) {
     assertVectors(doc.encodings.e0, hfDefault(256, 1e4), 1, doc.positions);
     assertVectors(doc.encodings.e1, hfDefault(256, 1e6).map((f) => f / 8), 1, doc.positions); // linear ×8

@@ -402,6 +402,7 @@ function assertModel(pe, name, want, opts = {}, config = load(name)) {
       assert.deepEqual([l.rope, l.attention, l.window, l.chunk, q], want.layers[i], `${name}: layer ${i}`);
       assert.deepEqual([l.bidirectional, l.lookahead, l.crossAttention], want.stacks?.[i] ?? [false, null, null],
         `${name}: layer ${i} stack`);
+      assert.equal(l.patchWindow, null, `${name}: layer ${i} patchWindow (a text layer)`);
       assert.equal(l.index, i);
     });
     const keys = Object.keys(model.encodings);
@@ -464,7 +465,7 @@ for (const [name, pe] of Object.entries(both)) {
       `${block[1]}\nreturn { scout, gemma4, global, scale: pe.queryScale(scout.layers[3].queryScale, [0, 8191, 131071]) };`);
     const { scout, gemma4, global, scale } = run(pe, load('llama-4-scout-17b-16e.reconstructed'), load('gemma-4-e2b-it.reconstructed'));
     assert.deepEqual({ ...scout.layers[2] }, { index: 2, rope: 'e0', attention: 'chunked', window: null, chunk: 8192, queryScale: null,
-      bidirectional: false, lookahead: null, crossAttention: null });
+      bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
     assert.deepEqual([scout.layers[3].rope, { ...scout.layers[3].queryScale }], [null, { floorScale: 8192, attnScale: 0.1, offset: 1 }]);
     assert.deepEqual(Array.from(scale, (v) => v.toFixed(4)), ['1.0000', '1.0693', '1.2833']);
     assert.deepEqual([global.headDim, global.rotaryDim, global.invFreq.length, global.invFreq[64]], [512, 512, 256, 0]);

@@ -194,6 +194,79 @@ for (const [name, pe] of Object.entries(both)) {
     assert.equal(pixtral.headDim, 64);
   });
 
+  test(`${name}: modelFromConfig({ tower: 'vision' }) — Qwen2.5-VL's windowed blocks, Muse Glimmer refused by name`, () => {
+    // Qwen2_5_VisionTransformerPretrainedModel.forward: `layer_num in fullatt_block_indexes` sees
+    // its frame, other blocks their window of window_size // spatial_merge_size // patch_size merged
+    // tokens (get_vision_window_index); Qwen2_5_VLVisionConfig's defaults when the keys are absent.
+    const q = load('qwen2.5-vl-7b-instruct');
+    const hfLayers = (vc, depth) => Array.from({ length: depth }, (_, i) => {
+      const full = (vc.fullatt_block_indexes ?? [7, 15, 23, 31]).includes(i);
+      const merge = vc.spatial_merge_size ?? 2;
+      const side = Math.floor(Math.floor((vc.window_size ?? 112) / merge) / (vc.patch_size ?? 14));
+      return [full ? 'full' : 'windowed', full ? null : { side, merge }, true];
+    });
+    const layersOf = (config) => {
+      const m = pe.modelFromConfig(config, { tower: 'vision' });
+      try {
+        return m.layers.map((l) => [l.attention, l.patchWindow && { ...l.patchWindow }, l.bidirectional]);
+      } finally {
+        m.dispose();
+      }
+    };
+    assert.deepEqual(layersOf(q), hfLayers(q.vision_config, 32));
+    const edited = structuredClone(q);
+    Object.assign(edited.vision_config, { depth: 5, fullatt_block_indexes: [1, 9], window_size: 56 });
+    assert.deepEqual(layersOf(edited), hfLayers(edited.vision_config, 5));
+    for (const key of ['fullatt_block_indexes', 'window_size', 'patch_size', 'spatial_merge_size']) delete edited.vision_config[key];
+    assert.deepEqual(layersOf(edited), hfLayers(edited.vision_config, 5));
+    edited.vision_config.window_size = 20; // 20 // 2 // 14 = 0: transformers divides by it
+    assertThrows(() => pe.modelFromConfig(edited, { tower: 'vision' }), RangeError, /vision_config\.window_size = 20/);
+    const q3 = pe.modelFromConfig(load('qwen3-vl-4b-instruct'), { tower: 'vision' });
+    assert.ok(q3.layers.every((l) => l.attention === 'full' && l.patchWindow === null && l.bidirectional));
+    q3.dispose();
+  });
+
+  test(`${name}: Muse Glimmer's vision tower — axes 'muse-glimmer' at (col + 1, row + 1), window_attention blocks`, () => {
+    // convert_muse_glimmer_weights_to_hf.py build_config()'s MuseGlimmerVisionConfig.
+    const muse = load('muse-glimmer-30b.reconstructed');
+    muse.vision_config = { model_type: 'muse_glimmer_vision', hidden_size: 1536, num_hidden_layers: 50,
+      num_attention_heads: 16, patch_size: 14, pos_emb_height: 32, pos_emb_width: 32, merge_size: 2,
+      rope_parameters: { rope_type: 'default', rope_theta: 10000 } };
+    const m = pe.modelFromConfig(muse, { tower: 'vision' });
+    try {
+      // MuseGlimmerVisionConfig.__post_init__: full when (i + 1) % 4 == 0 or the last layer.
+      assert.deepEqual(m.layers.map((l) => [l.attention, l.patchWindow && { ...l.patchWindow }]),
+        Array.from({ length: 50 }, (_, i) => ((i + 1) % 4 === 0 || i === 49 ? ['full', null]
+          : ['windowed', { side: 32, merge: 1 }])));
+      const rope = m.encodings.e0;
+      assert.deepEqual([rope.headDim, rope.rotaryDim, rope.base, rope.layout, rope.axes, rope.axesName, rope.vision2d],
+        [96, 96, 10000, 'half', 2, 'muse-glimmer', null]);
+      // MuseGlimmerVisionRotaryEmbedding: inv_freq over head_dim // 2, freq = cat([w·f, h·f, w·f, h·f]);
+      // position_ids = get_vision_position_ids(grid, 1).flip(-1) + 1.
+      const { positions, tokens } = pe.axesPositions({ model: 'muse-glimmer', frames: 2, height: 3, width: 5 });
+      const inv = Array.from({ length: 24 }, (_, j) => 1 / 10000 ** ((2 * j) / 48));
+      const { cos, sin } = rope.cosSin({ positions });
+      let t = 0;
+      for (let f = 0; f < 2; f++) {
+        for (let r = 0; r < 3; r++) {
+          for (let c = 0; c < 5; c++, t++) {
+            assert.deepEqual([positions[t], positions[tokens + t]], [c + 1, r + 1]);
+            const half = [...inv.map((v) => (c + 1) * v), ...inv.map((v) => (r + 1) * v)];
+            [...half, ...half].forEach((a, k) => {
+              assert.ok(Math.abs(cos[t * 96 + k] - Math.cos(a)) < 3e-7 && Math.abs(sin[t * 96 + k] - Math.sin(a)) < 3e-7,
+                `token ${t} column ${k}`);
+            });
+          }
+        }
+      }
+    } finally {
+      m.dispose();
+    }
+    muse.vision_config.rope_parameters.rope_type = 'linear';
+    assertThrows(() => pe.modelFromConfig(muse, { tower: 'vision' }), RangeError,
+      /vision_config\.rope_parameters\.rope_type = 'linear'/);
+  });
+
   test(`${name}: apply of a config's rotator matches HF's rotation in float64`, () => {
     const rng = new Random(77);
     for (const file of ['llama-3.1-8b', 'gpt-j-6b', 'phi-3.5-mini-instruct']) {

@@ -26,12 +26,12 @@ const TOWERS = ['text', 'vision'];
 const PARTS = ['attention', 'indexer'];
 const STACKS = ['encoder', 'decoder'];
 const CROSS = [null, 'separate', 'merged'];
-const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none'];
+const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none', 'windowed'];
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional'];
 // A family name is a short identifier; a longer string cannot name one (the core lists them).
 const MAX_FAMILY = 64;
 // The core's rope_axes_kind by number (5, bands, is never a config's).
-const AXES = [null, 'mrope', 'mrope-interleaved', 'qwen2-vl', 'pixtral', null, 'mrope-hw'];
+const AXES = [null, 'mrope', 'mrope-interleaved', 'qwen2-vl', 'pixtral', 'bands', 'mrope-hw'];
 const MROPE_INTERLEAVED = { mrope: false, 'mrope-interleaved': true, 'mrope-hw': 'hw' };
 // A published config.json has a few hundred key paths, lists of at most a few hundred
 // numbers, nesting of depth < 8; these bounds are far above that and keep the staged copy small.
@@ -248,7 +248,7 @@ function ropeOptions(info, at, o) {
     mrope.section = [info[at + 6], info[at + 7], info[at + 8]];
     mrope.interleaved = MROPE_INTERLEAVED[axes];
     opts.mrope = mrope;
-  } else if (axes !== null) {
+  } else if (axes !== null && axes !== 'bands') {
     opts.vision2d = axes;
   }
   const type = SCALING_TYPES[info[at + 9]];
@@ -265,6 +265,11 @@ function ropeOptions(info, at, o) {
   const buffer = check.bufferOf(info);
   if (nShort > 0) scaling.shortFactor = new check.Float64(buffer, 8 * k, nShort);
   if (nLong > 0) scaling.longFactor = new check.Float64(buffer, 8 * (k + nShort), nLong);
+  if (axes === 'bands') { // an axes preset (Muse Glimmer's vision tower): it fixes layout and width
+    [opts.axes] = textAt(info, k + nShort + nLong);
+    delete opts.layout;
+    delete opts.rotaryDim;
+  }
   if (type !== 'default') opts.scaling = scaling;
   if (o.cacheLength !== undefined) opts.cacheLength = o.cacheLength;
   if (o.cacheStart !== undefined) opts.cacheStart = o.cacheStart;
@@ -342,6 +347,13 @@ export function configApi({ module, heap }, rope) {
     return freeze(q);
   }
 
+  function patchWindow(side, merge) {
+    const w = record();
+    w.side = side;
+    w.merge = merge;
+    return freeze(w);
+  }
+
   return {
     /** A rotator from a Hugging Face config.json object, as published; see index.d.ts. */
     ropeFromConfig(config, opts) {
@@ -386,8 +398,9 @@ export function configApi({ module, heap }, rope) {
         layer.bidirectional = info[at + 7] === 1;
         layer.lookahead = info[at + 8] === info[at + 8] ? info[at + 8] : null;
         layer.crossAttention = CROSS[info[at + 9]];
+        layer.patchWindow = info[at + 10] === info[at + 10] ? patchWindow(info[at + 10], info[at + 11]) : null;
         layers[i] = freeze(layer);
-        at += 10;
+        at += 12;
       }
       const encodings = record();
       const scalings = record();

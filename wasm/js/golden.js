@@ -24,6 +24,7 @@ function encodingJson(rope, scaling, positions) {
     scaling,
     mrope: rope.mrope === null ? null : { section: [...rope.mrope.section], interleaved: rope.mrope.interleaved },
     vision2d: rope.vision2d,
+    axes: rope.axesName,
     attentionFactor: rope.attentionFactor,
     invFreq: Array.from(rope.invFreq),
     cos,
@@ -43,6 +44,7 @@ function layerJson(l) {
     bidirectional: l.bidirectional,
     lookahead: l.lookahead,
     crossAttention: l.crossAttention,
+    patchWindow: l.patchWindow === null ? null : { side: l.patchWindow.side, merge: l.patchWindow.merge },
   };
 }
 

@@ -126,46 +126,6 @@ double or_nan(const std::optional<int>& v) {
   return v ? static_cast<double>(*v) : std::numeric_limits<double>::quiet_NaN();
 }
 
-// → [head_dim, rotary_dim, base, layout (0 half, 1 interleaved), turn (0 forward, 1 inverse),
-//    axes (0 none, 1 mrope, 2 mrope-interleaved, 3 qwen2-vl, 4 pixtral), section t, h, w,
-//    scaling type (0 default,
-//    1 linear, 2 dynamic, 3 yarn, 4 llama3, 5 longrope, 6 proportional), then the scaling
-//    block of wasm/js/scaling.js (its 14 fields, NaN when unset; the counts of short_factor
-//    and long_factor; their values)], appended to `out`.
-void append_config(std::vector<double>& out, const rope_config& c) {
-  const scaling& s = c.scaling;
-  out.insert(out.end(), {
-      static_cast<double>(c.head_dim), static_cast<double>(c.rotary_dim), c.base,
-      c.layout == rope_layout::interleaved ? 1.0 : 0.0,
-      c.turn == direction::inverse ? 1.0 : 0.0, static_cast<double>(c.axes.kind),
-      static_cast<double>(c.axes.section[0]), static_cast<double>(c.axes.section[1]),
-      static_cast<double>(c.axes.section[2]), static_cast<double>(s.type),
-      or_nan(s.factor), or_nan(s.original_max_position_embeddings),
-      or_nan(s.max_position_embeddings), or_nan(s.seq_len), or_nan(s.attention_factor),
-      s.beta_fast, s.beta_slow, or_nan(s.mscale), or_nan(s.mscale_all_dim),
-      s.truncate ? 1.0 : 0.0, s.low_freq_factor, s.high_freq_factor,
-      or_nan(s.partial_rotary_factor), or_nan(s.alpha),
-      static_cast<double>(s.short_factor.size()), static_cast<double>(s.long_factor.size())});
-  out.insert(out.end(), s.short_factor.begin(), s.short_factor.end());
-  out.insert(out.end(), s.long_factor.begin(), s.long_factor.end());
-}
-
-// The options every entry point takes; layer < 0: none.
-config_options options_of(const std::string& layout, double seq_len, std::string layer_type,
-                          std::string tower, std::string family, int layer, std::string part,
-                          std::string stack) {
-  config_options options;
-  if (!layout.empty()) options.layout = parse_rope_layout(layout);
-  if (!std::isnan(seq_len)) options.seq_len = static_cast<int>(seq_len);
-  options.layer_type = std::move(layer_type);
-  options.tower = std::move(tower);
-  options.family = std::move(family);
-  if (layer >= 0) options.layer = layer;
-  options.part = std::move(part);
-  options.stack = std::move(stack);
-  return options;
-}
-
 // UTF-8 text → one double per UTF-16 code unit, after its count.
 void append_text(std::vector<double>& out, const std::string& s) {
   std::vector<double> units;
@@ -185,6 +145,49 @@ void append_text(std::vector<double>& out, const std::string& s) {
   out.push_back(static_cast<double>(units.size()));
   out.insert(out.end(), units.begin(), units.end());
 }
+
+// → [head_dim, rotary_dim, base, layout (0 half, 1 interleaved), turn (0 forward, 1 inverse),
+//    axes (0 none, 1 mrope, 2 mrope-interleaved, 3 qwen2-vl, 4 pixtral), section t, h, w,
+//    scaling type (0 default,
+//    1 linear, 2 dynamic, 3 yarn, 4 llama3, 5 longrope, 6 proportional), then the scaling
+//    block of wasm/js/scaling.js (its 14 fields, NaN when unset; the counts of short_factor
+//    and long_factor; their values; axes 5 (bands): the preset's name, append_text)],
+//    appended to `out`.
+void append_config(std::vector<double>& out, const rope_config& c) {
+  const scaling& s = c.scaling;
+  out.insert(out.end(), {
+      static_cast<double>(c.head_dim), static_cast<double>(c.rotary_dim), c.base,
+      c.layout == rope_layout::interleaved ? 1.0 : 0.0,
+      c.turn == direction::inverse ? 1.0 : 0.0, static_cast<double>(c.axes.kind),
+      static_cast<double>(c.axes.section[0]), static_cast<double>(c.axes.section[1]),
+      static_cast<double>(c.axes.section[2]), static_cast<double>(s.type),
+      or_nan(s.factor), or_nan(s.original_max_position_embeddings),
+      or_nan(s.max_position_embeddings), or_nan(s.seq_len), or_nan(s.attention_factor),
+      s.beta_fast, s.beta_slow, or_nan(s.mscale), or_nan(s.mscale_all_dim),
+      s.truncate ? 1.0 : 0.0, s.low_freq_factor, s.high_freq_factor,
+      or_nan(s.partial_rotary_factor), or_nan(s.alpha),
+      static_cast<double>(s.short_factor.size()), static_cast<double>(s.long_factor.size())});
+  out.insert(out.end(), s.short_factor.begin(), s.short_factor.end());
+  out.insert(out.end(), s.long_factor.begin(), s.long_factor.end());
+  if (c.axes.kind == rope_axes_kind::bands) append_text(out, c.axes.name);
+}
+
+// The options every entry point takes; layer < 0: none.
+config_options options_of(const std::string& layout, double seq_len, std::string layer_type,
+                          std::string tower, std::string family, int layer, std::string part,
+                          std::string stack) {
+  config_options options;
+  if (!layout.empty()) options.layout = parse_rope_layout(layout);
+  if (!std::isnan(seq_len)) options.seq_len = static_cast<int>(seq_len);
+  options.layer_type = std::move(layer_type);
+  options.tower = std::move(tower);
+  options.family = std::move(family);
+  if (layer >= 0) options.layer = layer;
+  options.part = std::move(part);
+  options.stack = std::move(stack);
+  return options;
+}
+
 
 // layout: "" (the family's) | "half" | "interleaved"; seq_len NaN when not given (else an
 // integer JS checked); layer −1 when not given; the rest as config_options names them.
@@ -211,7 +214,8 @@ val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uint
 
 // → [model_type (text), family (text), layer count, per layer: rope (−1 none), attention
 //    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset),
-//    bidirectional (0 | 1), lookahead (NaN unset), cross (cross_attention);
+//    bidirectional (0 | 1), lookahead (NaN unset), cross (cross_attention), patch window
+//    side and merge (NaN unset);
 //    encoding count, per encoding: its block's length, the block of append_config].
 val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                          std::size_t n_text, std::string layout, double seq_len,
@@ -233,7 +237,8 @@ val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uin
                              scaled ? l.query_scale->floor_scale : kNaN,
                              scaled ? l.query_scale->attn_scale : kNaN,
                              scaled ? l.query_scale->offset : kNaN, l.bidirectional ? 1.0 : 0.0,
-                             or_nan(l.lookahead), static_cast<double>(l.cross)});
+                             or_nan(l.lookahead), static_cast<double>(l.cross),
+                             l.patches ? l.patches->side : kNaN, l.patches ? l.patches->merge : kNaN});
     }
     out.push_back(static_cast<double>(m.encodings.size()));
     for (const rope_config& c : m.encodings) {

@@ -107,10 +107,12 @@ export function angleErrors(rope, rope32, p) {
 }
 
 // The names of a config's multi-axis rotator's axes, in the order its positions are given
-// (pe.modelFromConfig builds M-RoPE or a vision tower's 2-D rotary, no other kind).
+// (pe.modelFromConfig builds M-RoPE or a vision tower's 2-D rotary, no other kind; Muse
+// Glimmer's is the axes preset 'muse-glimmer', columns first).
 function axisNames(rope) {
   if (rope.mrope !== null) return ['t', 'h', 'w'];
   if (rope.vision2d !== null) return ['row', 'col'];
+  if (rope.axesName === 'muse-glimmer') return ['col', 'row'];
   throw new Error(`a rotator with ${rope.axes} axes that is neither M-RoPE nor a vision tower's`);
 }
 
@@ -144,7 +146,7 @@ export function axesOf(rope) {
       shortest: own.length ? Math.min(...turns) : null, longest: own.length ? Math.max(...turns) : null };
   });
   return {
-    kind: rope.mrope !== null ? 'mrope' : 'vision2d',
+    kind: rope.mrope !== null ? 'mrope' : rope.vision2d !== null ? 'vision2d' : 'columnsFirst',
     mrope: rope.mrope === null ? null : { section: [...rope.mrope.section], interleaved: rope.mrope.interleaved },
     vision2d: rope.vision2d, rungs, columns, axes,
   };
@@ -211,7 +213,7 @@ export function inspectVision(pe, config) {
   try {
     const encodings = Object.keys(model.encodings).map((key) => {
       const r = model.encodings[key];
-      return { key, headDim: r.headDim, rotaryDim: r.rotaryDim, base: r.base, layout: r.layout, vision2d: r.vision2d, axes: axesOf(r) };
+      return { key, headDim: r.headDim, rotaryDim: r.rotaryDim, base: r.base, layout: r.layout, vision2d: r.vision2d ?? r.axesName, axes: axesOf(r) };
     });
     return { modelType: model.modelType, family: model.family, layers: model.layers.length, encodings };
   } finally {

@@ -14,6 +14,8 @@
 //   dinov3          y d / 2, x d / 2, each angle × 2π  (d = 64)  100    half         transformers DINOv3ViTRopePositionEmbedding
 //   stable-audio    one axis of d / 2 (partial rotary)          10000  half         diffusers get_1d_rotary_pos_embed(repeat_interleave_real=False)
 //   allegro         t, h, w d / 3 each (d = 96: 32, 32, 32)     10000  half in each chunk  diffusers apply_rotary_emb_allegro
+//   muse-glimmer    w d / 2, h d / 2  (columns first; d = 96)   10000  half         transformers MuseGlimmerVisionRotaryEmbedding
+//                   (its positions are (col + 1, row + 1): axes_positions' muse-glimmer grid)
 //
 // "interleaved" pairs dims adjacently inside each chunk (diffusers repeat_interleave_real
 // and apply_rotary_emb(use_real_unbind_dim=-1), Wan's and Qwen-Image's complex pairs);

@@ -36,6 +36,9 @@
 //               interpolation scales (t 2.2, h 2.0, w 2.0, its defaults). No text in the
 //               sequence. (embeddings.py `get_3d_rotary_pos_embed_allegro`, pipeline_allegro.py
 //               `_prepare_rotary_positional_embeddings`)
+//   muse-glimmer (col + 1, row + 1) per patch, raster order, each frame again (MuseGlimmerVision-
+//               Model.forward: get_vision_position_ids(grid_thw, 1).flip(-1) + 1); the model
+//               then reorders patches and positions by window (layer_info::patches).
 // Ranges (posenc::invalid_argument naming the argument): frames, height, width, base_height,
 // base_width and every reference's sides in [1, 2^20]; text_tokens, prefix_tokens in
 // [0, 2^26]; tokens in total ≤ 2^26 (else posenc::length_error naming the model's grid); an

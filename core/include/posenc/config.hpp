@@ -128,6 +128,9 @@ struct config_options {
 //  - Pixtral (vision_config.model_type pixtral, as in llava / mistral3 configs): head_dim,
 //    else hidden_size / num_attention_heads; base rope_theta (or rope_parameters.rope_theta),
 //    default 10000 → axes vision_pixtral;
+//  - Muse Glimmer: hidden_size / num_attention_heads (a differing head_dim is refused),
+//    rope_parameters.rope_theta (default 10000, rope type "default" only) → axes preset
+//    "muse-glimmer" (posenc/axes.hpp: columns first, positions (col + 1, row + 1));
 //  - anything else: vision_config.model_type is named in the error.
 // Keys a family does not read are refused by name, as is a null where transformers needs a
 // number (rope_theta, original_max_position_embeddings for llama3 / yarn / longrope,
@@ -152,9 +155,10 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
 // layer type deepseek_sparse_attention) self-attention, which may or may not use RoPE; cross
 // (Mllama's cross-attention to the image) has none. The rest are no attention, so no RoPE:
 // linear (linear attention or Mamba, Qwen3-Next / Qwen3.5 / Bamba / MiniMax), conv (LFM2's
-// convolution blocks), none (Nemotron-H's MoE / MLP blocks).
-enum class attention_kind { full, sliding, chunked, sparse, linear, conv, cross, none };
-// "full" | "sliding" | "chunked" | "sparse" | "linear" | "conv" | "cross" | "none"
+// convolution blocks), none (Nemotron-H's MoE / MLP blocks). windowed: a vision tower's 2-D
+// window attention (patch_window), with RoPE.
+enum class attention_kind { full, sliding, chunked, sparse, linear, conv, cross, none, windowed };
+// "full" | "sliding" | "chunked" | "sparse" | "linear" | "conv" | "cross" | "none" | "windowed"
 std::string_view to_string(attention_kind kind) noexcept;
 
 // A position-dependent query scale: q is multiplied by
@@ -181,6 +185,17 @@ enum class cross_attention { none, separate, merged };
 // "none" | "separate" | "merged"
 std::string_view to_string(cross_attention kind) noexcept;
 
+// A vision tower's window attention (transformers' get_vision_window_index): each frame's grid
+// of merged tokens (merge × merge patches, kept adjacent) is cut from its top-left corner into
+// side × side windows (partial at the right and bottom edges, side · merge patches a side);
+// the tokens, their rotary positions with them, are reordered window by window (row-major
+// inside each window and across windows), and a windowed layer attends within each window only.
+// The model restores the patch order after the last layer.
+struct patch_window {
+  int side = 0;   // window side in merged tokens (Qwen2.5-VL: window_size // spatial_merge_size // patch_size)
+  int merge = 1;  // a merged token's side in patches (spatial_merge_size)
+};
+
 // Which keys j a query at i sees (HF's mask functions): causal layers j ≤ i, bidirectional
 // layers every j; a sliding layer further limits them to i − window < j (and, bidirectional,
 // j ≤ i + lookahead).
@@ -194,6 +209,7 @@ struct layer_info {
   bool bidirectional = false;      // an encoder layer: keys after the query are seen too
   std::optional<int> lookahead{};  // bidirectional sliding: keys after i seen, 0 < j − i ≤ lookahead
   cross_attention cross = cross_attention::none;  // a decoder layer's attention to the encoder
+  std::optional<posenc::patch_window> patches{};  // windowed: the windows
 };
 
 struct model_info {
@@ -204,7 +220,11 @@ struct model_info {
 };
 
 // Every decoder layer of the config (options.tower "vision": the vision tower's layers, all
-// one 2-D rotary): which layers use RoPE, with which rotary, and their attention pattern,
+// one 2-D rotary, bidirectional within each frame (image); Qwen2.5-VL's layers windowed but
+// for vision_config.fullatt_block_indexes (default 7, 15, 23, 31), windows of window_size
+// (default 112) // spatial_merge_size (2) // patch_size (14) merged tokens: Qwen2_5_Vision-
+// TransformerPretrainedModel.forward; Muse Glimmer's vision_config.layer_types, window_attention
+// over pos_emb_height patches, merge 1): which layers use RoPE, with which rotary, and their attention pattern,
 // from `layer_types` when the config lists it, else the family's rule (Gemma 2/3/4, Cohere2,
 // OLMo 3, EXAONE 4 and gpt-oss periods, Mistral's and StarCoder2's sliding_window, Qwen2's
 // use_sliding_window / max_window_layers, Llama 4 and SmolLM3 no_rope_layers, Llama 4

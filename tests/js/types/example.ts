@@ -161,6 +161,10 @@ const t5Encoder = pe.modelFromConfig(llama4Config, { stack: 'encoder' }).layers[
 const bothWays: boolean = t5Encoder.bidirectional;
 const ahead: number | null = t5Encoder.lookahead;
 const cross: 'separate' | 'merged' | null = t5Encoder.crossAttention;
+const visionLayer = pe.modelFromConfig(llama4Config, { tower: 'vision' }).layers[0];
+const windowed: boolean = visionLayer.attention === 'windowed';
+const windowSide: number | undefined = visionLayer.patchWindow?.side;
+export const usedTower = [windowed, windowSide, visionLayer.patchWindow?.merge];
 export const usedStacks = [bothWays, ahead, cross, pe.ropeFromConfig(llama4Config, { stack: 'decoder', layer: 1 })];
 // @ts-expect-error: two stacks only
 pe.modelFromConfig(llama4Config, { stack: 'both' });

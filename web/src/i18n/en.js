@@ -918,6 +918,7 @@ export default {
   's18.stripColumnsLabel': '{key}: the axis of every cos/sin column',
   's18.axesKey.mrope': 'Colours: purple t, blue h, red w; white a rung no axis turns (θ = 0).',
   's18.axesKey.vision2d': 'Colours: purple row, blue column; white a rung no axis turns (θ = 0).',
+  's18.axesKey.columnsFirst': 'Colours: purple column, blue row; white a rung no axis turns (θ = 0).',
   's18.axesCaption': '{key}: the rungs and columns of each axis',
   's18.interleaved': 'interleaved',
   's18.contiguous': 'contiguous blocks',

@@ -918,6 +918,7 @@ export default {
   's18.stripColumnsLabel': '{key}: cos/sin 열마다 맡은 축',
   's18.axesKey.mrope': '색: 보라 t, 파랑 h, 빨강 w. 흰 칸은 어느 축으로도 돌지 않는 단(θ = 0)입니다.',
   's18.axesKey.vision2d': '색: 보라 행, 파랑 열. 흰 칸은 어느 축으로도 돌지 않는 단(θ = 0)입니다.',
+  's18.axesKey.columnsFirst': '색: 보라 열, 파랑 행. 흰 칸은 어느 축으로도 돌지 않는 단(θ = 0)입니다.',
   's18.axesCaption': '{key}: 축별 단과 열',
   's18.interleaved': '번갈아',
   's18.contiguous': '연속 블록',
