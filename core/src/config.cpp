@@ -99,19 +99,26 @@ struct rope_source {
 constexpr std::array<std::string_view, 3> kLayerTypes = {"full_attention", "sliding_attention",
                                                           "chunked_attention"};
 
-bool is_layer_type(std::string_view s) {
+bool is_layer_type(const family& f, std::string_view s) {
   for (std::string_view t : kLayerTypes)
-    if (s == t) return true;
+    if (s == type_name(f, t)) return true;
   return false;
+}
+
+// The layer types a family's per-type rope_parameters may name, for messages.
+std::string layer_type_list(const family& f) {
+  if (!f.type_names[0].empty())
+    return std::string(f.type_names[0]) + ", " + std::string(f.type_names[1]);
+  return "full_attention, sliding_attention, chunked_attention";
 }
 
 bool has_keys(const reader& r, const std::string& path) {
   return r.is_object(path) && !r.children(path).empty();
 }
 
-bool nested(const reader& r, const std::string& dict) {
+bool nested(const family& f, const reader& r, const std::string& dict) {
   for (std::string_view t : kLayerTypes)
-    if (r.is_object(dict + "." + std::string(t))) return true;
+    if (r.is_object(dict + "." + std::string(type_name(f, t)))) return true;
   return false;
 }
 
@@ -147,22 +154,27 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
                     "per-layer-type rope_parameters): move it into rope_parameters.<layer type>");
     // Published files may repeat the dicts' values at the top level (MiMo-V2-Flash): accepted
     // when they agree with what transformers uses, refused when they do not.
-    const std::string own = parameters + "." + layer_type;
-    unread_agrees(c, c.p + "rope_theta", parameters + ".full_attention.rope_theta", std::nullopt);
+    const std::string own = parameters + "." + std::string(type_name(c.f, layer_type));
+    unread_agrees(c, c.p + "rope_theta",
+                  parameters + "." + std::string(type_name(c.f, "full_attention")) + ".rope_theta",
+                  std::nullopt);
     unread_agrees(c, c.p + "partial_rotary_factor", own + ".partial_rotary_factor",
                   c.f.rotary.factor_fallback);
   }
-  if (r.is_object(parameters) && nested(r, parameters)) {  // v5 per-layer-type parameters
+  if (r.is_object(parameters) && nested(c.f, r, parameters)) {  // v5 per-layer-type parameters
     for (const std::string& child : r.children(parameters))
-      if (!is_layer_type(child))
-        fail_argument(parameters, ".", key_text(child), " is not a layer type (full_attention, "
-                      "sliding_attention, chunked_attention)");
+      if (!is_layer_type(c.f, child))
+        fail_argument(parameters, ".", key_text(child), " is not a layer type of ", c.f.name,
+                      " (", layer_type_list(c.f), ")");
     // Gemma 3: a v4 rope_scaling still updates the global one (Gemma3TextConfig).
     if (local && !sliding && has_keys(r, scaling)) return {scaling};
-    const std::string own = parameters + "." + layer_type;
+    const std::string own = parameters + "." + std::string(type_name(c.f, layer_type));
     if (c.f.layers.null_type_nope && r.is_null(own))
       fail_argument(own, " is null: ", c.f.name, "'s ", layer_type, " layers have no RoPE (",
                     c.f.source, ")");
+    if (r.is_object(own) && c.f.theta_required && !r.has(own + ".rope_theta"))
+      fail_argument(own, ".rope_theta is required: ", c.f.source, " reads it with [] (a KeyError "
+                    "in transformers)");
     if (r.is_object(own) && c.f.layers.null_type_nope)  // its rotary indexes both keys
       for (const char* k : {"rope_type", "rope_theta"})
         if (!r.has(own + "." + k))

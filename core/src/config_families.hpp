@@ -205,6 +205,10 @@ struct family {
   std::string_view long_context_key{};  // Zamba2: use_long_context sets max_position_embeddings 16384
   // Per-layer-type rope_parameters only (no v4 form): the class's dicts when the config has none.
   std::array<type_default, 2> rope_defaults{};
+  // Its own names for full_attention and sliding_attention in layer_types and the per-type
+  // rope_parameters (Zaya: "hybrid", "hybrid_sliding"); the only names its code accepts.
+  std::array<std::string_view, 2> type_names{};
+  bool theta_required = false;  // its rotary reads rope_parameters[type]["rope_theta"] (Zaya)
   class_rope rope_dict{};  // one dict for every layer, when the config has none
   std::string_view unread_dim_key{};  // MiniMax-M2: rotary_dim, which transformers does not read
   std::string_view no_rope_flag{};    // Falcon: alibi (true: ALiBi instead of RoPE)
@@ -738,9 +742,27 @@ inline constexpr family kFamilies[] = {
      .model_types = {"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"},
      .layout = rope_layout::interleaved, .rotary = kFullHead, .base = {.fallback = 500000.0},
      .max_fallback = 131072, .scalable = false, .mrope = mrope_rule::hw},
+    // Zaya: CCA mixes q and k by a causal convolution before RoPE; the rotation itself is
+    // GLM's partial rotate_half over the first int(head_dim · partial_rotary_factor) dims.
+    {.name = "zaya",
+     .source = "models/zaya (ZayaConfig, ZayaRotaryEmbedding, apply_rotary_pos_emb, ZayaAttention)",
+     .models = "ZAYA1", .model_types = {"zaya"}, .head = {.fallback = 128},
+     .max_fallback = 131072,
+     .rope_defaults = {{{.layer_type = "hybrid", .theta = 5000000.0, .partial = 0.5},
+                        {.layer_type = "hybrid_sliding", .theta = 10000.0, .partial = 0.5}}},
+     .type_names = {"hybrid", "hybrid_sliding"}, .theta_required = true},
 };
 
 constexpr std::span<const family> families() { return kFamilies; }
+
+// The family's name of a layer type in layer_types and rope_parameters (Zaya: full_attention
+// is "hybrid", sliding_attention "hybrid_sliding"); posenc's own name for the others.
+constexpr std::string_view type_name(const family& f, std::string_view canonical) {
+  if (f.type_names[0].empty()) return canonical;
+  if (canonical == "full_attention") return f.type_names[0];
+  if (canonical == "sliding_attention") return f.type_names[1];
+  return canonical;
+}
 
 // model_types whose text attention uses RoPE in a way posenc cannot express yet: refused
 // naming what is missing and the way forward, never read with another family's rules.
@@ -751,9 +773,6 @@ struct refusal {
 };
 
 inline constexpr refusal kRefusals[] = {
-    {{"zaya"}, "models/zaya (ZayaConfig)",
-     "its layer types are 'hybrid' / 'hybrid_sliding' (CCA attention) with their own rope "
-     "dicts, which posenc's layer map does not name"},
     {{"deepseek_v4"},
      "models/deepseek_v4 (DeepseekV4Config, DeepseekV4Attention, DeepseekV4RotaryEmbedding, "
      "*Compressor, DeepseekV4Indexer)",

@@ -40,6 +40,11 @@ std::optional<std::string> canonical_type(const family& f, const std::string& t)
     if (t == "attention") return "full_attention";
   }
   if (f.layers.hybrid_full && t == "hybrid") return "full_attention";  // Zamba2's shared block
+  if (!f.type_names[0].empty()) {  // ZayaModel's masks know its two names only
+    if (t == f.type_names[0]) return "full_attention";
+    if (t == f.type_names[1]) return "sliding_attention";
+    return std::nullopt;
+  }
   if ((t == "moe" || t == "mlp") && f.layers.block_pattern.empty()) return std::nullopt;
   if (!attention_of(t)) return std::nullopt;
   return t;
@@ -286,6 +291,10 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
       fail_argument(list_key, " must hold one entry per layer (", n, "), got ", listed->size());
     for (std::size_t i = 0; i < listed->size(); ++i) {
       const auto t = canonical_type(c.f, (*listed)[i]);
+      if (!t && !c.f.type_names[0].empty())
+        fail_argument(list_key, "[", i, "] = ", quoted((*listed)[i]), " is not a layer type of ",
+                      c.f.name, " (", c.f.type_names[0], ", ", c.f.type_names[1], ": ",
+                      c.f.source, ")");
       if (!t)
         fail_argument(list_key, "[", i, "] = ", quoted((*listed)[i]), " is not a layer type "
                       "posenc describes for ", c.f.name, " (full_attention, sliding_attention, "

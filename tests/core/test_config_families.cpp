@@ -78,7 +78,9 @@ std::string defaults_text(const family& f) {
   std::string out = "class default";
   for (const auto& d : f.rope_defaults) {
     if (d.layer_type.empty()) continue;
-    out += (out.size() > 13 ? ", " : " ") + std::string(d.layer_type.substr(0, d.layer_type.find('_'))) + " " +
+    const std::string_view name =
+        d.layer_type.ends_with("_attention") ? d.layer_type.substr(0, d.layer_type.find('_')) : d.layer_type;
+    out += (out.size() > 13 ? ", " : " ") + std::string(name) + " " +
            std::string(d.rope_type) + " θ " +
            (d.theta_key.empty() ? "" : "`" + std::string(d.theta_key) + "` (else ") + number(d.theta) +
            (d.theta_key.empty() ? "" : ")");
@@ -163,6 +165,9 @@ std::string layers_text(const family& f) {
   if (l.null_type_nope) parts.push_back("one `rope_parameters` dict per layer type, null: that type without RoPE");
   if (!l.window_half_key.empty())
     parts.push_back("window `" + std::string(l.window_half_key) + "` // 2 (else " + std::to_string(l.window_fallback / 2) + ")");
+  if (!f.type_names[0].empty())
+    parts.push_back("layer types `" + std::string(f.type_names[0]) + "` (full), `" +
+                    std::string(f.type_names[1]) + "` (sliding) only");
   if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));
   if (!l.attention_indices.empty())
     parts.push_back("full attention at `" + std::string(l.attention_indices) + "`, the rest Mamba (linear, no attention)");

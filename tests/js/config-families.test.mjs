@@ -351,6 +351,10 @@ const FAMILIES = {
     encodings: [rotary(256, 256, 1e4, 'half', plain(256, 1e4)), rotary(256, 256, 1e6, 'half', [hfDefault(256, 1e6).map((f) => f / 8), 1])],
     layers: every(18, (i) => ((i + 1) % 6 ? ['e0', 'sliding', 512, null, null] : ['e1', 'full', null, null, null])),
     stacks: every(18, () => [false, null, 'merged']) },
+  // ZayaConfig: every layer 'hybrid' (full attention, CCA q/k); ZayaRotaryEmbedding's default
+  // ladder over int(128 · 0.5) = 64 dims at θ 5e6; apply_rotary_pos_emb's rotate_half on them.
+  'zaya1-8b.class-defaults.reconstructed': { family: 'zaya', encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6))],
+    layers: full(40) },
 };
 
 // The fixtures tests/js/config.test.mjs checks rotator by rotator.
@@ -597,11 +601,34 @@ for (const [name, pe] of Object.entries(both)) {
       nano.dispose();
       llama.dispose();
     }
-    assertThrows(() => pe.modelFromConfig({ model_type: 'zaya', hidden_size: 768, num_attention_heads: 6 }), RangeError,
-      /model_type = 'zaya' is refused: its layer types are 'hybrid' \/ 'hybrid_sliding'/);
+    assertThrows(() => pe.modelFromConfig({ model_type: 'deepseek_v4', hidden_size: 768, num_attention_heads: 6 }), RangeError,
+      /model_type = 'deepseek_v4' is refused: rope_parameters is keyed by rope type/);
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
     assert.equal(opted.headDim, 128);
     opted.dispose();
+  });
+
+  test(`${name}: Zaya's 'hybrid_sliding' layers slide with their own rope dict; other type names are refused`, () => {
+    // ZayaAttention: sliding_window on 'hybrid_sliding' layers; ZayaRotaryEmbedding(layer_type).
+    const zaya = { ...load('zaya1-8b.class-defaults.reconstructed'), num_hidden_layers: 4, sliding_window: 4096,
+      layer_types: ['hybrid', 'hybrid_sliding', 'hybrid_sliding', 'hybrid'],
+      rope_parameters: { hybrid: { rope_type: 'default', rope_theta: 5e6, partial_rotary_factor: 0.5 },
+        hybrid_sliding: { rope_type: 'default', rope_theta: 1e5, partial_rotary_factor: 0.25 } } };
+    assertModel(pe, 'zaya sliding', { family: 'zaya',
+      encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6)), rotary(128, 32, 1e5, 'half', plain(32, 1e5))],
+      layers: every(4, (i) => (i === 1 || i === 2 ? ['e1', 'sliding', 4096, null, null] : ['e0', 'full', null, null, null])) },
+    {}, zaya);
+    const local = pe.ropeFromConfig(zaya, { layerType: 'sliding_attention' });
+    try {
+      assertEncoding(local, rotary(128, 32, 1e5, 'half', plain(32, 1e5)), 'zaya hybrid_sliding');
+    } finally {
+      local.dispose();
+    }
+    assertThrows(() => pe.modelFromConfig({ ...zaya, layer_types: ['hybrid', 'sliding_attention', 'hybrid', 'hybrid'] }),
+      RangeError, /layer_types\[1\] = 'sliding_attention' is not a layer type of zaya \(hybrid, hybrid_sliding/);
+    assertThrows(() => pe.modelFromConfig({ ...zaya, sliding_window: null }), RangeError, /sliding_window is required/);
+    assertThrows(() => pe.modelFromConfig({ ...zaya, rope_parameters: { hybrid: { rope_type: 'default' },
+      hybrid_sliding: zaya.rope_parameters.hybrid_sliding } }), RangeError, /rope_parameters\.hybrid\.rope_theta is required/);
   });
 
   test(`${name}: per-layer rope lists (Step 3.7) and RoPE switches (Muse Glimmer) follow their classes`, () => {
