@@ -350,7 +350,9 @@ export interface RopeFromConfigOptions {
   seqLen?: number;
   /**
    * 'full_attention' (default), 'sliding_attention' (Gemma 3/4's local rotary; v5
-   * per-layer-type rope_parameters) or 'chunked_attention'.
+   * per-layer-type rope_parameters) or 'chunked_attention'. Families with their own layer-type
+   * names take posenc's for them: Zaya's 'hybrid' is 'full_attention', 'hybrid_sliding'
+   * 'sliding_attention'.
    */
   layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention';
   /**
@@ -363,9 +365,11 @@ export interface RopeFromConfigOptions {
    */
   layer?: number;
   /**
-   * 'attention' (default) or 'indexer': DeepSeek-V3.2's indexer rotator — its index_head_dim
-   * head, the first qk_rope_head_dim dims rotated in half layout, the same θ. Other families:
-   * RangeError.
+   * 'attention' (default) or 'indexer': a lightning indexer's rotator, the same θ. DeepSeek-V3.2:
+   * its index_head_dim head, the first qk_rope_head_dim dims rotated in half layout. MiniMax-M3:
+   * cos[..., :index_head_dim] of the layer's rotary, so the same rotated dims of an
+   * index_head_dim head (sparse_attention_config.sparse_index_dim wins; narrower than the
+   * rotated dims: RangeError). Other families: RangeError.
    */
   part?: 'attention' | 'indexer';
   /**
@@ -422,7 +426,8 @@ export interface LayerDescription {
   /** The key of its rotator in `encodings`, or null: the layer has no RoPE. */
   readonly rope: string | null;
   /**
-   * 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'cross':
+   * 'sparse': indexer-selected keys (DeepSeek-V3.2's deepseek_sparse_attention, MiniMax-M3's
+   * minimax_m3_sparse blocks); Zaya's 'hybrid' / 'hybrid_sliding' are 'full' / 'sliding'; 'cross':
    * Mllama's cross-attention (no RoPE). No attention, so no RoPE: 'linear' (linear attention or
    * Mamba), 'conv' (LFM2's convolutions), 'none' (Nemotron-H's MoE / MLP blocks).
    */

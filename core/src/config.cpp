@@ -107,8 +107,8 @@ bool is_layer_type(const family& f, std::string_view s) {
 
 // The layer types a family's per-type rope_parameters may name, for messages.
 std::string layer_type_list(const family& f) {
-  if (!f.type_names[0].empty())
-    return std::string(f.type_names[0]) + ", " + std::string(f.type_names[1]);
+  if (!f.type_names[0].name.empty())
+    return std::string(f.type_names[0].name) + ", " + std::string(f.type_names[1].name);
   return "full_attention, sliding_attention, chunked_attention";
 }
 
@@ -725,6 +725,18 @@ text_context text_context_of(const reader& r, const config_options& options) {
   return c;
 }
 
+// The indexer's head width: the family's alias when present (it wins, as MiniMaxM3VLTextConfig
+// sets it last), else index_head_dim, else the class default.
+std::pair<int, std::string> indexer_dim_of(const text_context& c) {
+  std::string key = c.p + std::string(c.f.indexer_dim);
+  const std::string alias = c.p + std::string(c.f.indexer_alias);
+  if (!c.f.indexer_alias.empty() && c.r.has(alias)) key = alias;
+  c.r.refuse_null(key, "the indexer's head width");
+  if (const auto d = c.r.integer(key, 1)) return {*d, key};
+  if (!c.f.indexer_fallback) fail_argument(key, " is required for part 'indexer'");
+  return {c.f.indexer_fallback, key};
+}
+
 rope_config text_rope(const text_context& c, const std::string& layer_type,
                       const config_options& options, const std::optional<layer_theta>& theta) {
   const reader& r = c.r;
@@ -741,13 +753,17 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
   auto [rotary_dim, rotary_key] = rotary_dim_of(c, src.dict, type, head_dim, proportion);
   if (indexer) {  // DeepSeek-V3.2's indexer: its own head, the same rotary slice
     if (c.f.indexer_dim.empty())
-      fail_argument("part 'indexer' names DeepSeek-V3.2's indexer; ", c.f.name, " has none");
-    rotary_key = head_key;
-    rotary_dim = head_dim;
-    head_key = c.p + std::string(c.f.indexer_dim);
-    const auto d = r.integer(head_key, 1);
-    if (!d) fail_argument(head_key, " is required for part 'indexer'");
-    head_dim = *d;
+      fail_argument("part 'indexer' names a lightning indexer (DeepSeek-V3.2, MiniMax-M3); ",
+                    c.f.name, " has none");
+    if (!c.f.indexer_slices) {
+      rotary_key = head_key;
+      rotary_dim = head_dim;
+    }
+    std::tie(head_dim, head_key) = indexer_dim_of(c);
+    if (c.f.indexer_slices && rotary_dim > head_dim)
+      fail_argument(head_key, " = ", head_dim, " is narrower than the ", rotary_dim, " rotated dims: ",
+                    c.f.source, " rotates the indexer with cos[..., :", head_dim, "], whose rotate_half "
+                    "pairs then take angles of different rungs, not a rotation posenc performs");
   }
   if (rotary_dim < 2 || rotary_dim % 2 != 0 || rotary_dim > head_dim)
     fail_argument(rotary_key, " gives rotary dim ", rotary_dim, " for head_dim ", head_dim,

@@ -40,9 +40,9 @@ std::optional<std::string> canonical_type(const family& f, const std::string& t)
     if (t == "attention") return "full_attention";
   }
   if (f.layers.hybrid_full && t == "hybrid") return "full_attention";  // Zamba2's shared block
-  if (!f.type_names[0].empty()) {  // ZayaModel's masks know its two names only
-    if (t == f.type_names[0]) return "full_attention";
-    if (t == f.type_names[1]) return "sliding_attention";
+  if (!f.type_names[0].name.empty()) {  // ZayaModel's masks know its two names only
+    for (const type_alias& a : f.type_names)
+      if (t == a.name) return std::string(a.as);
     return std::nullopt;
   }
   if ((t == "moe" || t == "mlp") && f.layers.block_pattern.empty()) return std::nullopt;
@@ -213,6 +213,17 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
     for (std::size_t i = 0; i < n; ++i) out[i] = i % k == k - 1 ? "full_attention" : "linear_attention";
     if (n < k) out.back() = "full_attention";
   }
+  if (!rule.type_flags.empty())  // MiniMaxM3VLTextConfig: sparse_attention_freq → layer_types
+    if (const auto flags = r.numbers(c.p + std::string(rule.type_flags))) {
+      const std::string key = c.p + std::string(rule.type_flags);
+      if (flags->size() != n)
+        fail_argument(key, " must hold one entry per layer (", n, "), got ", flags->size());
+      for (std::size_t i = 0; i < n; ++i) {
+        const double v = (*flags)[i];
+        if (v != 0.0 && v != 1.0) fail_argument(key, "[", i, "] must be 0 or 1, got ", v);
+        out[i] = v != 0.0 ? std::string(c.f.type_names[1].as) : "full_attention";
+      }
+    }
   if (rule.linear_every > 0)  // MiniMaxConfig: "full_attention" if bool((i + 1) % 2)
     for (std::size_t i = 0; i < n; ++i)
       if ((i + 1) % static_cast<std::size_t>(rule.linear_every) == 0) out[i] = "linear_attention";
@@ -291,9 +302,9 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
       fail_argument(list_key, " must hold one entry per layer (", n, "), got ", listed->size());
     for (std::size_t i = 0; i < listed->size(); ++i) {
       const auto t = canonical_type(c.f, (*listed)[i]);
-      if (!t && !c.f.type_names[0].empty())
+      if (!t && !c.f.type_names[0].name.empty())
         fail_argument(list_key, "[", i, "] = ", quoted((*listed)[i]), " is not a layer type of ",
-                      c.f.name, " (", c.f.type_names[0], ", ", c.f.type_names[1], ": ",
+                      c.f.name, " (", c.f.type_names[0].name, ", ", c.f.type_names[1].name, ": ",
                       c.f.source, ")");
       if (!t)
         fail_argument(list_key, "[", i, "] = ", quoted((*listed)[i]), " is not a layer type "

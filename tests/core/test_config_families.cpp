@@ -165,9 +165,13 @@ std::string layers_text(const family& f) {
   if (l.null_type_nope) parts.push_back("one `rope_parameters` dict per layer type, null: that type without RoPE");
   if (!l.window_half_key.empty())
     parts.push_back("window `" + std::string(l.window_half_key) + "` // 2 (else " + std::to_string(l.window_fallback / 2) + ")");
-  if (!f.type_names[0].empty())
-    parts.push_back("layer types `" + std::string(f.type_names[0]) + "` (full), `" +
-                    std::string(f.type_names[1]) + "` (sliding) only");
+  if (!f.type_names[0].name.empty()) {
+    std::string names;
+    for (const auto& a : f.type_names)
+      names += (names.empty() ? "`" : ", `") + std::string(a.name) + "` (" +
+               std::string(a.as.ends_with("sparse_attention") ? "sparse" : a.as.substr(0, a.as.find('_'))) + ")";
+    parts.push_back("layer types " + names + " only");
+  }
   if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));
   if (!l.attention_indices.empty())
     parts.push_back("full attention at `" + std::string(l.attention_indices) + "`, the rest Mamba (linear, no attention)");
@@ -185,8 +189,14 @@ std::string layers_text(const family& f) {
   if (f.rotary.factor_forced) parts.push_back("top-level `partial_rotary_factor` replaced by the class");
   if (l.needs_layer_types && l.block_pattern.empty()) parts.push_back("`layer_types` required (linear / conv blocks: no attention)");
   if (!f.indexer_dim.empty())
-    parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, " +
-                    (f.indexer_layout == posenc::rope_layout::half ? "half" : "interleaved"));
+    parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`" +
+                    (f.indexer_alias.empty() ? "" : " (`" + std::string(f.indexer_alias) + "` wins)") +
+                    (f.indexer_fallback ? ", else " + std::to_string(f.indexer_fallback) : "") + ", " +
+                    (f.indexer_layout == posenc::rope_layout::half ? "half" : "interleaved") +
+                    (f.indexer_slices ? ", the layer's rotary dims (cos[..., :width])" : ""));
+  if (!l.type_flags.empty())
+    parts.push_back("without `layer_types`: `" + std::string(l.type_flags) + "` (1: `" +
+                    std::string(f.type_names[1].name) + "`)");
   if (!f.no_rope_flag.empty()) parts.push_back("no RoPE (ALiBi) when `" + std::string(f.no_rope_flag) + "`: refused");
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
   if (f.mrope == posenc::detail::mrope_rule::glm)

@@ -353,6 +353,16 @@ const FAMILIES = {
     stacks: every(18, () => [false, null, 'merged']) },
   // ZayaConfig: every layer 'hybrid' (full attention, CCA q/k); ZayaRotaryEmbedding's default
   // ladder over int(128 · 0.5) = 64 dims at θ 5e6; apply_rotary_pos_emb's rotate_half on them.
+  // MiniMaxM3VLTextConfig: sparse_attention_freq → 'minimax_m3_sparse' (indexer-selected
+  // blocks) on layers 3…59; MiniMaxM3VLRotaryEmbedding over int(128 · 0.5) = 64 dims at θ 5e6.
+  'minimax-m3.reconstructed': { family: 'minimax_m3', encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6))],
+    layers: every(60, (i) => ['e0', i < 3 ? 'full' : 'sparse', null, null, null]) },
+  // MuseGlimmerAssistantConfig: every layer sliding_attention, bidirectional
+  // (create_bidirectional_sliding_window_mask: |i − j| ≤ 2048 → 2049 at or before, 2048 after);
+  // the whole 128-wide head at default_theta 5e5, each token at its own position.
+  'muse-glimmer-30b-assistant.class-defaults.reconstructed': { family: 'muse_glimmer_assistant',
+    encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5))],
+    layers: every(5, () => ['e0', 'sliding', 2049, null, null]), stacks: every(5, () => [true, 2048, null]) },
   'zaya1-8b.class-defaults.reconstructed': { family: 'zaya', encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6))],
     layers: full(40) },
 };
@@ -606,6 +616,20 @@ for (const [name, pe] of Object.entries(both)) {
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
     assert.equal(opted.headDim, 128);
     opted.dispose();
+  });
+
+  test(`${name}: MiniMax-M3's indexer rotates cos[..., :index_head_dim], the layer's rotary dims`, () => {
+    const m3 = load('minimax-m3.reconstructed');
+    const indexer = pe.ropeFromConfig(m3, { part: 'indexer' });
+    try {
+      assertEncoding(indexer, rotary(128, 64, 5e6, 'half', plain(64, 5e6)), 'minimax_m3 indexer');
+    } finally {
+      indexer.dispose();
+    }
+    const sparse = m3.text_config.sparse_attention_config;
+    const narrow = { ...m3, text_config: { ...m3.text_config, sparse_attention_config: { ...sparse, sparse_index_dim: 32 } } };
+    assertThrows(() => pe.ropeFromConfig(narrow, { part: 'indexer' }), RangeError,
+      /text_config\.sparse_attention_config\.sparse_index_dim = 32 is narrower than the 64 rotated dims/);
   });
 
   test(`${name}: Zaya's 'hybrid_sliding' layers slide with their own rope dict; other type names are refused`, () => {

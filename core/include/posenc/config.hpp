@@ -62,7 +62,7 @@ struct config_options {
   std::optional<int> seq_len;
   // Models with one rotary per attention type (Gemma 3/4, v5 per-layer-type rope_parameters):
   // "full_attention" (the global rotary, the default), "sliding_attention" (the local one)
-  // or "chunked_attention".
+  // or "chunked_attention"; Zaya's "hybrid" / "hybrid_sliding" are read as the first two.
   std::string layer_type = "full_attention";
   // Which rotary of a multimodal config: "text" (the language model's, the default) or
   // "vision" (the vision tower's 2-D rotary, read from `vision_config`).
@@ -74,7 +74,8 @@ struct config_options {
   // layer without RoPE naming `layer`; layer_rope_from_config returns nullopt).
   std::optional<int> layer;
   // "attention" (the default) or "indexer" (DeepSeek-V3.2's indexer: index_head_dim wide,
-  // its first qk_rope_head_dim dims rotated in half layout, the same θ).
+  // its first qk_rope_head_dim dims rotated in half layout, the same θ; MiniMax-M3's: the
+  // layer's rotary dims of an index_head_dim head, cos[..., :index_head_dim]).
   std::string part = "attention";
   // Encoder-decoder models (T5Gemma, T5Gemma 2): "encoder" or "decoder", the stack whose text
   // config is read (required for the wrapper config; a sub-config names its own stack, which
@@ -148,8 +149,8 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
 
 // ── The whole decoder ──────────────────────────────────────────────────────────────────
 
-// full, sliding (window), chunked (chunk) and sparse (DeepSeek-V3.2's indexer-selected keys,
-// layer type deepseek_sparse_attention) self-attention, which may or may not use RoPE; cross
+// full, sliding (window), chunked (chunk) and sparse (indexer-selected keys: DeepSeek-V3.2's
+// deepseek_sparse_attention, MiniMax-M3's minimax_m3_sparse) self-attention, which may or may not use RoPE; cross
 // (Mllama's cross-attention to the image) has none. The rest are no attention, so no RoPE:
 // linear (linear attention or Mamba, Qwen3-Next / Qwen3.5 / Bamba / MiniMax), conv (LFM2's
 // convolution blocks), none (Nemotron-H's MoE / MLP blocks).
