@@ -442,8 +442,10 @@ export interface LayerDescription {
   readonly chunk: number | null;
   readonly queryScale: QueryScale | null;
   /**
-   * true: an encoder layer, which also sees keys after the query (OpenAI Privacy Filter,
-   * T5Gemma encoders); false: causal.
+   * true: a layer that also sees keys after the query (OpenAI Privacy Filter, T5Gemma encoders,
+   * Muse Glimmer's draft model, Gemma 4 with use_bidirectional_attention 'all', whose sliding
+   * layers then see |i − j| ≤ (sliding_window // 2) + 1 as its mask functions build it;
+   * transformers' flash-attention path sees one key fewer each side); false: causal.
    */
   readonly bidirectional: boolean;
   /**

@@ -100,7 +100,8 @@ struct layer_rule {
   std::string_view block_key{};
   std::array<std::string_view, 3> block_default{};
   std::string_view unread_blocks{};  // RecurrentGemma: _block_types, which transformers does not read
-  std::string_view bidirectional_key{};  // Gemma 4: 'all' halves the window, both ways: refused
+  // Gemma 4: 'all' makes every layer bidirectional and sliding_window (w // 2) + 1.
+  std::string_view bidirectional_key{};
   std::string_view theta_list{};   // GraniteSWA: layer_rope_theta, one θ per layer (0 = no RoPE)
   std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
   int rope_interval = 0;           // its default: (i + 1) % no_rope_layer_interval != 0

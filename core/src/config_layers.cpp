@@ -273,14 +273,19 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
   return out;
 }
 
+// Gemma4TextConfig.__post_init__: use_bidirectional_attention 'all' sets is_causal False, so
+// create_causal_mask / create_sliding_window_causal_mask build bidirectional masks on every
+// layer; 'vision' (or none) leaves text causal.
+bool bidirectional_all(const text_context& c) {
+  if (c.f.layers.bidirectional_key.empty()) return false;
+  const std::string key = c.p + std::string(c.f.layers.bidirectional_key);
+  const std::optional<std::string> v = c.r.text(key);
+  if (v && *v != "all" && *v != "vision")
+    fail_argument(key, " must be 'all', 'vision' or null, got ", quoted(*v));
+  return v == "all";
+}
+
 std::vector<layer_plan> plan_layers(const text_context& c) {
-  if (!c.f.layers.bidirectional_key.empty()) {  // Gemma4TextConfig.__post_init__
-    const std::string key = c.p + std::string(c.f.layers.bidirectional_key);
-    if (c.r.text(key).value_or("") == "all")
-      fail_argument(key, " = 'all': every layer then attends both ways and transformers halves "
-                    "sliding_window ((w // 2) + 1), which posenc's layer map does not describe; "
-                    "each layer type's rotary is unchanged (read it with { layerType })");
-  }
   std::string list_key = c.p + "layer_types";  // NemotronHConfig: also layers_block_type
   if (!c.f.layers.list_alias.empty() && !c.r.has(list_key) &&
       c.r.has(c.p + std::string(c.f.layers.list_alias)))
@@ -702,12 +707,14 @@ model_info model_from_config(const hf_config& config, const config_options& opti
   const auto plan = detail::plan_layers(c);
   std::vector<std::pair<std::string, std::size_t>> by_type;  // layer type (and θ) → encoding
   const std::optional<query_scale> scale = detail::query_scale_of(c);
+  const bool both_ways = detail::bidirectional_all(c);
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const detail::layer_plan& l = plan[i];
     layer_info info{.index = static_cast<int>(i), .attention = *detail::attention_of(l.type)};
-    info.bidirectional = c.stack == "encoder";
+    info.bidirectional = c.stack == "encoder" || both_ways;
     if (c.stack == "decoder") info.cross = c.f.stacks.cross;
-    if (info.attention == attention_kind::sliding) info.window = detail::window_of(c);
+    if (info.attention == attention_kind::sliding)  // 'all': sliding_window = (w // 2) + 1
+      info.window = both_ways ? detail::window_of(c) / 2 + 1 : detail::window_of(c);
     if (info.window && info.bidirectional)
       std::tie(info.window, info.lookahead) = detail::encoder_window_of(c, *info.window);
     if (info.attention == attention_kind::chunked) info.chunk = detail::chunk_of(c);

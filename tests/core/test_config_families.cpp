@@ -131,7 +131,9 @@ std::string layers_text(const family& f) {
   if (l.rope == rope_where::sliding) parts.push_back("RoPE on sliding layers only");
   if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
   if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
-  if (!l.bidirectional_key.empty()) parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': refused");
+  if (!l.bidirectional_key.empty())
+    parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': every layer bidirectional, sliding window "
+                    "(w // 2) + 1, distance ≤ it both ways");
   if (!l.theta_list.empty() && !l.theta_flags)
     parts.push_back("θ per layer from `" + std::string(l.theta_list) + "` (0 = no RoPE)");
   if (l.theta_flags)
@@ -441,11 +443,30 @@ TEST_CASE("config families: classes with per-layer-type rope dicts fill them whe
       "Gemma4TextRotaryEmbedding) reads only the per-layer-type rope_parameters, where "
       "rope_parameters.full_attention.rope_theta = 1000000)");
 
+  // use_bidirectional_attention 'all' (Gemma4TextConfig.__post_init__): is_causal False, so
+  // every layer's mask is bidirectional (create_bidirectional_mask / _sliding_window_mask,
+  // |i − j| ≤ w'), and sliding_window w' = (512 // 2) + 1 = 257; the rotaries are unchanged.
   posenc::hf_config both = g;
   both["use_bidirectional_attention"] = config_value::of_text("all");
-  posenc::test::require_throws<posenc::invalid_argument>(
-      [&] { (void)posenc::model_from_config(both); }, "use_bidirectional_attention = 'all'");
+  const posenc::model_info bm = posenc::model_from_config(both);
+  REQUIRE(bm.encodings.size() == 2);
+  for (const posenc::layer_info& l : bm.layers) {
+    CHECK(l.bidirectional);
+    const bool sliding = l.attention == posenc::attention_kind::sliding;
+    CHECK(l.window == (sliding ? std::optional<int>(258) : std::nullopt));
+    CHECK(l.lookahead == (sliding ? std::optional<int>(257) : std::nullopt));
+    CHECK(l.rope == m.layers[static_cast<std::size_t>(l.index)].rope);
+  }
   CHECK(posenc::rope_from_config(both, {.layer_type = "sliding_attention"}).base == 10000.0);
+  both["sliding_window"] = config_value::of(1023);  // (1023 // 2) + 1 = 512
+  CHECK(posenc::model_from_config(both).layers[0].lookahead == 512);
+  both["use_bidirectional_attention"] = config_value::of_text("vision");  // text stays causal
+  CHECK_FALSE(posenc::model_from_config(both).layers[0].bidirectional);
+  CHECK(posenc::model_from_config(both).layers[0].window == 1023);
+  both["use_bidirectional_attention"] = config_value::of_text("text");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(both); },
+      "use_bidirectional_attention must be 'all', 'vision' or null, got 'text'");
 
   // MiMoV2FlashConfig: full on layer 0 and every 6th; int(192 · 0.334) = 64 dims at 5e6 / 1e4.
   const posenc::model_info mm = posenc::model_from_config(shape("mimo_v2_flash", 4096, 64, 12));

@@ -500,9 +500,13 @@ for (const [name, pe] of Object.entries(both)) {
     assertModel(pe, 'mimo-v2-flash.reconstructed', FAMILIES['mimo-v2-flash.reconstructed'], {}, hub);
     assertThrows(() => pe.modelFromConfig({ ...hub, rope_theta: 1e6 }), RangeError,
       /rope_theta = 1000000 is not read by mimo_v2_flash .*rope_parameters\.full_attention\.rope_theta = 5000000/);
-    // use_bidirectional_attention 'all': Gemma4TextConfig halves the window and drops causality.
+    // use_bidirectional_attention 'all': Gemma4TextConfig sets is_causal False (every mask
+    // bidirectional, |i − j| ≤ w') and sliding_window w' = (512 // 2) + 1 = 257.
     const both = { ...g4, text_config: { ...g4.text_config, use_bidirectional_attention: 'all' } };
-    assertThrows(() => pe.modelFromConfig(both), RangeError, /use_bidirectional_attention = 'all'/);
+    const g4want = FAMILIES['gemma-4-e2b-it.class-defaults.reconstructed'];
+    assertModel(pe, 'gemma 4 all', { ...g4want,
+      layers: g4want.layers.map(([e, kind]) => [e, kind, kind === 'sliding' ? 258 : null, null, null]),
+      stacks: g4want.layers.map(([, kind]) => [true, kind === 'sliding' ? 257 : null, null]) }, {}, both);
     const local = pe.ropeFromConfig(both, { layerType: 'sliding_attention' });
     assertEncoding(local, FAMILIES['gemma-4-e2b-it.class-defaults.reconstructed'].encodings[0], 'gemma 4 bidirectional sliding');
     local.dispose();

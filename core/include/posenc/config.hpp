@@ -213,7 +213,9 @@ struct model_info {
 // the window HF's bidirectional mask applies: |i − j| ≤ sliding_window (window
 // sliding_window + 1, lookahead sliding_window: create_bidirectional_sliding_window_mask) or
 // T5Gemma 2's split ((w + 1) // 2 at or before, w // 2 after: sliding_window_mask_function);
-// decoder stacks of encoder-decoder models note their cross-attention). options.layer and
+// decoder stacks of encoder-decoder models note their cross-attention; Gemma 4's
+// use_bidirectional_attention 'all' makes every layer bidirectional, sliding ones with
+// sliding_window (w // 2) + 1 in that rule, as Gemma4TextConfig.__post_init__ sets it). options.layer and
 // options.layer_type are ignored. Throws as rope_from_config does, naming the config key
 // (num_hidden_layers, layer_types[i], no_rope_layers, sliding_window, …).
 model_info model_from_config(const hf_config& config, const config_options& options = {});
