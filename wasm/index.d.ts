@@ -350,11 +350,11 @@ export interface RopeFromConfigOptions {
   seqLen?: number;
   /**
    * 'full_attention' (default), 'sliding_attention' (Gemma 3/4's local rotary; v5
-   * per-layer-type rope_parameters) or 'chunked_attention'. Families with their own layer-type
-   * names take posenc's for them: Zaya's 'hybrid' is 'full_attention', 'hybrid_sliding'
-   * 'sliding_attention'.
+   * per-layer-type rope_parameters) or 'chunked_attention'; Zaya's own names 'hybrid' (=
+   * 'full_attention') and 'hybrid_sliding' (= 'sliding_attention') too (other families:
+   * RangeError naming layerType).
    */
-  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention';
+  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'hybrid' | 'hybrid_sliding';
   /**
    * A decoder layer in [0, layers): its rotator, or null when the layer has no RoPE (Llama 4's
    * and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention layers, Mllama's

@@ -492,11 +492,32 @@ bool same_rope(const rope_config& a, const rope_config& b) {
          s.alpha == t.alpha;
 }
 
+// A family's own name for a layer type posenc reads as full / sliding (Zaya's "hybrid",
+// "hybrid_sliding"), or nullptr.
+const type_alias* layer_type_alias(std::string_view t) {
+  for (const family& f : families())
+    for (const type_alias& a : f.type_names)
+      if (!a.name.empty() && a.name == t && a.name != a.as &&
+          (a.as == "full_attention" || a.as == "sliding_attention"))
+        return &a;
+  return nullptr;
+}
+
+// options.layer_type as this family reads it: its own name (Zaya's "hybrid") is posenc's type.
+std::string layer_type_of(const text_context& c, const std::string& t) {
+  if (!layer_type_alias(t)) return t;
+  for (const type_alias& a : c.f.type_names)
+    if (a.name == t) return std::string(a.as);
+  fail_argument("layer_type ", quoted(t), " is not a layer type of ", c.f.name,
+                " (full_attention, sliding_attention or chunked_attention)");
+}
+
 void check_options(const config_options& options) {
   const std::string& t = options.layer_type;
-  if (t != "full_attention" && t != "sliding_attention" && t != "chunked_attention")
+  if (t != "full_attention" && t != "sliding_attention" && t != "chunked_attention" &&
+      !layer_type_alias(t))
     fail_argument("layer_type must be 'full_attention', 'sliding_attention' or "
-                  "'chunked_attention', got ", quoted(t));
+                  "'chunked_attention' (Zaya: 'hybrid', 'hybrid_sliding'), got ", quoted(t));
   if (options.seq_len) check_range("seq_len", *options.seq_len, 1, INT_MAX);
   if (options.tower != "text" && options.tower != "vision")
     fail_argument("tower must be 'text' or 'vision', got ", quoted(options.tower));
@@ -658,7 +679,7 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
     if (c.f.layers.theta_flags)  // Muse Glimmer: one rotary; every entry must agree with it
       for (const detail::layer_plan& l : detail::plan_layers(c))
         if (l.theta) (void)detail::text_rope(c, l.type, options, l.theta);
-    return detail::text_rope(c, options.layer_type, options);
+    return detail::text_rope(c, detail::layer_type_of(c, options.layer_type), options);
   }
   const auto plan = detail::plan_layers(c);
   const detail::layer_plan& l = detail::plan_of(plan, *options.layer, c.stack);

@@ -78,8 +78,17 @@ TEST_CASE("config zaya: class defaults, every layer 'hybrid' (full attention) at
     CHECK_FALSE(l.bidirectional);
   }
   check_ladder(posenc::rope_from_config(zaya(40)), 5e6, 64);
-  // The class's hybrid_sliding dict: θ 1e4 over int(128 · 0.5) dims.
+  // The class's hybrid_sliding dict: θ 1e4 over int(128 · 0.5) dims, by either name.
   check_ladder(posenc::rope_from_config(zaya(40), {.layer_type = "sliding_attention"}), 1e4, 64);
+  check_ladder(posenc::rope_from_config(zaya(40), {.layer_type = "hybrid_sliding"}), 1e4, 64);
+  check_ladder(posenc::rope_from_config(zaya(40), {.layer_type = "hybrid"}), 5e6, 64);
+  posenc::hf_config llama;
+  llama["model_type"] = config_value::of_text("llama");
+  llama["hidden_size"] = config_value::of(4096);
+  llama["num_attention_heads"] = config_value::of(32);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(llama, {.layer_type = "hybrid"}); },
+      "layer_type 'hybrid' is not a layer type of llama");
 }
 
 TEST_CASE("config zaya: 'hybrid_sliding' layers slide at sliding_window with their own rope dict",

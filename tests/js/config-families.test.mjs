@@ -646,12 +646,16 @@ for (const [name, pe] of Object.entries(both)) {
       encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6)), rotary(128, 32, 1e5, 'half', plain(32, 1e5))],
       layers: every(4, (i) => (i === 1 || i === 2 ? ['e1', 'sliding', 4096, null, null] : ['e0', 'full', null, null, null])) },
     {}, zaya);
-    const local = pe.ropeFromConfig(zaya, { layerType: 'sliding_attention' });
-    try {
-      assertEncoding(local, rotary(128, 32, 1e5, 'half', plain(32, 1e5)), 'zaya hybrid_sliding');
-    } finally {
-      local.dispose();
+    for (const layerType of ['sliding_attention', 'hybrid_sliding']) {
+      const local = pe.ropeFromConfig(zaya, { layerType });
+      try {
+        assertEncoding(local, rotary(128, 32, 1e5, 'half', plain(32, 1e5)), `zaya ${layerType}`);
+      } finally {
+        local.dispose();
+      }
     }
+    assertThrows(() => pe.ropeFromConfig(load('codellama-7b'), { layerType: 'hybrid' }), RangeError,
+      /layerType 'hybrid' is not a layer type of llama/);
     assertThrows(() => pe.modelFromConfig({ ...zaya, layer_types: ['hybrid', 'sliding_attention', 'hybrid', 'hybrid'] }),
       RangeError, /layer_types\[1\] = 'sliding_attention' is not a layer type of zaya \(hybrid, hybrid_sliding/);
     assertThrows(() => pe.modelFromConfig({ ...zaya, sliding_window: null }), RangeError, /sliding_window is required/);

@@ -62,7 +62,8 @@ struct config_options {
   std::optional<int> seq_len;
   // Models with one rotary per attention type (Gemma 3/4, v5 per-layer-type rope_parameters):
   // "full_attention" (the global rotary, the default), "sliding_attention" (the local one)
-  // or "chunked_attention"; Zaya's "hybrid" / "hybrid_sliding" are read as the first two.
+  // or "chunked_attention"; Zaya's "hybrid" / "hybrid_sliding" are the first two (for Zaya
+  // only: another family refuses them naming layer_type).
   std::string layer_type = "full_attention";
   // Which rotary of a multimodal config: "text" (the language model's, the default) or
   // "vision" (the vision tower's 2-D rotary, read from `vision_config`).
