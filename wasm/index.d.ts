@@ -353,9 +353,11 @@ export interface RopeFromConfigOptions {
   seqLen?: number;
   /**
    * 'full_attention' (default), 'sliding_attention' (Gemma 3/4's local rotary; v5
-   * per-layer-type rope_parameters) or 'chunked_attention'.
+   * per-layer-type rope_parameters) or 'chunked_attention'; Zaya's own names 'hybrid' (=
+   * 'full_attention') and 'hybrid_sliding' (= 'sliding_attention') too (other families:
+   * RangeError naming layerType).
    */
-  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention';
+  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'hybrid' | 'hybrid_sliding';
   /**
    * A decoder layer in [0, layers): its rotator, or null when the layer has no RoPE (Llama 4's
    * and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention layers, Mllama's
@@ -366,9 +368,11 @@ export interface RopeFromConfigOptions {
    */
   layer?: number;
   /**
-   * 'attention' (default) or 'indexer': DeepSeek-V3.2's indexer rotator — its index_head_dim
-   * head, the first qk_rope_head_dim dims rotated in half layout, the same θ. Other families:
-   * RangeError.
+   * 'attention' (default) or 'indexer': a lightning indexer's rotator, the same θ. DeepSeek-V3.2:
+   * its index_head_dim head, the first qk_rope_head_dim dims rotated in half layout. MiniMax-M3:
+   * cos[..., :index_head_dim] of the layer's rotary, so the same rotated dims of an
+   * index_head_dim head (sparse_attention_config.sparse_index_dim wins; narrower than the
+   * rotated dims: RangeError). Other families: RangeError.
    */
   part?: 'attention' | 'indexer';
   /**
@@ -426,7 +430,9 @@ export interface LayerDescription {
   readonly rope: string | null;
   /**
    * 'windowed': a vision tower's 2-D window attention (patchWindow; Qwen2.5-VL's blocks not in
-   * fullatt_block_indexes). 'sparse': DeepSeek-V3.2's indexer-selected keys (deepseek_sparse_attention); 'cross':
+   * fullatt_block_indexes). 'sparse': indexer-selected keys (DeepSeek-V3.2's
+   * deepseek_sparse_attention, MiniMax-M3's minimax_m3_sparse blocks); Zaya's 'hybrid' /
+   * 'hybrid_sliding' are 'full' / 'sliding'; 'cross':
    * Mllama's cross-attention (no RoPE). No attention, so no RoPE: 'linear' (linear attention or
    * Mamba), 'conv' (LFM2's convolutions), 'none' (Nemotron-H's MoE / MLP blocks).
    */
@@ -441,8 +447,10 @@ export interface LayerDescription {
   readonly chunk: number | null;
   readonly queryScale: QueryScale | null;
   /**
-   * true: an encoder layer, which also sees keys after the query (OpenAI Privacy Filter,
-   * T5Gemma encoders); false: causal.
+   * true: a layer that also sees keys after the query (OpenAI Privacy Filter, T5Gemma encoders,
+   * Muse Glimmer's draft model, Gemma 4 with use_bidirectional_attention 'all', whose sliding
+   * layers then see |i − j| ≤ (sliding_window // 2) + 1 as its mask functions build it;
+   * transformers' flash-attention path sees one key fewer each side); false: causal.
    */
   readonly bidirectional: boolean;
   /**

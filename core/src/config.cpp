@@ -101,19 +101,26 @@ struct rope_source {
 constexpr std::array<std::string_view, 3> kLayerTypes = {"full_attention", "sliding_attention",
                                                           "chunked_attention"};
 
-bool is_layer_type(std::string_view s) {
+bool is_layer_type(const family& f, std::string_view s) {
   for (std::string_view t : kLayerTypes)
-    if (s == t) return true;
+    if (s == type_name(f, t)) return true;
   return false;
+}
+
+// The layer types a family's per-type rope_parameters may name, for messages.
+std::string layer_type_list(const family& f) {
+  if (!f.type_names[0].name.empty())
+    return std::string(f.type_names[0].name) + ", " + std::string(f.type_names[1].name);
+  return "full_attention, sliding_attention, chunked_attention";
 }
 
 bool has_keys(const reader& r, const std::string& path) {
   return r.is_object(path) && !r.children(path).empty();
 }
 
-bool nested(const reader& r, const std::string& dict) {
+bool nested(const family& f, const reader& r, const std::string& dict) {
   for (std::string_view t : kLayerTypes)
-    if (r.is_object(dict + "." + std::string(t))) return true;
+    if (r.is_object(dict + "." + std::string(type_name(f, t)))) return true;
   return false;
 }
 
@@ -149,22 +156,27 @@ rope_source find_rope(const text_context& c, const std::string& layer_type) {
                     "per-layer-type rope_parameters): move it into rope_parameters.<layer type>");
     // Published files may repeat the dicts' values at the top level (MiMo-V2-Flash): accepted
     // when they agree with what transformers uses, refused when they do not.
-    const std::string own = parameters + "." + layer_type;
-    unread_agrees(c, c.p + "rope_theta", parameters + ".full_attention.rope_theta", std::nullopt);
+    const std::string own = parameters + "." + std::string(type_name(c.f, layer_type));
+    unread_agrees(c, c.p + "rope_theta",
+                  parameters + "." + std::string(type_name(c.f, "full_attention")) + ".rope_theta",
+                  std::nullopt);
     unread_agrees(c, c.p + "partial_rotary_factor", own + ".partial_rotary_factor",
                   c.f.rotary.factor_fallback);
   }
-  if (r.is_object(parameters) && nested(r, parameters)) {  // v5 per-layer-type parameters
+  if (r.is_object(parameters) && nested(c.f, r, parameters)) {  // v5 per-layer-type parameters
     for (const std::string& child : r.children(parameters))
-      if (!is_layer_type(child))
-        fail_argument(parameters, ".", key_text(child), " is not a layer type (full_attention, "
-                      "sliding_attention, chunked_attention)");
+      if (!is_layer_type(c.f, child))
+        fail_argument(parameters, ".", key_text(child), " is not a layer type of ", c.f.name,
+                      " (", layer_type_list(c.f), ")");
     // Gemma 3: a v4 rope_scaling still updates the global one (Gemma3TextConfig).
     if (local && !sliding && has_keys(r, scaling)) return {scaling};
-    const std::string own = parameters + "." + layer_type;
+    const std::string own = parameters + "." + std::string(type_name(c.f, layer_type));
     if (c.f.layers.null_type_nope && r.is_null(own))
       fail_argument(own, " is null: ", c.f.name, "'s ", layer_type, " layers have no RoPE (",
                     c.f.source, ")");
+    if (r.is_object(own) && c.f.theta_required && !r.has(own + ".rope_theta"))
+      fail_argument(own, ".rope_theta is required: ", c.f.source, " reads it with [] (a KeyError "
+                    "in transformers)");
     if (r.is_object(own) && c.f.layers.null_type_nope)  // its rotary indexes both keys
       for (const char* k : {"rope_type", "rope_theta"})
         if (!r.has(own + "." + k))
@@ -715,6 +727,18 @@ text_context text_context_of(const reader& r, const config_options& options) {
   return c;
 }
 
+// The indexer's head width: the family's alias when present (it wins, as MiniMaxM3VLTextConfig
+// sets it last), else index_head_dim, else the class default.
+std::pair<int, std::string> indexer_dim_of(const text_context& c) {
+  std::string key = c.p + std::string(c.f.indexer_dim);
+  const std::string alias = c.p + std::string(c.f.indexer_alias);
+  if (!c.f.indexer_alias.empty() && c.r.has(alias)) key = alias;
+  c.r.refuse_null(key, "the indexer's head width");
+  if (const auto d = c.r.integer(key, 1)) return {*d, key};
+  if (!c.f.indexer_fallback) fail_argument(key, " is required for part 'indexer'");
+  return {c.f.indexer_fallback, key};
+}
+
 rope_config text_rope(const text_context& c, const std::string& layer_type,
                       const config_options& options, const std::optional<layer_theta>& theta) {
   const reader& r = c.r;
@@ -731,13 +755,17 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
   auto [rotary_dim, rotary_key] = rotary_dim_of(c, src.dict, type, head_dim, proportion);
   if (indexer) {  // DeepSeek-V3.2's indexer: its own head, the same rotary slice
     if (c.f.indexer_dim.empty())
-      fail_argument("part 'indexer' names DeepSeek-V3.2's indexer; ", c.f.name, " has none");
-    rotary_key = head_key;
-    rotary_dim = head_dim;
-    head_key = c.p + std::string(c.f.indexer_dim);
-    const auto d = r.integer(head_key, 1);
-    if (!d) fail_argument(head_key, " is required for part 'indexer'");
-    head_dim = *d;
+      fail_argument("part 'indexer' names a lightning indexer (DeepSeek-V3.2, MiniMax-M3); ",
+                    c.f.name, " has none");
+    if (!c.f.indexer_slices) {
+      rotary_key = head_key;
+      rotary_dim = head_dim;
+    }
+    std::tie(head_dim, head_key) = indexer_dim_of(c);
+    if (c.f.indexer_slices && rotary_dim > head_dim)
+      fail_argument(head_key, " = ", head_dim, " is narrower than the ", rotary_dim, " rotated dims: ",
+                    c.f.source, " rotates the indexer with cos[..., :", head_dim, "], whose rotate_half "
+                    "pairs then take angles of different rungs, not a rotation posenc performs");
   }
   if (rotary_dim < 2 || rotary_dim % 2 != 0 || rotary_dim > head_dim)
     fail_argument(rotary_key, " gives rotary dim ", rotary_dim, " for head_dim ", head_dim,

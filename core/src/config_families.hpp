@@ -100,7 +100,8 @@ struct layer_rule {
   std::string_view block_key{};
   std::array<std::string_view, 3> block_default{};
   std::string_view unread_blocks{};  // RecurrentGemma: _block_types, which transformers does not read
-  std::string_view bidirectional_key{};  // Gemma 4: 'all' halves the window, both ways: refused
+  // Gemma 4: 'all' makes every layer bidirectional and sliding_window (w // 2) + 1.
+  std::string_view bidirectional_key{};
   std::string_view theta_list{};   // GraniteSWA: layer_rope_theta, one θ per layer (0 = no RoPE)
   std::string_view rope_flags{};     // a 0/1 list, 1 = the layer uses RoPE (Llama 4, SmolLM3)
   int rope_interval = 0;           // its default: (i + 1) % no_rope_layer_interval != 0
@@ -139,6 +140,9 @@ struct layer_rule {
   // Step 3.5 / 3.7: rope_theta (number or list) and partial_rotary_factors are per-layer lists,
   // built into one rope dict per layer type from its first layer (Step3p7TextConfig).
   bool rope_lists = false;
+  // MiniMax-M3: a 0/1 list (sparse_attention_config.sparse_attention_freq) giving layer_types
+  // when the config has none: 1 = the family's second layer type, 0 = full_attention.
+  std::string_view type_flags{};
   query_rule query = query_rule::none;
 };
 
@@ -158,6 +162,11 @@ struct type_default {
   double theta = 10000.0;
   double partial = 0.0;  // partial_rotary_factor; 0 = the dict has none
   std::string_view theta_key{};  // ModernBERT decoder: the kwarg that sets its θ when present
+};
+
+// A layer type as the family's code names it, and posenc's layer type for it.
+struct type_alias {
+  std::string_view name{}, as{};
 };
 
 // A config class's single rope_parameters dict when the config has none (Mistral4Config).
@@ -220,6 +229,11 @@ struct family {
   std::string_view long_context_key{};  // Zamba2: use_long_context sets max_position_embeddings 16384
   // Per-layer-type rope_parameters only (no v4 form): the class's dicts when the config has none.
   std::array<type_default, 2> rope_defaults{};
+  // The only layer_types names its code accepts, each with the posenc layer type it is (Zaya:
+  // "hybrid" full, "hybrid_sliding" sliding; MiniMax-M3: "minimax_m3_sparse" sparse); the
+  // per-type rope_parameters use the same names.
+  std::array<type_alias, 2> type_names{};
+  bool theta_required = false;  // its rotary reads rope_parameters[type]["rope_theta"] (Zaya)
   class_rope rope_dict{};  // one dict for every layer, when the config has none
   std::string_view unread_dim_key{};  // MiniMax-M2: rotary_dim, which transformers does not read
   std::string_view no_rope_flag{};    // Falcon: alibi (true: ALiBi instead of RoPE)
@@ -233,6 +247,11 @@ struct family {
   std::string_view vision_axes{};
   std::string_view indexer_dim{};  // DeepSeek-V3.2: index_head_dim
   rope_layout indexer_layout = rope_layout::half;  // its pairs (GLM-MoE-DSA: interleaved)
+  int indexer_fallback = 0;            // index_head_dim's class default (0: required)
+  std::string_view indexer_alias{};    // MiniMax-M3: sparse_attention_config.sparse_index_dim, which wins
+  // MiniMax-M3: the indexer takes cos[..., :index_head_dim] of the layer's rotary, so it rotates
+  // the same rotary dims (DeepSeek-V3.2: its whole qk_rope head).
+  bool indexer_slices = false;
   // The wrapper builds its own text model from text_config whatever text_config.model_type
   // names (Granite4VisionModel: Granite4VisionTextModel(config.text_config)).
   bool own_text_model = false;
@@ -765,9 +784,52 @@ inline constexpr family kFamilies[] = {
      .model_types = {"ernie4_5_vl_moe", "ernie4_5_vl_moe_text"},
      .layout = rope_layout::interleaved, .rotary = kFullHead, .base = {.fallback = 500000.0},
      .max_fallback = 131072, .scalable = false, .mrope = mrope_rule::hw},
+    // MiniMax-M3: partial rotate_half over int(head_dim · partial_rotary_factor) dims; its
+    // sparse layers' lightning indexer rotates with the first index_head_dim columns of the
+    // same cos/sin.
+    {.name = "minimax_m3",
+     .source = "models/minimax_m3_vl (MiniMaxM3VLTextConfig, MiniMaxM3VLRotaryEmbedding, "
+               "MiniMaxM3VLAttention, MiniMaxM3VLIndexer)",
+     .models = "MiniMax-M3 (language model)", .model_types = {"minimax_m3_vl", "minimax_m3_vl_text"},
+     .head = {.fallback = 128}, .base = {.fallback = 5000000.0}, .max_fallback = 524288,
+     .type_names = {{{"full_attention", "full_attention"},
+                     {"minimax_m3_sparse", "deepseek_sparse_attention"}}},
+     .unread_dim_key = "rotary_dim", .indexer_dim = "index_head_dim", .indexer_fallback = 128,
+     .indexer_alias = "sparse_attention_config.sparse_index_dim", .indexer_slices = true,
+     .layers = {.type_flags = "sparse_attention_config.sparse_attention_freq"}},
+    // Muse Glimmer's draft model: one bidirectional stack over the main model's context and
+    // its own block; every token rotates at its own position (keys at all of position_ids,
+    // queries at the block's, the last q_len), so it is ordinary RoPE at those positions.
+    {.name = "muse_glimmer_assistant",
+     .source = "models/muse_glimmer_assistant (MuseGlimmerAssistantConfig, "
+               "MuseGlimmerAssistantRotaryEmbedding, apply_rotary_pos_emb: keys at the context's "
+               "and block's positions, queries at the block's; create_bidirectional_sliding_window_mask)",
+     .models = "Muse Glimmer assistant (draft model)", .model_types = {"muse_glimmer_assistant"},
+     .head = {.fallback = 128}, .rotary = kFullHead, .base = {.fallback = 500000.0},
+     .max_fallback = 131072,
+     .layers = {.sliding = sliding_rule::always, .window_fallback = 2048},
+     .stacks = {.encoder_only = true}},
+    // Zaya: CCA mixes q and k by a causal convolution before RoPE; the rotation itself is
+    // GLM's partial rotate_half over the first int(head_dim · partial_rotary_factor) dims.
+    {.name = "zaya",
+     .source = "models/zaya (ZayaConfig, ZayaRotaryEmbedding, apply_rotary_pos_emb, ZayaAttention)",
+     .models = "ZAYA1", .model_types = {"zaya"}, .head = {.fallback = 128},
+     .max_fallback = 131072,
+     .rope_defaults = {{{.layer_type = "hybrid", .theta = 5000000.0, .partial = 0.5},
+                        {.layer_type = "hybrid_sliding", .theta = 10000.0, .partial = 0.5}}},
+     .type_names = {{{"hybrid", "full_attention"}, {"hybrid_sliding", "sliding_attention"}}},
+     .theta_required = true},
 };
 
 constexpr std::span<const family> families() { return kFamilies; }
+
+// The family's name of a posenc layer type in layer_types and rope_parameters (Zaya:
+// full_attention is "hybrid"); posenc's own name for the others.
+constexpr std::string_view type_name(const family& f, std::string_view canonical) {
+  for (const type_alias& a : f.type_names)
+    if (!a.name.empty() && a.as == canonical) return a.name;
+  return canonical;
+}
 
 // model_types whose text attention uses RoPE in a way posenc cannot express yet: refused
 // naming what is missing and the way forward, never read with another family's rules.
@@ -778,9 +840,6 @@ struct refusal {
 };
 
 inline constexpr refusal kRefusals[] = {
-    {{"zaya"}, "models/zaya (ZayaConfig)",
-     "its layer types are 'hybrid' / 'hybrid_sliding' (CCA attention) with their own rope "
-     "dicts, which posenc's layer map does not name"},
     {{"deepseek_v4"},
      "models/deepseek_v4 (DeepseekV4Config, DeepseekV4Attention, DeepseekV4RotaryEmbedding, "
      "*Compressor, DeepseekV4Indexer)",
@@ -797,20 +856,9 @@ inline constexpr refusal kRefusals[] = {
      "with mrope_section (XD-RoPE, 3 or 4 axes) it splits cat(freqs, freqs) by 2 · section, so "
      "the two dims of a rotate_half pair can take angles of different axes: not a rotation "
      "posenc's kernel performs (each pair turns by one angle)"},
-    {{"minimax_m3_vl", "minimax_m3_vl_text"},
-     "models/minimax_m3_vl (MiniMaxM3VLTextConfig, MiniMaxM3VLAttention, MiniMaxM3VLIndexer)",
-     "its 'minimax_m3_sparse' layers (layer_types, or sparse_attention_config."
-     "sparse_attention_freq) add a lightning indexer rotated by the first index_head_dim "
-     "columns of the layer's cos/sin, a layer type and an indexer rule posenc's layer map "
-     "does not have"},
     {{"video_llama_3"}, "models/video_llama_3 (VideoLlama3Config: AutoModel of text_config)",
      "its language model is whatever text_config.model_type names (Qwen2 in the released "
      "checkpoints); this config names none: give text_config.model_type"},
-    {{"muse_glimmer_assistant"},
-     "models/muse_glimmer_assistant (apply_rotary_pos_emb over context + draft tokens)",
-     "it is a draft model whose keys span the main model's context and its own tokens while "
-     "queries take the last q_len rows of cos/sin; its rope rules have not been read into the "
-     "family table yet"},
 };
 
 constexpr const refusal* refusal_of(std::string_view model_type) {

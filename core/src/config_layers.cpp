@@ -40,6 +40,11 @@ std::optional<std::string> canonical_type(const family& f, const std::string& t)
     if (t == "attention") return "full_attention";
   }
   if (f.layers.hybrid_full && t == "hybrid") return "full_attention";  // Zamba2's shared block
+  if (!f.type_names[0].name.empty()) {  // ZayaModel's masks know its two names only
+    for (const type_alias& a : f.type_names)
+      if (t == a.name) return std::string(a.as);
+    return std::nullopt;
+  }
   if ((t == "moe" || t == "mlp") && f.layers.block_pattern.empty()) return std::nullopt;
   if (!attention_of(t)) return std::nullopt;
   return t;
@@ -208,6 +213,17 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
     for (std::size_t i = 0; i < n; ++i) out[i] = i % k == k - 1 ? "full_attention" : "linear_attention";
     if (n < k) out.back() = "full_attention";
   }
+  if (!rule.type_flags.empty())  // MiniMaxM3VLTextConfig: sparse_attention_freq → layer_types
+    if (const auto flags = r.numbers(c.p + std::string(rule.type_flags))) {
+      const std::string key = c.p + std::string(rule.type_flags);
+      if (flags->size() != n)
+        fail_argument(key, " must hold one entry per layer (", n, "), got ", flags->size());
+      for (std::size_t i = 0; i < n; ++i) {
+        const double v = (*flags)[i];
+        if (v != 0.0 && v != 1.0) fail_argument(key, "[", i, "] must be 0 or 1, got ", v);
+        out[i] = v != 0.0 ? std::string(c.f.type_names[1].as) : "full_attention";
+      }
+    }
   if (rule.linear_every > 0)  // MiniMaxConfig: "full_attention" if bool((i + 1) % 2)
     for (std::size_t i = 0; i < n; ++i)
       if ((i + 1) % static_cast<std::size_t>(rule.linear_every) == 0) out[i] = "linear_attention";
@@ -257,14 +273,19 @@ std::vector<std::string> derived_types(const text_context& c, const std::vector<
   return out;
 }
 
+// Gemma4TextConfig.__post_init__: use_bidirectional_attention 'all' sets is_causal False, so
+// create_causal_mask / create_sliding_window_causal_mask build bidirectional masks on every
+// layer; 'vision' (or none) leaves text causal.
+bool bidirectional_all(const text_context& c) {
+  if (c.f.layers.bidirectional_key.empty()) return false;
+  const std::string key = c.p + std::string(c.f.layers.bidirectional_key);
+  const std::optional<std::string> v = c.r.text(key);
+  if (v && *v != "all" && *v != "vision")
+    fail_argument(key, " must be 'all', 'vision' or null, got ", quoted(*v));
+  return v == "all";
+}
+
 std::vector<layer_plan> plan_layers(const text_context& c) {
-  if (!c.f.layers.bidirectional_key.empty()) {  // Gemma4TextConfig.__post_init__
-    const std::string key = c.p + std::string(c.f.layers.bidirectional_key);
-    if (c.r.text(key).value_or("") == "all")
-      fail_argument(key, " = 'all': every layer then attends both ways and transformers halves "
-                    "sliding_window ((w // 2) + 1), which posenc's layer map does not describe; "
-                    "each layer type's rotary is unchanged (read it with { layerType })");
-  }
   std::string list_key = c.p + "layer_types";  // NemotronHConfig: also layers_block_type
   if (!c.f.layers.list_alias.empty() && !c.r.has(list_key) &&
       c.r.has(c.p + std::string(c.f.layers.list_alias)))
@@ -286,6 +307,10 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
       fail_argument(list_key, " must hold one entry per layer (", n, "), got ", listed->size());
     for (std::size_t i = 0; i < listed->size(); ++i) {
       const auto t = canonical_type(c.f, (*listed)[i]);
+      if (!t && !c.f.type_names[0].name.empty())
+        fail_argument(list_key, "[", i, "] = ", quoted((*listed)[i]), " is not a layer type of ",
+                      c.f.name, " (", c.f.type_names[0].name, ", ", c.f.type_names[1].name, ": ",
+                      c.f.source, ")");
       if (!t)
         fail_argument(list_key, "[", i, "] = ", quoted((*listed)[i]), " is not a layer type "
                       "posenc describes for ", c.f.name, " (full_attention, sliding_attention, "
@@ -467,11 +492,32 @@ bool same_rope(const rope_config& a, const rope_config& b) {
          s.alpha == t.alpha;
 }
 
+// A family's own name for a layer type posenc reads as full / sliding (Zaya's "hybrid",
+// "hybrid_sliding"), or nullptr.
+const type_alias* layer_type_alias(std::string_view t) {
+  for (const family& f : families())
+    for (const type_alias& a : f.type_names)
+      if (!a.name.empty() && a.name == t && a.name != a.as &&
+          (a.as == "full_attention" || a.as == "sliding_attention"))
+        return &a;
+  return nullptr;
+}
+
+// options.layer_type as this family reads it: its own name (Zaya's "hybrid") is posenc's type.
+std::string layer_type_of(const text_context& c, const std::string& t) {
+  if (!layer_type_alias(t)) return t;
+  for (const type_alias& a : c.f.type_names)
+    if (a.name == t) return std::string(a.as);
+  fail_argument("layer_type ", quoted(t), " is not a layer type of ", c.f.name,
+                " (full_attention, sliding_attention or chunked_attention)");
+}
+
 void check_options(const config_options& options) {
   const std::string& t = options.layer_type;
-  if (t != "full_attention" && t != "sliding_attention" && t != "chunked_attention")
+  if (t != "full_attention" && t != "sliding_attention" && t != "chunked_attention" &&
+      !layer_type_alias(t))
     fail_argument("layer_type must be 'full_attention', 'sliding_attention' or "
-                  "'chunked_attention', got ", quoted(t));
+                  "'chunked_attention' (Zaya: 'hybrid', 'hybrid_sliding'), got ", quoted(t));
   if (options.seq_len) check_range("seq_len", *options.seq_len, 1, INT_MAX);
   if (options.tower != "text" && options.tower != "vision")
     fail_argument("tower must be 'text' or 'vision', got ", quoted(options.tower));
@@ -634,7 +680,7 @@ rope_config rope_from_config(const hf_config& config, const config_options& opti
     if (c.f.layers.theta_flags)  // Muse Glimmer: one rotary; every entry must agree with it
       for (const detail::layer_plan& l : detail::plan_layers(c))
         if (l.theta) (void)detail::text_rope(c, l.type, options, l.theta);
-    return detail::text_rope(c, options.layer_type, options);
+    return detail::text_rope(c, detail::layer_type_of(c, options.layer_type), options);
   }
   const auto plan = detail::plan_layers(c);
   const detail::layer_plan& l = detail::plan_of(plan, *options.layer, c.stack);
@@ -682,12 +728,14 @@ model_info model_from_config(const hf_config& config, const config_options& opti
   const auto plan = detail::plan_layers(c);
   std::vector<std::pair<std::string, std::size_t>> by_type;  // layer type (and θ) → encoding
   const std::optional<query_scale> scale = detail::query_scale_of(c);
+  const bool both_ways = detail::bidirectional_all(c);
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const detail::layer_plan& l = plan[i];
     layer_info info{.index = static_cast<int>(i), .attention = *detail::attention_of(l.type)};
-    info.bidirectional = c.stack == "encoder";
+    info.bidirectional = c.stack == "encoder" || both_ways;
     if (c.stack == "decoder") info.cross = c.f.stacks.cross;
-    if (info.attention == attention_kind::sliding) info.window = detail::window_of(c);
+    if (info.attention == attention_kind::sliding)  // 'all': sliding_window = (w // 2) + 1
+      info.window = both_ways ? detail::window_of(c) / 2 + 1 : detail::window_of(c);
     if (info.window && info.bidirectional)
       std::tie(info.window, info.lookahead) = detail::encoder_window_of(c, *info.window);
     if (info.attention == attention_kind::chunked) info.chunk = detail::chunk_of(c);

@@ -78,7 +78,9 @@ std::string defaults_text(const family& f) {
   std::string out = "class default";
   for (const auto& d : f.rope_defaults) {
     if (d.layer_type.empty()) continue;
-    out += (out.size() > 13 ? ", " : " ") + std::string(d.layer_type.substr(0, d.layer_type.find('_'))) + " " +
+    const std::string_view name =
+        d.layer_type.ends_with("_attention") ? d.layer_type.substr(0, d.layer_type.find('_')) : d.layer_type;
+    out += (out.size() > 13 ? ", " : " ") + std::string(name) + " " +
            std::string(d.rope_type) + " θ " +
            (d.theta_key.empty() ? "" : "`" + std::string(d.theta_key) + "` (else ") + number(d.theta) +
            (d.theta_key.empty() ? "" : ")");
@@ -129,7 +131,9 @@ std::string layers_text(const family& f) {
   if (l.rope == rope_where::sliding) parts.push_back("RoPE on sliding layers only");
   if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
   if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
-  if (!l.bidirectional_key.empty()) parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': refused");
+  if (!l.bidirectional_key.empty())
+    parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': every layer bidirectional, sliding window "
+                    "(w // 2) + 1, distance ≤ it both ways");
   if (!l.theta_list.empty() && !l.theta_flags)
     parts.push_back("θ per layer from `" + std::string(l.theta_list) + "` (0 = no RoPE)");
   if (l.theta_flags)
@@ -163,6 +167,13 @@ std::string layers_text(const family& f) {
   if (l.null_type_nope) parts.push_back("one `rope_parameters` dict per layer type, null: that type without RoPE");
   if (!l.window_half_key.empty())
     parts.push_back("window `" + std::string(l.window_half_key) + "` // 2 (else " + std::to_string(l.window_fallback / 2) + ")");
+  if (!f.type_names[0].name.empty()) {
+    std::string names;
+    for (const auto& a : f.type_names)
+      names += (names.empty() ? "`" : ", `") + std::string(a.name) + "` (" +
+               std::string(a.as.ends_with("sparse_attention") ? "sparse" : a.as.substr(0, a.as.find('_'))) + ")";
+    parts.push_back("layer types " + names + " only");
+  }
   if (!f.rope_defaults[0].layer_type.empty()) parts.push_back("per-layer-type `rope_parameters` only; " + defaults_text(f));
   if (!l.attention_indices.empty())
     parts.push_back("full attention at `" + std::string(l.attention_indices) + "`, the rest Mamba (linear, no attention)");
@@ -180,8 +191,14 @@ std::string layers_text(const family& f) {
   if (f.rotary.factor_forced) parts.push_back("top-level `partial_rotary_factor` replaced by the class");
   if (l.needs_layer_types && l.block_pattern.empty()) parts.push_back("`layer_types` required (linear / conv blocks: no attention)");
   if (!f.indexer_dim.empty())
-    parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`, " +
-                    (f.indexer_layout == posenc::rope_layout::half ? "half" : "interleaved"));
+    parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`" +
+                    (f.indexer_alias.empty() ? "" : " (`" + std::string(f.indexer_alias) + "` wins)") +
+                    (f.indexer_fallback ? ", else " + std::to_string(f.indexer_fallback) : "") + ", " +
+                    (f.indexer_layout == posenc::rope_layout::half ? "half" : "interleaved") +
+                    (f.indexer_slices ? ", the layer's rotary dims (cos[..., :width])" : ""));
+  if (!l.type_flags.empty())
+    parts.push_back("without `layer_types`: `" + std::string(l.type_flags) + "` (1: `" +
+                    std::string(f.type_names[1].name) + "`)");
   if (!f.no_rope_flag.empty()) parts.push_back("no RoPE (ALiBi) when `" + std::string(f.no_rope_flag) + "`: refused");
   if (!f.alpha_key.empty()) parts.push_back("dynamic NTK-α (`" + std::string(f.alpha_key) + "`)");
   if (f.mrope == posenc::detail::mrope_rule::glm)
@@ -426,11 +443,30 @@ TEST_CASE("config families: classes with per-layer-type rope dicts fill them whe
       "Gemma4TextRotaryEmbedding) reads only the per-layer-type rope_parameters, where "
       "rope_parameters.full_attention.rope_theta = 1000000)");
 
+  // use_bidirectional_attention 'all' (Gemma4TextConfig.__post_init__): is_causal False, so
+  // every layer's mask is bidirectional (create_bidirectional_mask / _sliding_window_mask,
+  // |i − j| ≤ w'), and sliding_window w' = (512 // 2) + 1 = 257; the rotaries are unchanged.
   posenc::hf_config both = g;
   both["use_bidirectional_attention"] = config_value::of_text("all");
-  posenc::test::require_throws<posenc::invalid_argument>(
-      [&] { (void)posenc::model_from_config(both); }, "use_bidirectional_attention = 'all'");
+  const posenc::model_info bm = posenc::model_from_config(both);
+  REQUIRE(bm.encodings.size() == 2);
+  for (const posenc::layer_info& l : bm.layers) {
+    CHECK(l.bidirectional);
+    const bool sliding = l.attention == posenc::attention_kind::sliding;
+    CHECK(l.window == (sliding ? std::optional<int>(258) : std::nullopt));
+    CHECK(l.lookahead == (sliding ? std::optional<int>(257) : std::nullopt));
+    CHECK(l.rope == m.layers[static_cast<std::size_t>(l.index)].rope);
+  }
   CHECK(posenc::rope_from_config(both, {.layer_type = "sliding_attention"}).base == 10000.0);
+  both["sliding_window"] = config_value::of(1023);  // (1023 // 2) + 1 = 512
+  CHECK(posenc::model_from_config(both).layers[0].lookahead == 512);
+  both["use_bidirectional_attention"] = config_value::of_text("vision");  // text stays causal
+  CHECK_FALSE(posenc::model_from_config(both).layers[0].bidirectional);
+  CHECK(posenc::model_from_config(both).layers[0].window == 1023);
+  both["use_bidirectional_attention"] = config_value::of_text("text");
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(both); },
+      "use_bidirectional_attention must be 'all', 'vision' or null, got 'text'");
 
   // MiMoV2FlashConfig: full on layer 0 and every 6th; int(192 · 0.334) = 64 dims at 5e6 / 1e4.
   const posenc::model_info mm = posenc::model_from_config(shape("mimo_v2_flash", 4096, 64, 12));

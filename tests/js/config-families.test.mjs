@@ -351,6 +351,20 @@ const FAMILIES = {
     encodings: [rotary(256, 256, 1e4, 'half', plain(256, 1e4)), rotary(256, 256, 1e6, 'half', [hfDefault(256, 1e6).map((f) => f / 8), 1])],
     layers: every(18, (i) => ((i + 1) % 6 ? ['e0', 'sliding', 512, null, null] : ['e1', 'full', null, null, null])),
     stacks: every(18, () => [false, null, 'merged']) },
+  // ZayaConfig: every layer 'hybrid' (full attention, CCA q/k); ZayaRotaryEmbedding's default
+  // ladder over int(128 · 0.5) = 64 dims at θ 5e6; apply_rotary_pos_emb's rotate_half on them.
+  // MiniMaxM3VLTextConfig: sparse_attention_freq → 'minimax_m3_sparse' (indexer-selected
+  // blocks) on layers 3…59; MiniMaxM3VLRotaryEmbedding over int(128 · 0.5) = 64 dims at θ 5e6.
+  'minimax-m3.reconstructed': { family: 'minimax_m3', encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6))],
+    layers: every(60, (i) => ['e0', i < 3 ? 'full' : 'sparse', null, null, null]) },
+  // MuseGlimmerAssistantConfig: every layer sliding_attention, bidirectional
+  // (create_bidirectional_sliding_window_mask: |i − j| ≤ 2048 → 2049 at or before, 2048 after);
+  // the whole 128-wide head at default_theta 5e5, each token at its own position.
+  'muse-glimmer-30b-assistant.class-defaults.reconstructed': { family: 'muse_glimmer_assistant',
+    encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5))],
+    layers: every(5, () => ['e0', 'sliding', 2049, null, null]), stacks: every(5, () => [true, 2048, null]) },
+  'zaya1-8b.class-defaults.reconstructed': { family: 'zaya', encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6))],
+    layers: full(40) },
 };
 
 // The fixtures tests/js/config.test.mjs checks rotator by rotator.
@@ -487,9 +501,13 @@ for (const [name, pe] of Object.entries(both)) {
     assertModel(pe, 'mimo-v2-flash.reconstructed', FAMILIES['mimo-v2-flash.reconstructed'], {}, hub);
     assertThrows(() => pe.modelFromConfig({ ...hub, rope_theta: 1e6 }), RangeError,
       /rope_theta = 1000000 is not read by mimo_v2_flash .*rope_parameters\.full_attention\.rope_theta = 5000000/);
-    // use_bidirectional_attention 'all': Gemma4TextConfig halves the window and drops causality.
+    // use_bidirectional_attention 'all': Gemma4TextConfig sets is_causal False (every mask
+    // bidirectional, |i − j| ≤ w') and sliding_window w' = (512 // 2) + 1 = 257.
     const both = { ...g4, text_config: { ...g4.text_config, use_bidirectional_attention: 'all' } };
-    assertThrows(() => pe.modelFromConfig(both), RangeError, /use_bidirectional_attention = 'all'/);
+    const g4want = FAMILIES['gemma-4-e2b-it.class-defaults.reconstructed'];
+    assertModel(pe, 'gemma 4 all', { ...g4want,
+      layers: g4want.layers.map(([e, kind]) => [e, kind, kind === 'sliding' ? 258 : null, null, null]),
+      stacks: g4want.layers.map(([, kind]) => [true, kind === 'sliding' ? 257 : null, null]) }, {}, both);
     const local = pe.ropeFromConfig(both, { layerType: 'sliding_attention' });
     assertEncoding(local, FAMILIES['gemma-4-e2b-it.class-defaults.reconstructed'].encodings[0], 'gemma 4 bidirectional sliding');
     local.dispose();
@@ -598,11 +616,52 @@ for (const [name, pe] of Object.entries(both)) {
       nano.dispose();
       llama.dispose();
     }
-    assertThrows(() => pe.modelFromConfig({ model_type: 'zaya', hidden_size: 768, num_attention_heads: 6 }), RangeError,
-      /model_type = 'zaya' is refused: its layer types are 'hybrid' \/ 'hybrid_sliding'/);
+    assertThrows(() => pe.modelFromConfig({ model_type: 'deepseek_v4', hidden_size: 768, num_attention_heads: 6 }), RangeError,
+      /model_type = 'deepseek_v4' is refused: rope_parameters is keyed by rope type/);
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
     assert.equal(opted.headDim, 128);
     opted.dispose();
+  });
+
+  test(`${name}: MiniMax-M3's indexer rotates cos[..., :index_head_dim], the layer's rotary dims`, () => {
+    const m3 = load('minimax-m3.reconstructed');
+    const indexer = pe.ropeFromConfig(m3, { part: 'indexer' });
+    try {
+      assertEncoding(indexer, rotary(128, 64, 5e6, 'half', plain(64, 5e6)), 'minimax_m3 indexer');
+    } finally {
+      indexer.dispose();
+    }
+    const sparse = m3.text_config.sparse_attention_config;
+    const narrow = { ...m3, text_config: { ...m3.text_config, sparse_attention_config: { ...sparse, sparse_index_dim: 32 } } };
+    assertThrows(() => pe.ropeFromConfig(narrow, { part: 'indexer' }), RangeError,
+      /text_config\.sparse_attention_config\.sparse_index_dim = 32 is narrower than the 64 rotated dims/);
+  });
+
+  test(`${name}: Zaya's 'hybrid_sliding' layers slide with their own rope dict; other type names are refused`, () => {
+    // ZayaAttention: sliding_window on 'hybrid_sliding' layers; ZayaRotaryEmbedding(layer_type).
+    const zaya = { ...load('zaya1-8b.class-defaults.reconstructed'), num_hidden_layers: 4, sliding_window: 4096,
+      layer_types: ['hybrid', 'hybrid_sliding', 'hybrid_sliding', 'hybrid'],
+      rope_parameters: { hybrid: { rope_type: 'default', rope_theta: 5e6, partial_rotary_factor: 0.5 },
+        hybrid_sliding: { rope_type: 'default', rope_theta: 1e5, partial_rotary_factor: 0.25 } } };
+    assertModel(pe, 'zaya sliding', { family: 'zaya',
+      encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6)), rotary(128, 32, 1e5, 'half', plain(32, 1e5))],
+      layers: every(4, (i) => (i === 1 || i === 2 ? ['e1', 'sliding', 4096, null, null] : ['e0', 'full', null, null, null])) },
+    {}, zaya);
+    for (const layerType of ['sliding_attention', 'hybrid_sliding']) {
+      const local = pe.ropeFromConfig(zaya, { layerType });
+      try {
+        assertEncoding(local, rotary(128, 32, 1e5, 'half', plain(32, 1e5)), `zaya ${layerType}`);
+      } finally {
+        local.dispose();
+      }
+    }
+    assertThrows(() => pe.ropeFromConfig(load('codellama-7b'), { layerType: 'hybrid' }), RangeError,
+      /layerType 'hybrid' is not a layer type of llama/);
+    assertThrows(() => pe.modelFromConfig({ ...zaya, layer_types: ['hybrid', 'sliding_attention', 'hybrid', 'hybrid'] }),
+      RangeError, /layer_types\[1\] = 'sliding_attention' is not a layer type of zaya \(hybrid, hybrid_sliding/);
+    assertThrows(() => pe.modelFromConfig({ ...zaya, sliding_window: null }), RangeError, /sliding_window is required/);
+    assertThrows(() => pe.modelFromConfig({ ...zaya, rope_parameters: { hybrid: { rope_type: 'default' },
+      hybrid_sliding: zaya.rope_parameters.hybrid_sliding } }), RangeError, /rope_parameters\.hybrid\.rope_theta is required/);
   });
 
   test(`${name}: per-layer rope lists (Step 3.7) and RoPE switches (Muse Glimmer) follow their classes`, () => {

@@ -21,7 +21,7 @@ const OPTION_KEYS = ['layout', 'seqLen', 'layerType', 'tower', 'cacheLength', 'c
   'layer', 'part', 'stack'];
 const MODEL_KEYS = ['layout', 'seqLen', 'tower', 'family', 'cacheLength', 'cacheStart', 'angles', 'stack'];
 const LAYOUTS = ['half', 'interleaved'];
-const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention'];
+const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention', 'hybrid', 'hybrid_sliding'];
 const TOWERS = ['text', 'vision'];
 const PARTS = ['attention', 'indexer'];
 const STACKS = ['encoder', 'decoder'];

@@ -62,7 +62,8 @@ struct config_options {
   std::optional<int> seq_len;
   // Models with one rotary per attention type (Gemma 3/4, v5 per-layer-type rope_parameters):
   // "full_attention" (the global rotary, the default), "sliding_attention" (the local one)
-  // or "chunked_attention".
+  // or "chunked_attention"; Zaya's "hybrid" / "hybrid_sliding" are the first two (for Zaya
+  // only: another family refuses them naming layer_type).
   std::string layer_type = "full_attention";
   // Which rotary of a multimodal config: "text" (the language model's, the default) or
   // "vision" (the vision tower's 2-D rotary, read from `vision_config`).
@@ -74,7 +75,8 @@ struct config_options {
   // layer without RoPE naming `layer`; layer_rope_from_config returns nullopt).
   std::optional<int> layer;
   // "attention" (the default) or "indexer" (DeepSeek-V3.2's indexer: index_head_dim wide,
-  // its first qk_rope_head_dim dims rotated in half layout, the same θ).
+  // its first qk_rope_head_dim dims rotated in half layout, the same θ; MiniMax-M3's: the
+  // layer's rotary dims of an index_head_dim head, cos[..., :index_head_dim]).
   std::string part = "attention";
   // Encoder-decoder models (T5Gemma, T5Gemma 2): "encoder" or "decoder", the stack whose text
   // config is read (required for the wrapper config; a sub-config names its own stack, which
@@ -151,8 +153,8 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
 
 // ── The whole decoder ──────────────────────────────────────────────────────────────────
 
-// full, sliding (window), chunked (chunk) and sparse (DeepSeek-V3.2's indexer-selected keys,
-// layer type deepseek_sparse_attention) self-attention, which may or may not use RoPE; cross
+// full, sliding (window), chunked (chunk) and sparse (indexer-selected keys: DeepSeek-V3.2's
+// deepseek_sparse_attention, MiniMax-M3's minimax_m3_sparse) self-attention, which may or may not use RoPE; cross
 // (Mllama's cross-attention to the image) has none. The rest are no attention, so no RoPE:
 // linear (linear attention or Mamba, Qwen3-Next / Qwen3.5 / Bamba / MiniMax), conv (LFM2's
 // convolution blocks), none (Nemotron-H's MoE / MLP blocks). windowed: a vision tower's 2-D
@@ -232,7 +234,9 @@ struct model_info {
 // the window HF's bidirectional mask applies: |i − j| ≤ sliding_window (window
 // sliding_window + 1, lookahead sliding_window: create_bidirectional_sliding_window_mask) or
 // T5Gemma 2's split ((w + 1) // 2 at or before, w // 2 after: sliding_window_mask_function);
-// decoder stacks of encoder-decoder models note their cross-attention). options.layer and
+// decoder stacks of encoder-decoder models note their cross-attention; Gemma 4's
+// use_bidirectional_attention 'all' makes every layer bidirectional, sliding ones with
+// sliding_window (w // 2) + 1 in that rule, as Gemma4TextConfig.__post_init__ sets it). options.layer and
 // options.layer_type are ignored. Throws as rope_from_config does, naming the config key
 // (num_hidden_layers, layer_types[i], no_rope_layers, sliding_window, …).
 model_info model_from_config(const hf_config& config, const config_options& options = {});
