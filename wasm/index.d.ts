@@ -393,7 +393,10 @@ export interface RopeFromConfigOptions {
    * for the wrapper config (else RangeError naming `stack`). A stack's own config
    * (t5_gemma_module by its is_decoder, t5gemma2_encoder / t5gemma2_text / t5gemma2_decoder)
    * is that stack, and a contradicting `stack` is a RangeError. Single-stack models accept their
-   * own ('decoder'; 'encoder' for OpenAI Privacy Filter) and refuse the other.
+   * own ('decoder'; 'encoder' for OpenAI Privacy Filter) and refuse the other. DiffusionGemma
+   * (diffusion_gemma, diffusion_gemma_text) runs one text_config as both stacks and requires
+   * it: 'encoder' the prompt's causal layers, 'decoder' the canvas's bidirectional ones
+   * (modelFromConfig refuses a decoder with sliding layers, naming layer_types[i]).
    */
   stack?: 'encoder' | 'decoder';
   /** As for pe.rope. */

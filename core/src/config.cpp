@@ -641,6 +641,17 @@ void resolve_stack(text_context& c, const config_options& options) {
     c.stack = own;
     return;
   }
+  if (s.encoder == s.decoder) {  // DiffusionGemma: one text config, both stacks
+    if (want.empty())
+      fail_argument("stack is required: ", quoted(c.model_type), " runs one text config as two "
+                    "stacks (", source, "); pass stack 'encoder' (the prompt's layers) or "
+                    "'decoder' (the canvas's)");
+    if (c.model_type == s.wrapper && c.p.empty())
+      fail_argument("text_config must be an object: ", name, " reads its text model from it (",
+                    source, ")");
+    c.stack = want;
+    return;
+  }
   const bool wrapper = c.model_type == s.wrapper ||
                        (!options.family.empty() && (c.r.has("encoder") || c.r.has("decoder")));
   if (wrapper) {

@@ -121,7 +121,11 @@ std::string layers_text(const family& f) {
                                 ? "(w + 1) // 2 keys at or before, w // 2 after"
                                 : "distance ≤ w both ways";
   if (st.encoder_only) parts.push_back("encoder only: every layer bidirectional, window " + reach);
-  if (!st.wrapper.empty())
+  if (st.canvas_decoder)
+    parts.push_back("`stack` 'encoder' and 'decoder' both read `" + std::string(st.encoder) + "`: the encoder (the "
+                    "prompt) causal; the decoder (the canvas) bidirectional over the cached prompt keys and the "
+                    "canvas, its sliding layers refused (bounded per canvas block)");
+  else if (!st.wrapper.empty())
     parts.push_back("`stack` 'encoder' (`" + std::string(st.encoder) + "`…): bidirectional, window " + reach +
                     "; 'decoder' (`" + std::string(st.decoder) + "`…): causal, a " +
                     std::string(posenc::to_string(st.cross)) + " cross-attention without RoPE per layer");
@@ -433,7 +437,7 @@ TEST_CASE("config families: classes with per-layer-type rope dicts fill them whe
   t["rope_theta"] = config_value::of(5e5);
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::model_from_config(t); },
-      "rope_theta = 500000 is not read by gemma4 (models/gemma4, diffusion_gemma (Gemma4TextConfig, "
+      "rope_theta = 500000 is not read by gemma4 (models/gemma4 (Gemma4TextConfig, "
       "Gemma4TextRotaryEmbedding) reads only the per-layer-type rope_parameters, where "
       "rope_parameters.full_attention.rope_theta = 1000000)");
 

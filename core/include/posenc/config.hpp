@@ -82,6 +82,8 @@ struct config_options {
   // config is read (required for the wrapper config; a sub-config names its own stack, which
   // this must then match). Empty: the config's only stack. Single-stack models accept their own
   // ("decoder" for decoder-only models, "encoder" for bidirectional encoders) and refuse the other.
+  // DiffusionGemma runs one text_config as both stacks and requires it: "encoder" the prompt's
+  // causal layers, "decoder" the canvas's bidirectional ones.
   std::string stack;
 };
 
@@ -234,7 +236,10 @@ struct model_info {
 // the window HF's bidirectional mask applies: |i − j| ≤ sliding_window (window
 // sliding_window + 1, lookahead sliding_window: create_bidirectional_sliding_window_mask) or
 // T5Gemma 2's split ((w + 1) // 2 at or before, w // 2 after: sliding_window_mask_function);
-// decoder stacks of encoder-decoder models note their cross-attention; Gemma 4's
+// decoder stacks of encoder-decoder models note their cross-attention; DiffusionGemma's
+// encoder is causal and its decoder bidirectional over the cached prompt keys and the canvas
+// (DiffusionGemmaDecoderTextAttention), whose sliding layers' prompt keys are bounded per canvas
+// block, not per query: refused naming layer_types[i]; Gemma 4's
 // use_bidirectional_attention 'all' makes every layer bidirectional, sliding ones with
 // sliding_window (w // 2) + 1 in that rule, as Gemma4TextConfig.__post_init__ sets it). options.layer and
 // options.layer_type are ignored. Throws as rope_from_config does, naming the config key
