@@ -382,8 +382,9 @@ export interface RopeFromConfigOptions {
   family?: string;
   /**
    * 'text' (default: the language model's rotary) or 'vision': the vision tower's 2-D
-   * rotary from `vision_config` — Qwen2-VL (head_dim = embed_dim / num_heads), Qwen2.5-VL and
-   * Qwen3-VL (hidden_size / num_heads), base 10000 → vision2d 'qwen2-vl'; Pixtral (head_dim or
+   * rotary from `vision_config` (Qwen2.5-Omni / Qwen3-Omni: `thinker_config.vision_config`) —
+   * Qwen2-VL (head_dim = embed_dim / num_heads), Qwen2.5-VL, Qwen3-VL, Qwen2.5-Omni and
+   * Qwen3-Omni (hidden_size / num_heads), base 10000 → vision2d 'qwen2-vl'; Pixtral (head_dim or
    * hidden_size / num_attention_heads, rope_theta) → vision2d 'pixtral'.
    */
   tower?: 'text' | 'vision';

@@ -274,6 +274,11 @@ inline constexpr std::array<type_default, 2> kGemma4Ropes = {{
      .partial = 0.25},
 }};
 
+// Qwen2.5-VL's vision windows (Qwen2_5_VLVisionConfig; Qwen2_5OmniVisionEncoderConfig repeats them).
+inline constexpr vision_window_rule kQwen25VisionWindows{
+    .full_key = "fullatt_block_indexes", .full_default = {7, 15, 23, 31}, .window_fallback = 112,
+    .merge_fallback = 2, .patch_fallback = 14};
+
 // Gemma4TextConfig's head dims and layer pattern (DiffusionGemmaTextConfig repeats them).
 inline constexpr head_rule kGemma4Head{.fallback = 256, .full_key = "global_head_dim", .full_fallback = 512};
 inline constexpr layer_rule kGemma4Layers{.sliding = sliding_rule::period, .period = 6, .last_full = true,
@@ -740,22 +745,24 @@ inline constexpr family kFamilies[] = {
                "vision_utils.get_vision_window_index)",
      .models = "Qwen2.5-VL", .model_types = {"qwen2_5_vl", "qwen2_5_vl_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required,
-     .vision_dims = "hidden_size",
-     .vision_windows = {.full_key = "fullatt_block_indexes", .full_default = {7, 15, 23, 31},
-                        .window_fallback = 112, .merge_fallback = 2, .patch_fallback = 14}},
+     .vision_dims = "hidden_size", .vision_windows = kQwen25VisionWindows},
     {.name = "qwen2_5_omni",
-     .source = "models/qwen2_5_omni (Qwen2_5OmniTextConfig, Qwen2_5OmniRotaryEmbedding)",
+     .source = "models/qwen2_5_omni (Qwen2_5OmniTextConfig, Qwen2_5OmniRotaryEmbedding; "
+               "Qwen2_5OmniVisionEncoderConfig, Qwen2_5OmniVisionEncoder.forward, "
+               "vision_utils.get_vision_window_index)",
      .models = "Qwen2.5-Omni (thinker)",
      .model_types = {"qwen2_5_omni", "qwen2_5_omni_thinker", "qwen2_5_omni_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 32768,
-     .mrope = mrope_rule::required,
+     .mrope = mrope_rule::required, .vision_dims = "hidden_size",
+     .vision_windows = kQwen25VisionWindows,
      .layers = {.sliding = sliding_rule::qwen, .window_fallback = 32768}},
     {.name = "qwen3_omni_moe",
-     .source = "models/qwen3_omni_moe (Qwen3OmniMoeTextConfig, Qwen3OmniMoeThinkerTextRotaryEmbedding)",
+     .source = "models/qwen3_omni_moe (Qwen3OmniMoeTextConfig, Qwen3OmniMoeThinkerTextRotaryEmbedding; "
+               "Qwen3OmniMoeVisionEncoder.forward: every block full attention)",
      .models = "Qwen3-Omni (thinker)",
      .model_types = {"qwen3_omni_moe", "qwen3_omni_moe_thinker", "qwen3_omni_moe_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 32768,
-     .ignored_keys = {"interleaved"}, .mrope = mrope_rule::interleaved},
+     .ignored_keys = {"interleaved"}, .mrope = mrope_rule::interleaved, .vision_dims = "hidden_size"},
     {.name = "paddleocr_vl",
      .source = "models/paddleocr_vl (PaddleOCRTextConfig, PaddleOCRRotaryEmbedding, apply_multimodal_rotary_pos_emb)",
      .models = "PaddleOCR-VL, PaddleOCR-VL-1.5", .model_types = {"paddleocr_vl", "paddleocr_vl_text"},

@@ -729,7 +729,7 @@ model_info model_from_config(const hf_config& config, const config_options& opti
   const detail::reader r(completed ? *completed : config);
   model_info out;
   if (options.tower == "vision") {
-    out.model_type = r.text("vision_config.model_type").value_or(r.text("model_type").value_or(""));
+    out.model_type = r.text(detail::vision_key(r) + ".model_type").value_or(r.text("model_type").value_or(""));
     out.family = "vision";
     out.encodings.push_back(detail::vision_rope(r, options));
     out.layers = detail::vision_layers(r);
