@@ -288,6 +288,30 @@ test('vectors: --stack — OpenAI Privacy Filter\'s bidirectional yarn, T5Gemma 
   assert.match(bad.err, /stack must be 'encoder' or 'decoder', got the string 'middle'/);
 });
 
+test('vectors: DiffusionGemma needs --stack; its encoder is causal, a decoder with sliding layers is refused', () => {
+  // DiffusionGemmaTextConfig's defaults are Gemma4TextConfig's: the class-defaults fixture re-typed.
+  const g4 = JSON.parse(readFileSync(fixture('gemma-4-e2b-it.class-defaults.reconstructed'), 'utf8'));
+  const dg = { ...g4, model_type: 'diffusion_gemma', text_config: { ...g4.text_config, model_type: 'diffusion_gemma_text' } };
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-vectors-'));
+  try {
+    const file = join(dir, 'diffusion-gemma.json');
+    execFileSync('node', ['-e', `require('fs').writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(JSON.stringify(dg))})`]);
+    const missing = run(['vectors', file]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /stack is required: 'diffusion_gemma_text' runs one text config as two stacks/);
+    const encoder = run(['vectors', file, '--stack', 'encoder', '--positions', '0,7']);
+    assert.equal(encoder.code, 0, encoder.err);
+    const doc = JSON.parse(encoder.out);
+    assert.equal(doc.family, 'diffusion_gemma');
+    assert.ok(doc.layers.every((l) => !l.bidirectional && l.window === (l.attention === 'sliding' ? 512 : null)));
+    const decoder = run(['vectors', file, '--stack', 'decoder']);
+    assert.equal(decoder.code, 1);
+    assert.match(decoder.err, /text_config\.layer_types\[0\] is sliding_attention on diffusion_gemma's decoder stack/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('vectors: bad arguments exit 2 with the usage, a bad config exits 1 naming the key', () => {
   for (const args of [[], ['vector'], ['vectors'], ['vectors', fixture('llama-3.1-8b'), '--positions', '1,x'],
     ['vectors', fixture('llama-3.1-8b'), '--positions', '-1'], ['vectors', fixture('llama-3.1-8b'), '--seq-len'],
