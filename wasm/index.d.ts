@@ -382,8 +382,9 @@ export interface RopeFromConfigOptions {
   family?: string;
   /**
    * 'text' (default: the language model's rotary) or 'vision': the vision tower's 2-D
-   * rotary from `vision_config` — Qwen2-VL (head_dim = embed_dim / num_heads), Qwen2.5-VL and
-   * Qwen3-VL (hidden_size / num_heads), base 10000 → vision2d 'qwen2-vl'; Pixtral (head_dim or
+   * rotary from `vision_config` (Qwen2.5-Omni / Qwen3-Omni: `thinker_config.vision_config`) —
+   * Qwen2-VL (head_dim = embed_dim / num_heads), Qwen2.5-VL, Qwen3-VL, Qwen2.5-Omni and
+   * Qwen3-Omni (hidden_size / num_heads), base 10000 → vision2d 'qwen2-vl'; Pixtral (head_dim or
    * hidden_size / num_attention_heads, rope_theta) → vision2d 'pixtral'.
    */
   tower?: 'text' | 'vision';
@@ -393,7 +394,10 @@ export interface RopeFromConfigOptions {
    * for the wrapper config (else RangeError naming `stack`). A stack's own config
    * (t5_gemma_module by its is_decoder, t5gemma2_encoder / t5gemma2_text / t5gemma2_decoder)
    * is that stack, and a contradicting `stack` is a RangeError. Single-stack models accept their
-   * own ('decoder'; 'encoder' for OpenAI Privacy Filter) and refuse the other.
+   * own ('decoder'; 'encoder' for OpenAI Privacy Filter) and refuse the other. DiffusionGemma
+   * (diffusion_gemma, diffusion_gemma_text) runs one text_config as both stacks and requires
+   * it: 'encoder' the prompt's causal layers, 'decoder' the canvas's bidirectional ones
+   * (modelFromConfig refuses a decoder with sliding layers, naming layer_types[i]).
    */
   stack?: 'encoder' | 'decoder';
   /** As for pe.rope. */

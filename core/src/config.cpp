@@ -641,6 +641,17 @@ void resolve_stack(text_context& c, const config_options& options) {
     c.stack = own;
     return;
   }
+  if (s.encoder == s.decoder) {  // DiffusionGemma: one text config, both stacks
+    if (want.empty())
+      fail_argument("stack is required: ", quoted(c.model_type), " runs one text config as two "
+                    "stacks (", source, "); pass stack 'encoder' (the prompt's layers) or "
+                    "'decoder' (the canvas's)");
+    if (c.model_type == s.wrapper && c.p.empty())
+      fail_argument("text_config must be an object: ", name, " reads its text model from it (",
+                    source, ")");
+    c.stack = want;
+    return;
+  }
   const bool wrapper = c.model_type == s.wrapper ||
                        (!options.family.empty() && (c.r.has("encoder") || c.r.has("decoder")));
   if (wrapper) {
@@ -824,6 +835,12 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
 
 // ── the vision tower ───────────────────────────────────────────────────────────────────
 
+std::string vision_key(const reader& r) {
+  // Qwen2.5-Omni / Qwen3-Omni: the thinker holds the vision encoder (thinker_config.vision_config).
+  if (!r.has("vision_config") && r.is_object("thinker_config")) return "thinker_config.vision_config";
+  return "vision_config";
+}
+
 namespace {
 
 // head_dim of a vision tower: `dims` / `heads` (integer division, as HF's attention does).
@@ -836,7 +853,7 @@ std::pair<int, std::string> vision_head_dim(const reader& r, const std::string& 
 }
 
 void require_vision(const reader& r) {
-  const std::string v = "vision_config";
+  const std::string v = vision_key(r);
   if (r.has(v) && !r.is_object(v)) fail_argument(v, " must be an object");
   if (!r.is_object(v)) fail_argument(v, " is missing: tower 'vision' reads the vision tower's config");
 }
@@ -846,7 +863,7 @@ void require_vision(const reader& r) {
 // num_attention_heads, so the two must agree; the "default" rope type only (any other runs
 // its init function on the whole head, not the per-axis ladders).
 rope_config preset_vision_rope(const reader& r, const family& f) {
-  const std::string v = "vision_config.", dict = v + "rope_parameters";
+  const std::string v = vision_key(r) + ".", dict = v + "rope_parameters";
   const auto [head_dim, head_key] =
       vision_head_dim(r, v + "hidden_size", v + "num_attention_heads");
   if (const auto d = r.integer(v + "head_dim", 1); d && *d != head_dim)
@@ -869,7 +886,7 @@ rope_config preset_vision_rope(const reader& r, const family& f) {
 
 rope_config vision_rope(const reader& r, const config_options& options) {
   require_vision(r);
-  const std::string v = "vision_config";
+  const std::string v = vision_key(r);
   const std::string top = r.text("model_type").value_or("");
   const std::string own = r.text(v + ".model_type").value_or("");
   const family* f = family_named(top.empty() ? own : top);
@@ -879,7 +896,7 @@ rope_config vision_rope(const reader& r, const config_options& options) {
     return preset_vision_rope(r, *f);
   }
   rope_config out;
-  std::string head_key, base_key = "vision_config.rope_theta";
+  std::string head_key, base_key = v + ".rope_theta";
   if (own == "pixtral" || (own.empty() && top == "pixtral")) {
     // PixtralVisionConfig: head_dim, else hidden_size // num_attention_heads; rope_theta.
     if (const auto d = r.integer(v + ".head_dim", 1)) {
@@ -903,7 +920,7 @@ rope_config vision_rope(const reader& r, const config_options& options) {
   } else {
     fail_argument(own.empty() ? std::string("model_type") : v + ".model_type", " = ",
                   quoted(own.empty() ? top : own), " has no vision rotary posenc knows "
-                  "(Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Pixtral)");
+                  "(Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen2.5-Omni, Qwen3-Omni, Pixtral)");
   }
   if (out.head_dim < 4 || out.head_dim > max_dim || out.head_dim % 4 != 0)
     fail_argument(head_key, " gives head_dim ", out.head_dim, ": a 2-D rotary needs a multiple "
@@ -916,10 +933,11 @@ rope_config vision_rope(const reader& r, const config_options& options) {
 
 int vision_layer_count(const reader& r) {
   require_vision(r);
-  for (const char* key : {"vision_config.depth", "vision_config.num_hidden_layers"})
+  const std::string v = vision_key(r);
+  for (const std::string& key : {v + ".depth", v + ".num_hidden_layers"})
     if (const auto n = r.integer(key, 1)) return *n;
-  fail_argument("vision_config.depth (or vision_config.num_hidden_layers) is required to list "
-                "the vision tower's layers");
+  fail_argument(v, ".depth (or ", v, ".num_hidden_layers) is required to list the vision "
+                "tower's layers");
 }
 
 namespace {
@@ -928,7 +946,7 @@ namespace {
 // forward); windows of window_size // 1 // patch_size = pos_emb_height patches (no merge).
 std::vector<layer_info> typed_windows(const reader& r, const vision_window_rule& w,
                                       std::vector<layer_info> out) {
-  const std::string v = "vision_config.", key = v + std::string(w.types_key);
+  const std::string v = vision_key(r) + ".", key = v + std::string(w.types_key);
   const auto n = static_cast<int>(out.size());
   std::vector<std::string> types;
   if (const auto given = r.texts(key)) {
@@ -958,14 +976,15 @@ std::vector<layer_info> typed_windows(const reader& r, const vision_window_rule&
 std::vector<layer_info> vision_layers(const reader& r) {
   const int n = vision_layer_count(r);
   const std::string top = r.text("model_type").value_or("");
-  const family* f = family_named(top.empty() ? r.text("vision_config.model_type").value_or("") : top);
+  const std::string v = vision_key(r) + ".";
+  const family* f = family_named(top.empty() ? r.text(v + "model_type").value_or("") : top);
   const vision_window_rule w = f ? f->vision_windows : vision_window_rule{};
   std::vector<layer_info> out;
   for (int i = 0; i < n; ++i)
     out.push_back({.index = i, .rope = 0, .bidirectional = true});  // is_causal = False
   if (!w.types_key.empty()) return typed_windows(r, w, std::move(out));
   if (w.full_key.empty()) return out;
-  const std::string v = "vision_config.", key = v + std::string(w.full_key);
+  const std::string key = v + std::string(w.full_key);
   if (r.is_null(key))
     fail_argument(key, " is null, but transformers needs a list of layer indices (", f->source,
                   "): remove the key or give its value");

@@ -193,6 +193,12 @@ struct stack_rule {
   std::string_view decoder_flag{};    // T5GemmaModuleConfig: is_decoder (default false) picks it
   encoder_window window = encoder_window::symmetric;
   cross_attention cross = cross_attention::none;  // on every decoder layer
+  // DiffusionGemma: one text config runs both stacks (encoder == decoder prefix). The encoder
+  // (the prompt) keeps the family's causal masks; the decoder (the canvas, at the positions
+  // after the prompt) attends bidirectionally over the cached prompt keys and itself, which
+  // on sliding layers is the last sliding_window - 1 cached keys: a rule per canvas block.
+  bool causal_encoder = false;
+  bool canvas_decoder = false;
 };
 
 // A vision tower's window attention (Qwen2.5-VL): the layers `full_key` lists attend the whole
@@ -268,6 +274,17 @@ inline constexpr std::array<type_default, 2> kGemma4Ropes = {{
      .partial = 0.25},
 }};
 
+// Qwen2.5-VL's vision windows (Qwen2_5_VLVisionConfig; Qwen2_5OmniVisionEncoderConfig repeats them).
+inline constexpr vision_window_rule kQwen25VisionWindows{
+    .full_key = "fullatt_block_indexes", .full_default = {7, 15, 23, 31}, .window_fallback = 112,
+    .merge_fallback = 2, .patch_fallback = 14};
+
+// Gemma4TextConfig's head dims and layer pattern (DiffusionGemmaTextConfig repeats them).
+inline constexpr head_rule kGemma4Head{.fallback = 256, .full_key = "global_head_dim", .full_fallback = 512};
+inline constexpr layer_rule kGemma4Layers{.sliding = sliding_rule::period, .period = 6, .last_full = true,
+                                          .window_fallback = 512,
+                                          .bidirectional_key = "use_bidirectional_attention"};
+
 inline constexpr family kFamilies[] = {
     {.name = "llama", .source = "models/llama (LlamaConfig, modeling_llama.py)",
      .models = "Llama 2, Llama 3 / 3.1 / 3.2 / 3.3, Code Llama, TinyLlama, Vicuna",
@@ -303,13 +320,22 @@ inline constexpr family kFamilies[] = {
      .layers = {.sliding = sliding_rule::period, .period_key = "sliding_window_pattern",
                 .period = 6, .window_fallback = 4096}},
     {.name = "gemma4",
-     .source = "models/gemma4, diffusion_gemma (Gemma4TextConfig, Gemma4TextRotaryEmbedding)",
-     .models = "Gemma 4, DiffusionGemma",
-     .model_types = {"gemma4", "gemma4_text", "diffusion_gemma", "diffusion_gemma_text"},
-     .head = {.fallback = 256, .full_key = "global_head_dim", .full_fallback = 512},
+     .source = "models/gemma4 (Gemma4TextConfig, Gemma4TextRotaryEmbedding)",
+     .models = "Gemma 4", .model_types = {"gemma4", "gemma4_text"}, .head = kGemma4Head,
      .rotary = kFullHead, .max_fallback = 131072, .rope_defaults = kGemma4Ropes,
-     .layers = {.sliding = sliding_rule::period, .period = 6, .last_full = true,
-                .window_fallback = 512, .bidirectional_key = "use_bidirectional_attention"}},
+     .layers = kGemma4Layers},
+    // DiffusionGemma: Gemma 4's text config and rotaries (a default-type partial factor other
+    // than 1 makes its rotary's cos narrower than the head, which apply_rotary_pos_emb cannot
+    // broadcast: refused as Gemma 4's is), run as a prompt encoder and a canvas decoder.
+    {.name = "diffusion_gemma",
+     .source = "models/diffusion_gemma (DiffusionGemmaTextConfig, DiffusionGemmaTextRotaryEmbedding, "
+               "DiffusionGemmaEncoderTextAttention, DiffusionGemmaDecoderTextAttention, "
+               "DiffusionGemmaDecoderModel.create_diffusion_decoder_attention_mask)",
+     .models = "DiffusionGemma", .model_types = {"diffusion_gemma", "diffusion_gemma_text"},
+     .head = kGemma4Head, .rotary = kFullHead, .max_fallback = 131072,
+     .rope_defaults = kGemma4Ropes, .layers = kGemma4Layers,
+     .stacks = {.wrapper = "diffusion_gemma", .encoder = "text_config.", .decoder = "text_config.",
+                .causal_encoder = true, .canvas_decoder = true}},
     {.name = "gemma4_unified",
      .source = "models/gemma4_unified (Gemma4UnifiedTextConfig)", .models = "Gemma 4 Unified",
      .model_types = {"gemma4_unified", "gemma4_unified_text"},
@@ -719,22 +745,24 @@ inline constexpr family kFamilies[] = {
                "vision_utils.get_vision_window_index)",
      .models = "Qwen2.5-VL", .model_types = {"qwen2_5_vl", "qwen2_5_vl_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .mrope = mrope_rule::required,
-     .vision_dims = "hidden_size",
-     .vision_windows = {.full_key = "fullatt_block_indexes", .full_default = {7, 15, 23, 31},
-                        .window_fallback = 112, .merge_fallback = 2, .patch_fallback = 14}},
+     .vision_dims = "hidden_size", .vision_windows = kQwen25VisionWindows},
     {.name = "qwen2_5_omni",
-     .source = "models/qwen2_5_omni (Qwen2_5OmniTextConfig, Qwen2_5OmniRotaryEmbedding)",
+     .source = "models/qwen2_5_omni (Qwen2_5OmniTextConfig, Qwen2_5OmniRotaryEmbedding; "
+               "Qwen2_5OmniVisionEncoderConfig, Qwen2_5OmniVisionEncoder.forward, "
+               "vision_utils.get_vision_window_index)",
      .models = "Qwen2.5-Omni (thinker)",
      .model_types = {"qwen2_5_omni", "qwen2_5_omni_thinker", "qwen2_5_omni_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 32768,
-     .mrope = mrope_rule::required,
+     .mrope = mrope_rule::required, .vision_dims = "hidden_size",
+     .vision_windows = kQwen25VisionWindows,
      .layers = {.sliding = sliding_rule::qwen, .window_fallback = 32768}},
     {.name = "qwen3_omni_moe",
-     .source = "models/qwen3_omni_moe (Qwen3OmniMoeTextConfig, Qwen3OmniMoeThinkerTextRotaryEmbedding)",
+     .source = "models/qwen3_omni_moe (Qwen3OmniMoeTextConfig, Qwen3OmniMoeThinkerTextRotaryEmbedding; "
+               "Qwen3OmniMoeVisionEncoder.forward: every block full attention)",
      .models = "Qwen3-Omni (thinker)",
      .model_types = {"qwen3_omni_moe", "qwen3_omni_moe_thinker", "qwen3_omni_moe_text"},
      .rotary = kFullHead, .base = {.fallback = 1000000.0}, .max_fallback = 32768,
-     .ignored_keys = {"interleaved"}, .mrope = mrope_rule::interleaved},
+     .ignored_keys = {"interleaved"}, .mrope = mrope_rule::interleaved, .vision_dims = "hidden_size"},
     {.name = "paddleocr_vl",
      .source = "models/paddleocr_vl (PaddleOCRTextConfig, PaddleOCRRotaryEmbedding, apply_multimodal_rotary_pos_emb)",
      .models = "PaddleOCR-VL, PaddleOCR-VL-1.5", .model_types = {"paddleocr_vl", "paddleocr_vl_text"},

@@ -618,6 +618,19 @@ std::optional<hf_config> with_class_ropes(const hf_config& config, const config_
   return out;
 }
 
+// DiffusionGemmaDecoderModel's sliding layers: each canvas query sees the last
+// sliding_window - 1 cached prompt keys (DynamicSlidingWindowLayer) and the whole canvas,
+// bounds set by the block, not the query (flash attention further cuts |i - j| < sliding_window).
+std::string canvas_refusal(const text_context& c, std::size_t layer) {
+  return c.p + "layer_types[" + std::to_string(layer) + "] is sliding_attention on " +
+         std::string(c.f.name) + "'s decoder stack, whose sliding layers attend the last " +
+         "sliding_window - 1 cached prompt keys and the whole canvas (" + std::string(c.f.source) +
+         "): a bound per canvas block, not per query, which posenc's layer records do not describe. "
+         "Pass stack 'encoder' for the prompt encoder's layers, or read a decoder layer's rotary "
+         "with rope_from_config({ stack: 'decoder', layer }) (the same as the encoder's, at the "
+         "canvas positions after the prompt)";
+}
+
 const layer_plan& plan_of(const std::vector<layer_plan>& plan, int layer, const std::string& stack) {
   if (layer < 0 || static_cast<std::size_t>(layer) >= plan.size())
     fail_argument("layer must be in [0, ", plan.size() - 1, "] (the ", stack, "'s layers), got ", layer);
@@ -716,7 +729,7 @@ model_info model_from_config(const hf_config& config, const config_options& opti
   const detail::reader r(completed ? *completed : config);
   model_info out;
   if (options.tower == "vision") {
-    out.model_type = r.text("vision_config.model_type").value_or(r.text("model_type").value_or(""));
+    out.model_type = r.text(detail::vision_key(r) + ".model_type").value_or(r.text("model_type").value_or(""));
     out.family = "vision";
     out.encodings.push_back(detail::vision_rope(r, options));
     out.layers = detail::vision_layers(r);
@@ -732,7 +745,11 @@ model_info model_from_config(const hf_config& config, const config_options& opti
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const detail::layer_plan& l = plan[i];
     layer_info info{.index = static_cast<int>(i), .attention = *detail::attention_of(l.type)};
-    info.bidirectional = c.stack == "encoder" || both_ways;
+    const detail::stack_rule& st = c.f.stacks;
+    if (st.canvas_decoder && c.stack == "decoder" && info.attention == attention_kind::sliding)
+      detail::fail_argument(detail::canvas_refusal(c, i));
+    info.bidirectional = (c.stack == "encoder" && !st.causal_encoder) || both_ways ||
+                         (c.stack == "decoder" && st.canvas_decoder);
     if (c.stack == "decoder") info.cross = c.f.stacks.cross;
     if (info.attention == attention_kind::sliding)  // 'all': sliding_window = (w // 2) + 1
       info.window = both_ways ? detail::window_of(c) / 2 + 1 : detail::window_of(c);

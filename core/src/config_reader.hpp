@@ -119,6 +119,9 @@ hf_config with_rope_lists(const hf_config& config, const text_context& c);
 
 // The vision tower's 2-D rotary, its layer count and its layers (rope 0, bidirectional; the
 // family's vision_windows rule marks its windowed layers).
+// The key of the vision tower's config: vision_config, or thinker_config.vision_config
+// (Qwen2.5-Omni / Qwen3-Omni).
+std::string vision_key(const reader& r);
 rope_config vision_rope(const reader& r, const config_options& options);
 int vision_layer_count(const reader& r);
 std::vector<layer_info> vision_layers(const reader& r);

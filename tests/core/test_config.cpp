@@ -553,6 +553,57 @@ TEST_CASE("Vision towers' layer maps: Qwen2.5-VL windowed, the others full, all 
     CHECK((l.attention == attention_kind::full && l.bidirectional && !l.patches));
 }
 
+TEST_CASE("Omni vision towers: thinker_config.vision_config, Qwen2.5-Omni windowed, Qwen3-Omni full",
+          "[config]") {
+  using posenc::attention_kind;
+  const posenc::config_options vision{.tower = "vision"};
+  // Qwen2_5OmniVisionEncoder: Qwen2_5_VisionRotaryEmbedding(hidden_size // num_heads // 2) at
+  // theta 10000 over get_vision_position_ids; forward's `layer_num in fullatt_block_indexes`
+  // (class default 7, 15, 23, 31) full, the rest windows of 112 // 2 // 14 = 4 merged tokens.
+  const json q25 = load("qwen2.5-omni-7b.reconstructed.json");
+  const posenc::model_info m = posenc::model_from_config(flat(q25), vision);
+  CHECK(m.model_type == "qwen2_5_omni_vision_encoder");
+  REQUIRE(m.encodings.size() == 1);
+  CHECK(m.encodings[0].head_dim == 80);  // 1280 / 16
+  CHECK(m.encodings[0].base == 10000.0);
+  CHECK(m.encodings[0].axes.kind == posenc::rope_axes_kind::vision_qwen2vl);
+  CHECK(m.encodings[0].layout == rope_layout::half);
+  const posenc::rotary_cache cache(m.encodings[0]);
+  for (int j = 0; j < 20; ++j)  // 1 / 10000^(2j / 40), rows then columns
+    CHECK(cache.inv_freq()[static_cast<std::size_t>(20 + j)] == Approx(1.0 / std::pow(1e4, j / 20.0)).epsilon(1e-15));
+  REQUIRE(m.layers.size() == 32);
+  for (const posenc::layer_info& l : m.layers) {
+    const bool full = l.index % 8 == 7;
+    CHECK(l.bidirectional);
+    CHECK(l.attention == (full ? attention_kind::full : attention_kind::windowed));
+    if (!full) CHECK((l.patches && l.patches->side == 4 && l.patches->merge == 2));
+  }
+  json listed = q25;  // the thinker's own keys decide
+  listed["thinker_config"]["vision_config"]["fullatt_block_indexes"] = {0, 1};
+  listed["thinker_config"]["vision_config"]["window_size"] = 56;  // 56 // 2 // 14 = 2
+  const posenc::model_info l2 = posenc::model_from_config(flat(listed), vision);
+  CHECK(l2.layers[1].attention == attention_kind::full);
+  CHECK(l2.layers[2].patches->side == 2);
+  // Qwen2_5OmniThinkerConfig on its own: vision_config at the top level.
+  const posenc::model_info thinker = posenc::model_from_config(flat(q25["thinker_config"]), vision);
+  CHECK(thinker.layers.size() == 32);
+  CHECK(thinker.layers[0].attention == attention_kind::windowed);
+
+  // Qwen3OmniMoeVisionEncoder: hidden_size // num_heads = 72, every block cu_seqlens (full).
+  const json q3 = load("qwen3-omni-30b-a3b-instruct.reconstructed.json");
+  const posenc::model_info m3 = posenc::model_from_config(flat(q3), vision);
+  CHECK(m3.encodings[0].head_dim == 72);
+  CHECK(m3.encodings[0].axes.kind == posenc::rope_axes_kind::vision_qwen2vl);
+  REQUIRE(m3.layers.size() == 27);
+  for (const posenc::layer_info& l : m3.layers)
+    CHECK((l.attention == attention_kind::full && l.bidirectional && !l.patches));
+  // No vision config at all: named under the thinker.
+  json none = q3;
+  none["thinker_config"].erase("vision_config");
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(none), vision); },
+                                           "thinker_config.vision_config is missing");
+}
+
 TEST_CASE("Muse Glimmer's vision tower: axes 'muse-glimmer', window_attention blocks", "[config]") {
   using posenc::attention_kind;
   // convert_muse_glimmer_weights_to_hf.py build_config()'s MuseGlimmerVisionConfig, as saved.

@@ -121,7 +121,11 @@ std::string layers_text(const family& f) {
                                 ? "(w + 1) // 2 keys at or before, w // 2 after"
                                 : "distance ≤ w both ways";
   if (st.encoder_only) parts.push_back("encoder only: every layer bidirectional, window " + reach);
-  if (!st.wrapper.empty())
+  if (st.canvas_decoder)
+    parts.push_back("`stack` 'encoder' and 'decoder' both read `" + std::string(st.encoder) + "`: the encoder (the "
+                    "prompt) causal; the decoder (the canvas) bidirectional over the cached prompt keys and the "
+                    "canvas, its sliding layers refused (bounded per canvas block)");
+  else if (!st.wrapper.empty())
     parts.push_back("`stack` 'encoder' (`" + std::string(st.encoder) + "`…): bidirectional, window " + reach +
                     "; 'decoder' (`" + std::string(st.decoder) + "`…): causal, a " +
                     std::string(posenc::to_string(st.cross)) + " cross-attention without RoPE per layer");
@@ -400,13 +404,7 @@ namespace {
 
 // A config with only the shape keys: model_type, hidden_size, num_attention_heads, num_hidden_layers.
 posenc::hf_config shape(const std::string& model_type, double hidden, double heads, double layers) {
-  using posenc::config_value;
-  posenc::hf_config c;
-  c["model_type"] = config_value::of_text(model_type);
-  c["hidden_size"] = config_value::of(hidden);
-  c["num_attention_heads"] = config_value::of(heads);
-  c["num_hidden_layers"] = config_value::of(layers);
-  return c;
+  return posenc::test::config_shape(model_type, hidden, heads, 0, layers);
 }
 
 }  // namespace
@@ -439,7 +437,7 @@ TEST_CASE("config families: classes with per-layer-type rope dicts fill them whe
   t["rope_theta"] = config_value::of(5e5);
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::model_from_config(t); },
-      "rope_theta = 500000 is not read by gemma4 (models/gemma4, diffusion_gemma (Gemma4TextConfig, "
+      "rope_theta = 500000 is not read by gemma4 (models/gemma4 (Gemma4TextConfig, "
       "Gemma4TextRotaryEmbedding) reads only the per-layer-type rope_parameters, where "
       "rope_parameters.full_attention.rope_theta = 1000000)");
 
@@ -776,13 +774,6 @@ TEST_CASE("config families: Cohere Compass runs RoPE only on layer types whose r
 
 namespace {
 
-// A flattened list of strings (config_value::strings with its elements).
-void put_types(posenc::hf_config& c, const std::string& key, const std::vector<std::string>& types) {
-  c[key] = posenc::config_value::strings(types.size());
-  for (std::size_t i = 0; i < types.size(); ++i)
-    c[key + "." + std::to_string(i)] = posenc::config_value::of_text(types[i]);
-}
-
 // HF _compute_default_rope_parameters: 1 / base^(arange(0, dim, 2) / dim), in double.
 double hf_default_rung(double base, int dim, int i) { return 1.0 / std::pow(base, 2.0 * i / dim); }
 
@@ -799,7 +790,7 @@ TEST_CASE("config families: Step 3.5 / 3.7's per-layer rope_theta and partial_ro
   s["head_dim"] = config_value::of(128);
   s["num_nextn_predict_layers"] = config_value::of(2);
   s["sliding_window"] = config_value::of(512);
-  put_types(s, "layer_types", {"full_attention", "sliding_attention", "sliding_attention",
+  posenc::test::put_strings(s, "layer_types", {"full_attention", "sliding_attention", "sliding_attention",
                                "sliding_attention", "full_attention", "sliding_attention",
                                "sliding_attention"});
   s["rope_theta"] = config_value::of_numbers({5e6, 1e4, 1e4, 1e4, 5e6, 1e4, 1e4});
@@ -873,7 +864,7 @@ TEST_CASE("config families: Step 3.5 / 3.7's per-layer rope_theta and partial_ro
   // A config transformers saved keeps its per-type dicts; the lists are gone from it.
   posenc::hf_config saved = shape("step3p5", 4096, 64, 2);
   saved["sliding_window"] = config_value::of(512);
-  put_types(saved, "layer_types", {"full_attention", "sliding_attention"});
+  posenc::test::put_strings(saved, "layer_types", {"full_attention", "sliding_attention"});
   saved["rope_parameters"] = config_value::object();
   saved["rope_parameters.full_attention"] = config_value::object();
   saved["rope_parameters.full_attention.rope_type"] = config_value::of_text("default");

@@ -22,17 +22,11 @@ using posenc::config_value;
 
 // The text config's RoPE keys as MiniMax-M3 publishes them (head 128, 64 rotated, θ 5e6).
 posenc::hf_config m3(int layers) {
-  posenc::hf_config c;
+  posenc::hf_config c = posenc::test::config_shape("minimax_m3_vl_text", 6144, 64, 128, layers, "text_config.");
   c["model_type"] = config_value::of_text("minimax_m3_vl");
-  c["text_config"] = config_value::object();
-  c["text_config.model_type"] = config_value::of_text("minimax_m3_vl_text");
-  c["text_config.hidden_size"] = config_value::of(6144);
-  c["text_config.num_attention_heads"] = config_value::of(64);
-  c["text_config.head_dim"] = config_value::of(128);
   c["text_config.rotary_dim"] = config_value::of(64);
   c["text_config.partial_rotary_factor"] = config_value::of(0.5);
   c["text_config.rope_theta"] = config_value::of(5e6);
-  c["text_config.num_hidden_layers"] = config_value::of(layers);
   return c;
 }
 

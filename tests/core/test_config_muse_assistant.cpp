@@ -20,13 +20,7 @@ namespace {
 using posenc::config_value;
 
 posenc::hf_config assistant(int layers) {
-  posenc::hf_config c;
-  c["model_type"] = config_value::of_text("muse_glimmer_assistant");
-  c["hidden_size"] = config_value::of(6656);
-  c["num_attention_heads"] = config_value::of(32);
-  c["head_dim"] = config_value::of(128);
-  c["num_hidden_layers"] = config_value::of(layers);
-  return c;
+  return posenc::test::config_shape("muse_glimmer_assistant", 6656, 32, 128, layers);
 }
 
 }  // namespace

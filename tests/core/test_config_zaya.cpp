@@ -21,20 +21,10 @@ namespace {
 using posenc::config_value;
 
 // ZayaConfig's shape keys as ZAYA1-8B's (hidden 2048, 8 heads, head_dim 128), n layers.
-posenc::hf_config zaya(int layers) {
-  posenc::hf_config c;
-  c["model_type"] = config_value::of_text("zaya");
-  c["hidden_size"] = config_value::of(2048);
-  c["num_attention_heads"] = config_value::of(8);
-  c["head_dim"] = config_value::of(128);
-  c["num_hidden_layers"] = config_value::of(layers);
-  return c;
-}
+posenc::hf_config zaya(int layers) { return posenc::test::config_shape("zaya", 2048, 8, 128, layers); }
 
 void put_types(posenc::hf_config& c, const std::vector<std::string>& types) {
-  c["layer_types"] = config_value::strings(types.size());
-  for (std::size_t i = 0; i < types.size(); ++i)
-    c["layer_types." + std::to_string(i)] = config_value::of_text(types[i]);
+  posenc::test::put_strings(c, "layer_types", types);
 }
 
 void put_rope(posenc::hf_config& c, const std::string& type, double theta, double partial) {

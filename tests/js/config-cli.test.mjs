@@ -203,6 +203,21 @@ test('vectors: --tower vision and --family', () => {
       patchWindow: full ? null : { side, merge: vc.spatial_merge_size } }, `layer ${l.index}`);
   }
   assert.equal(side, 4);
+  // Qwen2.5-Omni: thinker_config.vision_config, Qwen2_5OmniVisionEncoder's windows with its class
+  // defaults (fullatt 7, 15, 23, 31; spatial_merge_size 2); θ_j = 10000^(−2j/40) per axis.
+  const omniOut = vectors('qwen2.5-omni-7b.reconstructed', '--tower', 'vision', '--positions', '0,5', '--simd');
+  assert.equal(vectors('qwen2.5-omni-7b.reconstructed', '--tower', 'vision', '--positions', '0,5', '--scalar'), omniOut);
+  const omni = JSON.parse(omniOut);
+  assert.deepEqual([omni.modelType, omni.encodings.e0.vision2d, omni.encodings.e0.headDim],
+    ['qwen2_5_omni_vision_encoder', 'qwen2-vl', 80]);
+  assert.deepEqual(omni.layers.map((l) => [l.attention, l.patchWindow, l.bidirectional]),
+    Array.from({ length: 32 }, (_, i) => ([7, 15, 23, 31].includes(i) ? ['full', null, true] : ['windowed', { side: 4, merge: 2 }, true])));
+  const omniInv = omni.encodings.e0.invFreq; // Qwen2_5_VisionRotaryEmbedding(40): rows, then columns
+  assert.equal(omniInv.length, 40);
+  omniInv.forEach((f, k) => assert.ok(Math.abs(f - 1 / 10000 ** ((2 * (k % 20)) / 40)) <= 1e-15, `θ_${k} ${f}`));
+  const omni3 = JSON.parse(vectors('qwen3-omni-30b-a3b-instruct.reconstructed', '--tower', 'vision', '--positions', '0,5'));
+  assert.deepEqual([omni3.encodings.e0.headDim, omni3.layers.length, omni3.layers.every((l) => l.attention === 'full')],
+    [72, 27, true]); // Qwen3OmniMoeVisionEncoder: 1152 // 16, every block full
   const museDir = mkdtempSync(join(tmpdir(), 'posenc-vectors-'));
   try {
     // Muse Glimmer (build_config()'s vision_config): axes 'muse-glimmer', 32 × 32-patch windows.
@@ -271,6 +286,30 @@ test('vectors: --stack — OpenAI Privacy Filter\'s bidirectional yarn, T5Gemma 
   const bad = run(['vectors', fixture(name), '--stack', 'middle']);
   assert.equal(bad.code, 1);
   assert.match(bad.err, /stack must be 'encoder' or 'decoder', got the string 'middle'/);
+});
+
+test('vectors: DiffusionGemma needs --stack; its encoder is causal, a decoder with sliding layers is refused', () => {
+  // DiffusionGemmaTextConfig's defaults are Gemma4TextConfig's: the class-defaults fixture re-typed.
+  const g4 = JSON.parse(readFileSync(fixture('gemma-4-e2b-it.class-defaults.reconstructed'), 'utf8'));
+  const dg = { ...g4, model_type: 'diffusion_gemma', text_config: { ...g4.text_config, model_type: 'diffusion_gemma_text' } };
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-vectors-'));
+  try {
+    const file = join(dir, 'diffusion-gemma.json');
+    execFileSync('node', ['-e', `require('fs').writeFileSync(${JSON.stringify(file)}, ${JSON.stringify(JSON.stringify(dg))})`]);
+    const missing = run(['vectors', file]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.err, /stack is required: 'diffusion_gemma_text' runs one text config as two stacks/);
+    const encoder = run(['vectors', file, '--stack', 'encoder', '--positions', '0,7']);
+    assert.equal(encoder.code, 0, encoder.err);
+    const doc = JSON.parse(encoder.out);
+    assert.equal(doc.family, 'diffusion_gemma');
+    assert.ok(doc.layers.every((l) => !l.bidirectional && l.window === (l.attention === 'sliding' ? 512 : null)));
+    const decoder = run(['vectors', file, '--stack', 'decoder']);
+    assert.equal(decoder.code, 1);
+    assert.match(decoder.err, /text_config\.layer_types\[0\] is sliding_attention on diffusion_gemma's decoder stack/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('vectors: bad arguments exit 2 with the usage, a bad config exits 1 naming the key', () => {

@@ -820,6 +820,30 @@ for (const [name, pe] of Object.entries(both)) {
     r.dispose();
   });
 
+  test(`${name}: DiffusionGemma: a causal prompt encoder and a bidirectional canvas decoder from one text config`, () => {
+    // DiffusionGemmaTextConfig's defaults are Gemma4TextConfig's (the class-defaults fixture's
+    // keys under diffusion_gemma / diffusion_gemma_text). DiffusionGemmaEncoderTextAttention:
+    // is_causal unless use_bidirectional_attention 'all'; DiffusionGemmaDecoderTextAttention:
+    // is_causal False over the cached prompt keys and the canvas.
+    const g4 = load('gemma-4-e2b-it.class-defaults.reconstructed');
+    const dg = { ...g4, model_type: 'diffusion_gemma', text_config: { ...g4.text_config, model_type: 'diffusion_gemma_text' } };
+    const g4want = FAMILIES['gemma-4-e2b-it.class-defaults.reconstructed'];
+    assertModel(pe, 'diffusion_gemma encoder', { ...g4want, family: 'diffusion_gemma' }, { stack: 'encoder' }, dg);
+    const all = { ...dg, text_config: { ...dg.text_config, use_bidirectional_attention: 'all' } };
+    assertModel(pe, 'diffusion_gemma encoder all', { ...g4want, family: 'diffusion_gemma',
+      layers: g4want.layers.map(([e, kind]) => [e, kind, kind === 'sliding' ? 258 : null, null, null]),
+      stacks: g4want.layers.map(([, kind]) => [true, kind === 'sliding' ? 257 : null, null]) }, { stack: 'encoder' }, all);
+    assertThrows(() => pe.modelFromConfig(dg), RangeError, /stack is required: 'diffusion_gemma_text' runs one text config as two stacks/);
+    assertThrows(() => pe.modelFromConfig(dg, { stack: 'decoder' }), RangeError,
+      /text_config\.layer_types\[0\] is sliding_attention on diffusion_gemma's decoder stack, whose sliding layers attend the last sliding_window - 1 cached prompt keys/);
+    const fullOnly = { ...dg, text_config: { ...dg.text_config, num_hidden_layers: 3, layer_types: every(3, () => 'full_attention') } };
+    assertModel(pe, 'diffusion_gemma decoder', { family: 'diffusion_gemma', encodings: [g4want.encodings[1]],
+      layers: every(3, () => ['e0', 'full', null, null, null]), stacks: every(3, () => [true, null, null]) }, { stack: 'decoder' }, fullOnly);
+    const r = pe.ropeFromConfig(dg, { stack: 'decoder', layer: 0 });
+    assertEncoding(r, g4want.encodings[0], 'diffusion_gemma decoder layer 0');
+    r.dispose();
+  });
+
   test(`${name}: the stack option is read once, own properties only; a bad one is refused by name`, () => {
     const t5 = load('t5gemma-2b-2b.reconstructed');
     for (const [stack, kind, re] of [[3, TypeError, /stack must be a string, got 3|stack/], ['both', RangeError,

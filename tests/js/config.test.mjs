@@ -224,6 +224,27 @@ for (const [name, pe] of Object.entries(both)) {
     const q3 = pe.modelFromConfig(load('qwen3-vl-4b-instruct'), { tower: 'vision' });
     assert.ok(q3.layers.every((l) => l.attention === 'full' && l.patchWindow === null && l.bidirectional));
     q3.dispose();
+    // Qwen2_5OmniVisionEncoder.forward (thinker_config.vision_config): the same rule, its class
+    // defaults (fullatt 7, 15, 23, 31; merge 2) where the config leaves them out.
+    const omni = load('qwen2.5-omni-7b.reconstructed');
+    assert.deepEqual(layersOf(omni), hfLayers(omni.thinker_config.vision_config, 32));
+    const omniEdited = structuredClone(omni);
+    Object.assign(omniEdited.thinker_config.vision_config, { depth: 6, fullatt_block_indexes: [2], window_size: 84 });
+    assert.deepEqual(layersOf(omniEdited), hfLayers(omniEdited.thinker_config.vision_config, 6));
+    assert.deepEqual(layersOf(omni.thinker_config), hfLayers(omni.thinker_config.vision_config, 32));
+    const ov = pe.ropeFromConfig(omni, { tower: 'vision' });
+    assert.deepEqual([ov.headDim, ov.vision2d], [80, 'qwen2-vl']); // 1280 // 16
+    assert.deepEqual(ov.invFreq, pe.rope({ headDim: 80, base: 10000, vision2d: 'qwen2-vl' }).invFreq);
+    ov.dispose();
+    // Qwen3OmniMoeVisionEncoder.forward: cu_seqlens on every block; 1152 // 16 = 72.
+    const o3 = pe.modelFromConfig(load('qwen3-omni-30b-a3b-instruct.reconstructed'), { tower: 'vision' });
+    assert.equal(o3.layers.length, 27);
+    assert.ok(o3.layers.every((l) => l.attention === 'full' && l.patchWindow === null && l.bidirectional));
+    assert.deepEqual([o3.encodings.e0.headDim, o3.encodings.e0.vision2d], [72, 'qwen2-vl']);
+    o3.dispose();
+    const bare = structuredClone(omni);
+    delete bare.thinker_config.vision_config;
+    assertThrows(() => pe.modelFromConfig(bare, { tower: 'vision' }), RangeError, /thinker_config\.vision_config is missing/);
   });
 
   test(`${name}: Muse Glimmer's vision tower — axes 'muse-glimmer' at (col + 1, row + 1), window_attention blocks`, () => {

@@ -363,9 +363,13 @@ for (const lang of ['en', 'ko']) {
       await page.click('[data-testid="scope-stack-pick"] input[value="decoder"] + label');
       await page.waitForFunction((w) => document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.decoder);
       await checkShown(page, JSON.parse(t5v1), width, 'decoder');
+      await page.click('[data-testid="scope-stack-pick"] input[value="encoder"] + label');
+      await page.waitForFunction(() => location.hash.includes('s18.stack=encoder'));
       // A single-stack bidirectional model: no stack choice; |i − j| ≤ 128 as its window and lookahead.
       await page.selectOption('select[name="s18.m"]', 'privacy-filter');
       await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('privacy-filter.json'));
+      // The link carries only what applies: no s18.stack once the config on show has no stacks.
+      await page.waitForFunction(() => !location.hash.includes('s18.stack'), undefined, { timeout: 3000 });
       await checkShown(page, JSON.parse(readFileSync(fixture(BUNDLED['privacy-filter']), 'utf8')), width);
       assert.equal((await tableCells(page, 'scope-stack'))[0][3], 'i − 129 < j ≤ i + 128');
       // nanochat: its rotator turns by −p·θ, said in the table and under it.

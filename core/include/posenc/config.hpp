@@ -82,6 +82,8 @@ struct config_options {
   // config is read (required for the wrapper config; a sub-config names its own stack, which
   // this must then match). Empty: the config's only stack. Single-stack models accept their own
   // ("decoder" for decoder-only models, "encoder" for bidirectional encoders) and refuse the other.
+  // DiffusionGemma runs one text_config as both stacks and requires it: "encoder" the prompt's
+  // causal layers, "decoder" the canvas's bidirectional ones.
   std::string stack;
 };
 
@@ -122,10 +124,11 @@ struct config_options {
 //    Qwen2-VL / Qwen2.5-VL without mrope_section are refused (HF reads it unconditionally);
 //    ERNIE 4.5 VL's (h, w, t) mrope_section (default [22, 22, 20], h = w, t ≥ 1) gives
 //    mrope_hw with section (t, h, w) (Ernie4_5_VLMoeTextRotaryEmbedding);
-// With options.tower == "vision" the `vision_config` is read instead (the 2-D rotary of the
-// vision tower; no scaling, half layout unless options.layout says otherwise):
-//  - Qwen2-VL: head_dim = vision_config.embed_dim / num_heads; Qwen2.5-VL and Qwen3-VL:
-//    hidden_size / num_heads (the family row's vision_dims);
+// With options.tower == "vision" the `vision_config` is read instead (Qwen2.5-Omni / Qwen3-Omni:
+// `thinker_config.vision_config`; the 2-D rotary of the vision tower; no scaling, half layout
+// unless options.layout says otherwise):
+//  - Qwen2-VL: head_dim = vision_config.embed_dim / num_heads; Qwen2.5-VL, Qwen3-VL,
+//    Qwen2.5-Omni and Qwen3-Omni: hidden_size / num_heads (the family row's vision_dims);
 //    base 10000 (VisionRotaryEmbedding's fixed theta) → axes vision_qwen2vl;
 //  - Pixtral (vision_config.model_type pixtral, as in llava / mistral3 configs): head_dim,
 //    else hidden_size / num_attention_heads; base rope_theta (or rope_parameters.rope_theta),
@@ -222,10 +225,10 @@ struct model_info {
 };
 
 // Every decoder layer of the config (options.tower "vision": the vision tower's layers, all
-// one 2-D rotary, bidirectional within each frame (image); Qwen2.5-VL's layers windowed but
-// for vision_config.fullatt_block_indexes (default 7, 15, 23, 31), windows of window_size
-// (default 112) // spatial_merge_size (2) // patch_size (14) merged tokens: Qwen2_5_Vision-
-// TransformerPretrainedModel.forward; Muse Glimmer's vision_config.layer_types, window_attention
+// one 2-D rotary, bidirectional within each frame (image); Qwen2.5-VL's and Qwen2.5-Omni's
+// layers windowed but for vision_config.fullatt_block_indexes (default 7, 15, 23, 31), windows
+// of window_size (default 112) // spatial_merge_size (2) // patch_size (14) merged tokens:
+// Qwen2_5_VisionTransformerPretrainedModel.forward, Qwen2_5OmniVisionEncoder.forward; Muse Glimmer's vision_config.layer_types, window_attention
 // over pos_emb_height patches, merge 1): which layers use RoPE, with which rotary, and their attention pattern,
 // from `layer_types` when the config lists it, else the family's rule (Gemma 2/3/4, Cohere2,
 // OLMo 3, EXAONE 4 and gpt-oss periods, Mistral's and StarCoder2's sliding_window, Qwen2's
@@ -234,7 +237,10 @@ struct model_info {
 // the window HF's bidirectional mask applies: |i − j| ≤ sliding_window (window
 // sliding_window + 1, lookahead sliding_window: create_bidirectional_sliding_window_mask) or
 // T5Gemma 2's split ((w + 1) // 2 at or before, w // 2 after: sliding_window_mask_function);
-// decoder stacks of encoder-decoder models note their cross-attention; Gemma 4's
+// decoder stacks of encoder-decoder models note their cross-attention; DiffusionGemma's
+// encoder is causal and its decoder bidirectional over the cached prompt keys and the canvas
+// (DiffusionGemmaDecoderTextAttention), whose sliding layers' prompt keys are bounded per canvas
+// block, not per query: refused naming layer_types[i]; Gemma 4's
 // use_bidirectional_attention 'all' makes every layer bidirectional, sliding ones with
 // sliding_window (w // 2) + 1 in that rule, as Gemma4TextConfig.__post_init__ sets it). options.layer and
 // options.layer_type are ignored. Throws as rope_from_config does, naming the config key

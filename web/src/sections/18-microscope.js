@@ -103,6 +103,7 @@ export default {
       // The stack choice shows when the package needs one for this config, and only then.
       stack = hasStacks(pe, parsed) ? state.get('s18.stack') : undefined;
       stackRow.hidden = stack === undefined;
+      if (stack === undefined) dropStack();
       let m;
       try { m = inspect(pe, parsed, stack); } catch (err) { config = null; showError(err); return; }
       download.hidden = false;
@@ -239,7 +240,7 @@ export default {
       select.value = '';
       let parsed;
       try { parsed = JSON.parse(text); } catch {
-        config = null; last = null; stackRow.hidden = true; error.textContent = t('s18.badJson');
+        config = null; last = null; stackRow.hidden = true; dropStack(); error.textContent = t('s18.badJson');
         source.textContent = ''; replace(body); download.hidden = true; return;
       }
       show(parsed, label);
@@ -249,6 +250,11 @@ export default {
       options: [['decoder', t('s18.stackName.decoder')], ['encoder', t('s18.stackName.encoder')]] }, () => { if (last !== null) show(...last); });
     const stackRow = h('div', { 'data-testid': 'scope-stack-pick', hidden: true },
       h('p', { class: 'hint' }, rich(t('s18.stackPickText'))), controlRow(stackChoice));
+    // A config without stacks: the stack goes back to its default, so the link carries no s18.stack.
+    function dropStack() {
+      state.set('s18.stack', 'decoder');
+      stackChoice.set('decoder');
+    }
     const picker = boundSelect(ctx, 's18.m', { label: t('s18.pick'), options: this.params['s18.m'].values.map((k) => [k, BUNDLED[k][0]]) }, loadBundled);
     // A config of the learner's own shows in the picker as such, so any bundled one can be picked again.
     const select = picker.el.querySelector('select');
