@@ -143,6 +143,10 @@ struct layer_rule {
   // MiniMax-M3: a 0/1 list (sparse_attention_config.sparse_attention_freq) giving layer_types
   // when the config has none: 1 = the family's second layer type, 0 = full_attention.
   std::string_view type_flags{};
+  // Evolla: layer i adds a separate cross-attention without RoPE (its sequence aligner) when
+  // (i + 1) % max(n // adapter_key, 1) == 0; adapter_fallback is the key's class default.
+  std::string_view adapter_key{};
+  int adapter_fallback = 0;
   query_rule query = query_rule::none;
 };
 
@@ -267,6 +271,16 @@ inline constexpr std::array<type_default, 2> kGemma4Ropes = {{
     {.layer_type = "full_attention", .rope_type = "proportional", .theta = 1000000.0,
      .partial = 0.25},
 }};
+
+// ModernBertConfig / ModernBertDecoderConfig: per-type θ from the global / local kwargs, full
+// attention when i % global_attn_every_n_layers == 0, sliding_window = local_attention // 2.
+inline constexpr std::array<type_default, 2> kModernBertRopes = {{
+    {.layer_type = "full_attention", .theta = 160000.0, .theta_key = "global_rope_theta"},
+    {.layer_type = "sliding_attention", .theta = 10000.0, .theta_key = "local_rope_theta"},
+}};
+inline constexpr layer_rule kModernBertLayers{
+    .sliding = sliding_rule::period, .period_key = "global_attn_every_n_layers", .period = 3,
+    .period_from_first = true, .window_fallback = 128, .window_half_key = "local_attention"};
 
 inline constexpr family kFamilies[] = {
     {.name = "llama", .source = "models/llama (LlamaConfig, modeling_llama.py)",
@@ -576,13 +590,7 @@ inline constexpr family kFamilies[] = {
      .source = "models/modernbert_decoder (ModernBertDecoderConfig, ModernBertDecoderAttention)",
      .models = "ModernBERT decoder, Ettin decoders", .model_types = {"modernbert-decoder"},
      .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 8192,
-     .rope_defaults = {{{.layer_type = "full_attention", .theta = 160000.0,
-                         .theta_key = "global_rope_theta"},
-                        {.layer_type = "sliding_attention", .theta = 10000.0,
-                         .theta_key = "local_rope_theta"}}},
-     .layers = {.sliding = sliding_rule::period, .period_key = "global_attn_every_n_layers",
-                .period = 3, .period_from_first = true, .window_fallback = 128,
-                .window_half_key = "local_attention"}},
+     .rope_defaults = kModernBertRopes, .layers = kModernBertLayers},
     {.name = "mimo_v2_flash",
      .source = "models/mimo_v2_flash (MiMoV2FlashConfig, MiMoV2FlashRotaryEmbedding)",
      .models = "MiMo-V2-Flash", .model_types = {"mimo_v2_flash"}, .head = {.fallback = 192},
@@ -677,6 +685,33 @@ inline constexpr family kFamilies[] = {
                    .beta_fast = 32.0, .beta_slow = 1.0, .truncate = false},
      .layers = {.sliding = sliding_rule::always, .window_fallback = 128},
      .stacks = {.encoder_only = true}},
+    // Text encoders: one bidirectional stack, every layer sees the whole sequence (or its
+    // symmetric window), positions 0 … n − 1 from the first token.
+    {.name = "modernbert",
+     .source = "models/modernbert (ModernBertConfig, ModernBertAttention, "
+               "create_bidirectional_sliding_window_mask)",
+     .models = "ModernBERT, Ettin encoders, Granite Embedding R2", .model_types = {"modernbert"},
+     .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 8192,
+     .rope_defaults = kModernBertRopes, .layers = kModernBertLayers,
+     .stacks = {.encoder_only = true}},
+    {.name = "eurobert", .source = "models/eurobert (EuroBertConfig, EuroBertAttention)",
+     .models = "EuroBERT", .model_types = {"eurobert"}, .rotary = kFullHead, .max_fallback = 8192,
+     .stacks = {.encoder_only = true}},
+    {.name = "nomic_bert", .source = "models/nomic_bert (NomicBertConfig, NomicBertAttention)",
+     .models = "nomic-embed-text v1.5", .model_types = {"nomic_bert"}, .rotary = kFullHead,
+     .base = {.fallback = 1000.0}, .max_fallback = 2048, .stacks = {.encoder_only = true}},
+    {.name = "jina_embeddings_v3",
+     .source = "models/jina_embeddings_v3 (JinaEmbeddingsV3Config, JinaEmbeddingsV3Attention)",
+     .models = "jina-embeddings-v3", .model_types = {"jina_embeddings_v3"}, .rotary = kFullHead,
+     .base = {.fallback = 20000.0}, .max_fallback = 8194, .stacks = {.encoder_only = true}},
+    {.name = "chameleon", .source = "models/chameleon (ChameleonConfig, ChameleonAttention)",
+     .models = "Chameleon", .model_types = {"chameleon"}, .head = {.key = ""}, .rotary = kFullHead,
+     .max_fallback = 4096},
+    {.name = "evolla",
+     .source = "models/evolla (EvollaConfig, EvollaDecoderLayer, EvollaSequenceAlignerCrossAttention)",
+     .models = "Evolla (language model)", .model_types = {"evolla"}, .rotary = kFullHead,
+     .base = {.fallback = 500000.0}, .max_fallback = 8192,
+     .layers = {.adapter_key = "aligner_num_add_layers", .adapter_fallback = 8}},
     {.name = "t5gemma",
      .source = "models/t5gemma (T5GemmaConfig, T5GemmaModuleConfig, T5GemmaEncoder, "
                "T5GemmaDecoder, T5GemmaCrossAttention)",
@@ -856,6 +891,11 @@ inline constexpr refusal kRefusals[] = {
      "with mrope_section (XD-RoPE, 3 or 4 axes) it splits cat(freqs, freqs) by 2 · section, so "
      "the two dims of a rotate_half pair can take angles of different axes: not a rotation "
      "posenc's kernel performs (each pair turns by one angle)"},
+    {{"hrm_text"}, "models/hrm_text (HrmTextConfig, HrmTextModel.forward)",
+     "with prefix_lm (the default) the tokens whose token_type_ids are 1 attend each other both "
+     "ways and the rest causally (create_causal_mask with block_sequence_ids), and the H / L "
+     "stacks rerun their layers H_cycles · (L_cycles + 1) times: posenc's layer map has no "
+     "prefix-LM attention and no repeated layers"},
     {{"video_llama_3"}, "models/video_llama_3 (VideoLlama3Config: AutoModel of text_config)",
      "its language model is whatever text_config.model_type names (Qwen2 in the released "
      "checkpoints); this config names none: give text_config.model_type"},

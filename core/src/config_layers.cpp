@@ -385,8 +385,8 @@ int window_of(const text_context& c) {
   if (!c.f.layers.window_half_key.empty()) {  // ModernBertDecoderConfig: local_attention // 2
     const std::string key = c.p + std::string(c.f.layers.window_half_key);
     if (c.r.is_null(key))
-      fail_argument(key, " is null: transformers then sets sliding_window = -1 on the sliding "
-                    "layers, which posenc's layer map does not describe");
+      fail_argument(key, " is null: ", c.f.source, " then gives the sliding layers no window "
+                    "(sliding_window -1, or an error), which posenc's layer map does not describe");
     const int w = c.r.integer(key, 2).value_or(c.f.layers.window_fallback) / 2;
     return w;
   }
@@ -533,6 +533,18 @@ void check_options(const config_options& options) {
 
 // An encoder layer's window as HF's bidirectional mask applies sliding_window w: keys at or
 // before the query (0 ≤ i − j < window) and after it (0 < j − i ≤ lookahead).
+// EvollaDecoderLayer: a sequence aligner (cross-attention without RoPE) after the
+// self-attention of layer i when (i + 1) % max(n // aligner_num_add_layers, 1) == 0.
+bool adapter_at(const text_context& c, int i, int n) {
+  const layer_rule& rule = c.f.layers;
+  if (rule.adapter_key.empty()) return false;
+  const std::string key = c.p + std::string(rule.adapter_key);
+  if (c.r.is_null(key))
+    fail_argument(key, " is null: ", c.f.source, " divides num_hidden_layers by it");
+  const int k = c.r.integer(key, 1).value_or(rule.adapter_fallback);
+  return (i + 1) % std::max(n / k, 1) == 0;
+}
+
 std::pair<int, int> encoder_window_of(const text_context& c, int w) {
   if (c.f.stacks.window == encoder_window::split)  // sliding_window_mask_function(is_causal=False)
     return {(w + 1) / 2, w / 2};
@@ -734,6 +746,8 @@ model_info model_from_config(const hf_config& config, const config_options& opti
     layer_info info{.index = static_cast<int>(i), .attention = *detail::attention_of(l.type)};
     info.bidirectional = c.stack == "encoder" || both_ways;
     if (c.stack == "decoder") info.cross = c.f.stacks.cross;
+    if (detail::adapter_at(c, info.index, static_cast<int>(plan.size())))
+      info.cross = cross_attention::separate;
     if (info.attention == attention_kind::sliding)  // 'all': sliding_window = (w // 2) + 1
       info.window = both_ways ? detail::window_of(c) / 2 + 1 : detail::window_of(c);
     if (info.window && info.bidirectional)

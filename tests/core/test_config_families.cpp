@@ -120,7 +120,9 @@ std::string layers_text(const family& f) {
   const std::string reach = st.window == posenc::detail::encoder_window::split
                                 ? "(w + 1) // 2 keys at or before, w // 2 after"
                                 : "distance ≤ w both ways";
-  if (st.encoder_only) parts.push_back("encoder only: every layer bidirectional, window " + reach);
+  if (st.encoder_only)
+    parts.push_back(std::string("encoder only: every layer bidirectional") +
+                    (l.sliding == sliding_rule::none ? "" : ", window " + reach));
   if (!st.wrapper.empty())
     parts.push_back("`stack` 'encoder' (`" + std::string(st.encoder) + "`…): bidirectional, window " + reach +
                     "; 'decoder' (`" + std::string(st.decoder) + "`…): causal, a " +
@@ -131,6 +133,10 @@ std::string layers_text(const family& f) {
   if (l.rope == rope_where::sliding) parts.push_back("RoPE on sliding layers only");
   if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
   if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
+  if (!l.adapter_key.empty())
+    parts.push_back("a separate cross-attention without RoPE after layer i when (i + 1) % max(n // `" +
+                    std::string(l.adapter_key) + "` (else " + std::to_string(l.adapter_fallback) +
+                    "), 1) == 0");
   if (!l.bidirectional_key.empty())
     parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': every layer bidirectional, sliding window "
                     "(w // 2) + 1, distance ≤ it both ways");
