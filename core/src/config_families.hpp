@@ -121,6 +121,7 @@ struct layer_rule {
   bool legacy_types = false;    // remap_legacy_layer_types: mamba, attention
   std::string_view unread_list{};  // MiniMax: attn_type_list, which transformers does not read
   std::string_view rope_switch{};  // GraniteMoeHybrid: RoPE only if position_embedding_type == "rope"
+  std::string_view rope_switch_value = "rope";  // ESM: "rotary"
   std::string_view rope_flag{};    // Zamba2: RoPE only if use_mem_rope is true
   bool null_theta_nope = false;    // OLMo Hybrid: rope_theta null → no rotary at all
   int full_every = 0;   // OLMo Hybrid: layer i is full attention when i % n == n - 1, else linear
@@ -214,6 +215,12 @@ struct vision_window_rule {
   int side_fallback = 0;
 };
 
+// A boolean key whose `true` changes what the layer map would have to say in a way it cannot
+// (RoFormer's rotary_value rotates the values too); refused, naming the key and why.
+struct refused_flag {
+  std::string_view key{}, why{};
+};
+
 struct family {
   std::string_view name{};    // what `family` options name
   std::string_view source{};  // the code its rules are read from
@@ -241,6 +248,7 @@ struct family {
   class_rope rope_dict{};  // one dict for every layer, when the config has none
   std::string_view unread_dim_key{};  // MiniMax-M2: rotary_dim, which transformers does not read
   std::string_view no_rope_flag{};    // Falcon: alibi (true: ALiBi instead of RoPE)
+  std::array<refused_flag, 2> refused_flags{};
   std::array<std::string_view, 4> ignored_keys{};  // rope keys its checkpoints carry, unread
   std::string_view alpha_key{};    // Hunyuan: rope "alpha" (dynamic NTK-α)
   mrope_rule mrope = mrope_rule::optional;
@@ -712,6 +720,24 @@ inline constexpr family kFamilies[] = {
      .models = "Evolla (language model)", .model_types = {"evolla"}, .rotary = kFullHead,
      .base = {.fallback = 500000.0}, .max_fallback = 8192,
      .layers = {.adapter_key = "aligner_num_add_layers", .adapter_fallback = 8}},
+    {.name = "esm", .source = "models/esm (EsmConfig, EsmRotaryEmbedding, EsmSelfAttention)",
+     .models = "ESM-2", .model_types = {"esm"}, .head = {.key = ""}, .rotary = kFullHead,
+     .max_fallback = 1026, .scalable = false,
+     .refused_flags = {{{"is_decoder", "EsmSelfAttention is then causal; posenc reads esm as the "
+                                      "encoder its checkpoints are"}}},
+     .layers = {.rope_switch = "position_embedding_type", .rope_switch_value = "rotary"},
+     .stacks = {.encoder_only = true}},
+    {.name = "roformer",
+     .source = "models/roformer (RoFormerSinusoidalPositionalEmbedding, "
+               "RoFormerSelfAttention.apply_rotary_position_embeddings)",
+     .models = "RoFormer", .model_types = {"roformer"}, .layout = rope_layout::interleaved,
+     .head = {.key = ""}, .rotary = kFullHead, .base = {.fixed = true}, .max_fallback = 1536,
+     .scalable = false,
+     .refused_flags = {{{"rotary_value", "apply_rotary_position_embeddings rotates the values "
+                                         "too, which posenc's layer map does not describe"},
+                        {"is_decoder", "RoFormerSelfAttention is then causal; posenc reads "
+                                       "roformer as the encoder its checkpoints are"}}},
+     .stacks = {.encoder_only = true}},
     {.name = "t5gemma",
      .source = "models/t5gemma (T5GemmaConfig, T5GemmaModuleConfig, T5GemmaEncoder, "
                "T5GemmaDecoder, T5GemmaCrossAttention)",

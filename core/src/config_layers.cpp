@@ -74,8 +74,9 @@ std::string no_rope_reason(const text_context& c) {
   }
   if (rule.rope_switch.empty()) return "";
   const std::string key = c.p + std::string(rule.rope_switch);
-  if (c.r.text(key).value_or("") == "rope") return "";
-  return key + " is not 'rope': " + std::string(c.f.name) + " then builds no rotary (" +
+  const std::string want(rule.rope_switch_value);
+  if (c.r.text(key).value_or("") == want) return "";
+  return key + " is not '" + want + "': " + std::string(c.f.name) + " then builds no rotary (" +
          std::string(c.f.source) + ")";
 }
 

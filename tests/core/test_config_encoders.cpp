@@ -115,3 +115,35 @@ TEST_CASE("config eurobert, nomic_bert, jina_embeddings_v3: one bidirectional fu
         [&] { (void)posenc::rope_from_config(null_theta); }, "rope_theta");
   }
 }
+
+TEST_CASE("config esm: RoPE only with position_embedding_type 'rotary'; roformer: interleaved at 10000",
+          "[config][families]") {
+  // EsmRotaryEmbedding.compute_default_rope_parameters: config.rope_theta over hidden / heads.
+  posenc::hf_config esm = encoder("esm", 320, 20, 6);  // ESM-2 8M's shape
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(esm); },
+      "position_embedding_type is not 'rotary': esm then builds no rotary");
+  for (const posenc::layer_info& l : posenc::model_from_config(esm).layers) CHECK_FALSE(l.rope.has_value());
+  esm["position_embedding_type"] = config_value::of_text("rotary");
+  const posenc::model_info m = posenc::model_from_config(esm);
+  REQUIRE(m.encodings.size() == 1);
+  check_ladder(m.encodings[0], 16, 10000.0);
+  for (const posenc::layer_info& l : m.layers) CHECK(l.bidirectional);
+  esm["is_decoder"] = config_value::of_bool(true);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(esm); }, "is_decoder = true: EsmSelfAttention is then causal");
+  // RoFormerSinusoidalPositionalEmbedding: pos / 10000^(2 (j // 2) / dim), dim = hidden / heads;
+  // apply_rotary_position_embeddings pairs (2i, 2i + 1).
+  posenc::hf_config ro = encoder("roformer", 768, 12, 12);
+  const posenc::rope_config r = posenc::rope_from_config(ro);
+  CHECK(r.layout == posenc::rope_layout::interleaved);
+  CHECK(r.head_dim == 64);
+  CHECK(r.base == 10000.0);
+  ro["rotary_value"] = config_value::of_bool(true);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(ro); }, "rotary_value = true: apply_rotary_position_embeddings");
+  ro["rotary_value"] = config_value::of_bool(false);
+  ro["rope_theta"] = config_value::of(20000.0);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(ro); }, "rope_theta is not read by roformer");
+}

@@ -193,7 +193,11 @@ std::string layers_text(const family& f) {
   if (l.dense_prefix)
     parts.push_back("`first_k_dense_replace` dense layers: own pattern (`prefix_dense_sliding_window_pattern`), RoPE when it is 1");
   if (l.rope == rope_where::nowhere) parts.push_back("no RoPE on any layer");
-  if (!l.rope_switch.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_switch) + "` is 'rope'");
+  if (!l.rope_switch.empty())
+    parts.push_back("RoPE only when `" + std::string(l.rope_switch) + "` is '" +
+                    std::string(l.rope_switch_value) + "'");
+  for (const auto& flag : f.refused_flags)
+    if (!flag.key.empty()) parts.push_back("`" + std::string(flag.key) + "` true refused");
   if (f.rotary.factor_forced) parts.push_back("top-level `partial_rotary_factor` replaced by the class");
   if (l.needs_layer_types && l.block_pattern.empty()) parts.push_back("`layer_types` required (linear / conv blocks: no attention)");
   if (!f.indexer_dim.empty())

@@ -465,7 +465,7 @@ const CLASS_DEFAULTS = [
   ['ernie4_5', 'interleaved', 128, 5e5], ['glm4', 'interleaved', 64, 1e4], ['smollm3', 'half', 128, 2e6],
   ['gpt_oss', 'half', 128, 150000], ['olmo3', 'half', 128, 5e5], ['lfm2', 'half', 128, 1e6],
   ['ministral', 'half', 128, 1e4], ['dots1', 'half', 128, 1e4], ['cwm', 'half', 128, 1e6],
-  ['chameleon', 'half', 128, 1e4], ['evolla', 'half', 128, 5e5],
+  ['chameleon', 'half', 128, 1e4], ['evolla', 'half', 128, 5e5], ['roformer', 'interleaved', 128, 1e4],
 ];
 
 for (const [name, pe] of Object.entries(both)) {
@@ -518,6 +518,22 @@ for (const [name, pe] of Object.entries(both)) {
       num_hidden_layers: 4, aligner_num_add_layers: null }), RangeError, /aligner_num_add_layers is null/);
     assertThrows(() => pe.modelFromConfig({ model_type: 'hrm_text', hidden_size: 1536, num_attention_heads: 12 }),
       RangeError, /model_type = 'hrm_text' is refused: with prefix_lm/);
+  });
+
+  test(`${name}: ESM rotates only with position_embedding_type 'rotary'; RoFormer's flags are refused by name`, () => {
+    // EsmModel: rotary_embeddings only when position_embedding_type == "rotary" (default "absolute").
+    const esm = { model_type: 'esm', hidden_size: 320, num_attention_heads: 20, num_hidden_layers: 6 };
+    assertThrows(() => pe.ropeFromConfig(esm), RangeError, /position_embedding_type is not 'rotary'/);
+    const absolute = pe.modelFromConfig(esm);
+    assert.deepEqual(absolute.layers.map((l) => l.rope), Array(6).fill(null));
+    absolute.dispose();
+    assertModel(pe, 'esm rotary', { family: 'esm', encodings: [rotary(16, 16, 10000, 'half', plain(16, 10000))],
+      layers: full(6), stacks: every(6, () => [true, null, null]) }, {}, { ...esm, position_embedding_type: 'rotary' });
+    assertThrows(() => pe.modelFromConfig({ ...esm, position_embedding_type: 'rotary', is_decoder: true }), RangeError,
+      /is_decoder = true: EsmSelfAttention is then causal/);
+    const ro = { model_type: 'roformer', hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 2 };
+    assertThrows(() => pe.ropeFromConfig({ ...ro, rotary_value: true }), RangeError, /rotary_value = true: .*rotates the values too/);
+    assertThrows(() => pe.ropeFromConfig({ ...ro, rotary_value: 1 }), TypeError, /rotary_value must be a boolean/);
   });
 
   test(`${name}: long-tail families: class-default rope dicts, unread keys and refusals are named`, () => {
