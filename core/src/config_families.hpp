@@ -144,10 +144,14 @@ struct layer_rule {
   // MiniMax-M3: a 0/1 list (sparse_attention_config.sparse_attention_freq) giving layer_types
   // when the config has none: 1 = the family's second layer type, 0 = full_attention.
   std::string_view type_flags{};
-  // Evolla: layer i adds a separate cross-attention without RoPE (its sequence aligner) when
-  // (i + 1) % max(n // adapter_key, 1) == 0; adapter_fallback is the key's class default.
+  // A separate cross-attention without RoPE beside layer i's self-attention when
+  // (i + adapter_offset) % step == 0: step = max(n // adapter_key, 1) when the key counts the
+  // adapters (Evolla's aligner_num_add_layers, offset 1), else the key itself (IDEFICS's
+  // cross_layer_interval, offset 0); adapter_fallback is the key's class default.
   std::string_view adapter_key{};
   int adapter_fallback = 0;
+  bool adapter_count = false;
+  int adapter_offset = 0;
   query_rule query = query_rule::none;
 };
 
@@ -719,7 +723,14 @@ inline constexpr family kFamilies[] = {
      .source = "models/evolla (EvollaConfig, EvollaDecoderLayer, EvollaSequenceAlignerCrossAttention)",
      .models = "Evolla (language model)", .model_types = {"evolla"}, .rotary = kFullHead,
      .base = {.fallback = 500000.0}, .max_fallback = 8192,
-     .layers = {.adapter_key = "aligner_num_add_layers", .adapter_fallback = 8}},
+     .layers = {.adapter_key = "aligner_num_add_layers", .adapter_fallback = 8,
+                .adapter_count = true, .adapter_offset = 1}},
+    {.name = "idefics",
+     .source = "models/idefics (IdeficsConfig, IdeficsEmbedding, IdeficsAttention, "
+               "IdeficsModel.forward)",
+     .models = "IDEFICS", .model_types = {"idefics"}, .head = {.key = ""}, .rotary = kFullHead,
+     .base = {.fixed = true}, .max_fallback = 2048, .scalable = false,
+     .layers = {.adapter_key = "cross_layer_interval", .adapter_fallback = 1}},
     {.name = "esm", .source = "models/esm (EsmConfig, EsmRotaryEmbedding, EsmSelfAttention)",
      .models = "ESM-2", .model_types = {"esm"}, .head = {.key = ""}, .rotary = kFullHead,
      .max_fallback = 1026, .scalable = false,

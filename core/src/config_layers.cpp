@@ -534,16 +534,17 @@ void check_options(const config_options& options) {
 
 // An encoder layer's window as HF's bidirectional mask applies sliding_window w: keys at or
 // before the query (0 ≤ i − j < window) and after it (0 < j − i ≤ lookahead).
-// EvollaDecoderLayer: a sequence aligner (cross-attention without RoPE) after the
-// self-attention of layer i when (i + 1) % max(n // aligner_num_add_layers, 1) == 0.
+// A cross-attention without RoPE beside layer i's self-attention (layer_rule::adapter_key):
+// EvollaDecoderLayer's sequence aligner when (i + 1) % max(n // aligner_num_add_layers, 1) == 0,
+// IdeficsModel's gated cross-attention block when i % cross_layer_interval == 0.
 bool adapter_at(const text_context& c, int i, int n) {
   const layer_rule& rule = c.f.layers;
   if (rule.adapter_key.empty()) return false;
   const std::string key = c.p + std::string(rule.adapter_key);
-  if (c.r.is_null(key))
-    fail_argument(key, " is null: ", c.f.source, " divides num_hidden_layers by it");
+  if (c.r.is_null(key)) fail_argument(key, " is null: ", c.f.source, " divides by it");
   const int k = c.r.integer(key, 1).value_or(rule.adapter_fallback);
-  return (i + 1) % std::max(n / k, 1) == 0;
+  const int step = rule.adapter_count ? std::max(n / k, 1) : k;
+  return (i + rule.adapter_offset) % step == 0;
 }
 
 std::pair<int, int> encoder_window_of(const text_context& c, int w) {

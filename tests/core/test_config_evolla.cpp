@@ -1,7 +1,10 @@
-// test_config_evolla.cpp — Evolla's language model (EvollaConfig, EvollaDecoderLayer: a
-// sequence aligner, a cross-attention without RoPE, after the self-attention of layer i when
+// test_config_evolla.cpp — decoders with cross-attention blocks beside their self-attention:
+// Evolla's language model (EvollaConfig, EvollaDecoderLayer: a sequence aligner, a
+// cross-attention without RoPE, after the self-attention of layer i when
 // (i + 1) % max(num_hidden_layers // aligner_num_add_layers, 1) == 0; EvollaRotaryEmbedding's
-// default ladder at θ 500000), Chameleon (ChameleonRotaryEmbedding, hidden / heads) and the
+// default ladder at θ 500000), IDEFICS (IdeficsModel.forward: a gated cross-attention block
+// before layer i when i % cross_layer_interval == 0; IdeficsEmbedding(head_dim), base 10000;
+// IdeficsAttention rotates only its self-attention), Chameleon (ChameleonRotaryEmbedding, hidden / heads) and the
 // refusal of HRM-Text (HrmTextModel.forward's prefix-LM mask), transformers c49429ed.
 #include "posenc/config.hpp"
 #include "posenc/errors.hpp"
@@ -77,4 +80,25 @@ TEST_CASE("config chameleon: hidden / heads, θ 10000; hrm_text refused for its 
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::model_from_config(decoder("hrm_text", 16)); },
       "model_type = 'hrm_text' is refused: with prefix_lm");
+}
+
+TEST_CASE("config idefics: θ 10000 over hidden / heads, a gated cross-attention every cross_layer_interval",
+          "[config][families]") {
+  for (const int k : {1, 4}) {
+    CAPTURE(k);
+    posenc::hf_config c = decoder("idefics", 32);
+    if (k != 1) c["cross_layer_interval"] = config_value::of(k);
+    const posenc::model_info m = posenc::model_from_config(c);
+    REQUIRE(m.encodings.size() == 1);
+    CHECK(m.encodings[0].head_dim == 128);
+    CHECK(m.encodings[0].base == 10000.0);
+    for (const posenc::layer_info& l : m.layers) {
+      CHECK(l.rope == std::optional<std::size_t>(0));
+      CHECK(l.cross == (l.index % k == 0 ? posenc::cross_attention::separate : posenc::cross_attention::none));
+    }
+  }
+  posenc::hf_config c = decoder("idefics", 32);
+  c["rope_theta"] = config_value::of(1e6);  // IdeficsEmbedding takes no base from the config
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::rope_from_config(c); }, "rope_theta is not read by idefics");
 }

@@ -133,10 +133,12 @@ std::string layers_text(const family& f) {
   if (l.rope == rope_where::sliding) parts.push_back("RoPE on sliding layers only");
   if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
   if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
-  if (!l.adapter_key.empty())
-    parts.push_back("a separate cross-attention without RoPE after layer i when (i + 1) % max(n // `" +
-                    std::string(l.adapter_key) + "` (else " + std::to_string(l.adapter_fallback) +
-                    "), 1) == 0");
+  if (!l.adapter_key.empty()) {
+    const std::string key = "`" + std::string(l.adapter_key) + "` (else " + std::to_string(l.adapter_fallback) + ")";
+    parts.push_back("a separate cross-attention without RoPE at layer i when " +
+                    (l.adapter_offset ? "(i + " + std::to_string(l.adapter_offset) + ")" : std::string("i")) +
+                    " % " + (l.adapter_count ? "max(n // " + key + ", 1)" : key) + " == 0");
+  }
   if (!l.bidirectional_key.empty())
     parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': every layer bidirectional, sliding window "
                     "(w // 2) + 1, distance ≤ it both ways");

@@ -505,7 +505,7 @@ for (const [name, pe] of Object.entries(both)) {
     gemma4.dispose();
   });
 
-  test(`${name}: Evolla's sequence aligners are cross-attentions without RoPE on every (n // k)-th layer`, () => {
+  test(`${name}: Evolla's aligners and IDEFICS's gated blocks are cross-attentions without RoPE beside RoPE layers`, () => {
     // EvollaDecoderLayer: an adapter when (i + 1) % max(num_hidden_layers // aligner_num_add_layers, 1) == 0.
     for (const [n, k] of [[32, undefined], [32, 5], [6, 8]]) {
       const c = { model_type: 'evolla', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: n,
@@ -516,6 +516,10 @@ for (const [name, pe] of Object.entries(both)) {
     }
     assertThrows(() => pe.modelFromConfig({ model_type: 'evolla', hidden_size: 4096, num_attention_heads: 32,
       num_hidden_layers: 4, aligner_num_add_layers: null }), RangeError, /aligner_num_add_layers is null/);
+    // IdeficsModel.forward: a gated cross-attention block before layer i when i % cross_layer_interval == 0.
+    const idefics = { model_type: 'idefics', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 8, cross_layer_interval: 4 };
+    assertModel(pe, 'idefics', { family: 'idefics', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+      layers: full(8), stacks: every(8, (i) => [false, null, i % 4 ? null : 'separate']) }, {}, idefics);
     assertThrows(() => pe.modelFromConfig({ model_type: 'hrm_text', hidden_size: 1536, num_attention_heads: 12 }),
       RangeError, /model_type = 'hrm_text' is refused: with prefix_lm/);
   });
