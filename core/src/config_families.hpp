@@ -928,6 +928,14 @@ inline constexpr refusal kRefusals[] = {
      "with mrope_section (XD-RoPE, 3 or 4 axes) it splits cat(freqs, freqs) by 2 · section, so "
      "the two dims of a rotate_half pair can take angles of different axes: not a rotation "
      "posenc's kernel performs (each pair turns by one angle)"},
+    {{"blt", "blt_local_encoder", "blt_local_decoder", "blt_global_transformer", "blt_patcher"},
+     "models/blt (BltModel, BltRotaryEmbedding, BltLocalEncoder, BltGlobalTransformer, "
+     "BltLocalDecoder, BltPatcher)",
+     "four transformers in one model: the patcher over bytes, the local encoder over bytes, the "
+     "global transformer over patches and the local decoder over bytes, each with its own "
+     "rotary (adjacent pairs: repeat_interleave and a pairwise rotate_half) and its own "
+     "positions, joined by cross-attention between byte and patch positions; posenc's layer "
+     "map describes one stack of one model"},
     {{"hrm_text"}, "models/hrm_text (HrmTextConfig, HrmTextModel.forward)",
      "with prefix_lm (the default) the tokens whose token_type_ids are 1 attend each other both "
      "ways and the rest causally (create_causal_mask with block_sequence_ids), and the H / L "
