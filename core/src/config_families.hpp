@@ -183,6 +183,7 @@ struct class_rope {
   std::string_view rope_type{};  // "" = the class fills none
   double theta = 10000.0, factor = 0.0, original = 0.0, beta_fast = 0.0, beta_slow = 0.0;
   double mscale = 0.0, mscale_all_dim = 0.0, query_beta = 0.0;  // 0 = key absent
+  double low_freq = 0.0, high_freq = 0.0;  // llama3's low_freq_factor / high_freq_factor
   bool truncate = true;  // yarn's truncate (false: written into the dict)
 };
 
@@ -731,6 +732,20 @@ inline constexpr family kFamilies[] = {
      .models = "IDEFICS", .model_types = {"idefics"}, .head = {.key = ""}, .rotary = kFullHead,
      .base = {.fixed = true}, .max_fallback = 2048, .scalable = false,
      .layers = {.adapter_key = "cross_layer_interval", .adapter_fallback = 1}},
+    {.name = "csm", .source = "models/csm (CsmConfig, CsmRotaryEmbedding, CsmBackboneModel)",
+     .models = "Sesame CSM (backbone)", .model_types = {"csm"}, .rotary = kFullHead,
+     .base = {.fallback = 500000.0}, .max_fallback = 2048},
+    {.name = "csm_depth_decoder",
+     .source = "models/csm (CsmDepthDecoderConfig, CsmRotaryEmbedding, CsmDepthDecoderModel)",
+     .models = "Sesame CSM (depth decoder: a position per codebook)",
+     .model_types = {"csm_depth_decoder_model"}, .rotary = kFullHead,
+     .base = {.fallback = 500000.0}, .max_fallback = 33},
+    {.name = "higgs_audio_v2",
+     .source = "models/higgs_audio_v2 (HiggsAudioV2Config, HiggsAudioV2RotaryEmbedding)",
+     .models = "Higgs Audio v2", .model_types = {"higgs_audio_v2"}, .head = {.fallback = 128},
+     .rotary = kFullHead, .base = {.fallback = 500000.0}, .max_fallback = 2048,
+     .rope_dict = {.rope_type = "llama3", .theta = 500000.0, .factor = 32.0, .original = 1024.0,
+                   .low_freq = 0.125, .high_freq = 0.5}},
     {.name = "esm", .source = "models/esm (EsmConfig, EsmRotaryEmbedding, EsmSelfAttention)",
      .models = "ESM-2", .model_types = {"esm"}, .head = {.key = ""}, .rotary = kFullHead,
      .max_fallback = 1026, .scalable = false,

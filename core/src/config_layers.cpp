@@ -554,7 +554,8 @@ std::pair<int, int> encoder_window_of(const text_context& c, int w) {
   return {w + 1, w};  // create_bidirectional_sliding_window_mask: |i − j| ≤ w
 }
 
-// Mistral4Config.__post_init__: `if self.rope_parameters is None: self.rope_parameters = {…}`.
+// Mistral4Config / HiggsAudioV2Config.__post_init__: `if self.rope_parameters is None:
+// self.rope_parameters = {…}`.
 hf_config with_class_rope(const hf_config& config, const class_rope& d, const std::string& key) {
   hf_config out = config;
   out[key] = config_value::object();
@@ -562,7 +563,8 @@ hf_config with_class_rope(const hf_config& config, const class_rope& d, const st
   const std::pair<const char*, double> values[] = {
       {"rope_theta", d.theta}, {"factor", d.factor}, {"original_max_position_embeddings", d.original},
       {"beta_fast", d.beta_fast}, {"beta_slow", d.beta_slow}, {"mscale", d.mscale},
-      {"mscale_all_dim", d.mscale_all_dim}, {"llama_4_scaling_beta", d.query_beta}};
+      {"mscale_all_dim", d.mscale_all_dim}, {"llama_4_scaling_beta", d.query_beta},
+      {"low_freq_factor", d.low_freq}, {"high_freq_factor", d.high_freq}};
   for (const auto& [name, v] : values)
     if (v != 0.0) out[key + "." + name] = config_value::of(v);
   if (!d.truncate) out[key + ".truncate"] = config_value::of_bool(false);

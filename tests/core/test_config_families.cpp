@@ -158,7 +158,10 @@ std::string layers_text(const family& f) {
   if (l.query == query_rule::mistral4) parts.push_back("query scale on every layer (`llama_4_scaling_beta` required)");
   if (!f.rope_dict.rope_type.empty())
     parts.push_back("class default " + std::string(f.rope_dict.rope_type) + " θ " + number(f.rope_dict.theta) +
-                    " factor " + number(f.rope_dict.factor) + " original " + number(f.rope_dict.original));
+                    " factor " + number(f.rope_dict.factor) + " original " + number(f.rope_dict.original) +
+                    (f.rope_dict.low_freq > 0 ? " low / high freq factor " + number(f.rope_dict.low_freq) +
+                                                    " / " + number(f.rope_dict.high_freq)
+                                              : std::string()));
   if (l.full_every > 0)
     parts.push_back("without `layer_types` every " + std::to_string(l.full_every) +
                     "-th layer full, the rest linear attention (no attention)");

@@ -466,6 +466,7 @@ const CLASS_DEFAULTS = [
   ['gpt_oss', 'half', 128, 150000], ['olmo3', 'half', 128, 5e5], ['lfm2', 'half', 128, 1e6],
   ['ministral', 'half', 128, 1e4], ['dots1', 'half', 128, 1e4], ['cwm', 'half', 128, 1e6],
   ['chameleon', 'half', 128, 1e4], ['evolla', 'half', 128, 5e5], ['roformer', 'interleaved', 128, 1e4],
+  ['csm', 'half', 128, 5e5], ['csm_depth_decoder_model', 'half', 128, 5e5],
 ];
 
 for (const [name, pe] of Object.entries(both)) {
@@ -538,6 +539,14 @@ for (const [name, pe] of Object.entries(both)) {
     const ro = { model_type: 'roformer', hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 2 };
     assertThrows(() => pe.ropeFromConfig({ ...ro, rotary_value: true }), RangeError, /rotary_value = true: .*rotates the values too/);
     assertThrows(() => pe.ropeFromConfig({ ...ro, rotary_value: 1 }), TypeError, /rotary_value must be a boolean/);
+  });
+
+  test(`${name}: Higgs Audio v2 takes its class's llama3 dict when the config has none`, () => {
+    // HiggsAudioV2Config.__post_init__: llama3, factor 32, low / high 0.125 / 0.5, original 1024, θ 500000.
+    const rope = pe.ropeFromConfig({ model_type: 'higgs_audio_v2', hidden_size: 3072, num_attention_heads: 24 });
+    assertEncoding(rope, rotary(128, 128, 5e5, 'half', [hfLlama3(128, 5e5, { factor: 32, low_freq_factor: 0.125,
+      high_freq_factor: 0.5, original_max_position_embeddings: 1024 }), 1]), 'higgs_audio_v2 class dict');
+    rope.dispose();
   });
 
   test(`${name}: long-tail families: class-default rope dicts, unread keys and refusals are named`, () => {
