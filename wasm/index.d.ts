@@ -465,7 +465,8 @@ export interface LayerDescription {
   readonly lookahead: number | null;
   /**
    * A decoder layer's attention to the encoder's output, whose keys carry no RoPE: 'separate'
-   * (T5Gemma: a second attention, neither queries nor keys rotated), 'merged' (T5Gemma 2: the
+   * (T5Gemma; Evolla's sequence aligner on every (n // aligner_num_add_layers)-th layer; IDEFICS's
+   * gated block every cross_layer_interval: a second attention, neither queries nor keys rotated), 'merged' (T5Gemma 2: the
    * encoder's keys joined to the self-attention's keys, the queries rotated), else null.
    */
   readonly crossAttention: 'separate' | 'merged' | null;

@@ -733,6 +733,9 @@ text_context text_context_of(const reader& r, const config_options& options) {
   if (!f->no_rope_flag.empty() && r.flag(no_rope).value_or(false))
     fail_argument(no_rope, " = true: this ", f->name, " uses ALiBi, not RoPE (", f->source,
                   "); posenc describes rotary encodings only");
+  for (const refused_flag& flag : f->refused_flags)
+    if (!flag.key.empty() && r.flag(p + std::string(flag.key)).value_or(false))
+      fail_argument(p, flag.key, " = true: ", flag.why, " (", f->source, ")");
   text_context c{r, p, *f, *model_type};
   resolve_stack(c, options);
   return c;

@@ -121,6 +121,7 @@ struct layer_rule {
   bool legacy_types = false;    // remap_legacy_layer_types: mamba, attention
   std::string_view unread_list{};  // MiniMax: attn_type_list, which transformers does not read
   std::string_view rope_switch{};  // GraniteMoeHybrid: RoPE only if position_embedding_type == "rope"
+  std::string_view rope_switch_value = "rope";  // ESM: "rotary"
   std::string_view rope_flag{};    // Zamba2: RoPE only if use_mem_rope is true
   bool null_theta_nope = false;    // OLMo Hybrid: rope_theta null → no rotary at all
   int full_every = 0;   // OLMo Hybrid: layer i is full attention when i % n == n - 1, else linear
@@ -143,6 +144,14 @@ struct layer_rule {
   // MiniMax-M3: a 0/1 list (sparse_attention_config.sparse_attention_freq) giving layer_types
   // when the config has none: 1 = the family's second layer type, 0 = full_attention.
   std::string_view type_flags{};
+  // A separate cross-attention without RoPE beside layer i's self-attention when
+  // (i + adapter_offset) % step == 0: step = max(n // adapter_key, 1) when the key counts the
+  // adapters (Evolla's aligner_num_add_layers, offset 1), else the key itself (IDEFICS's
+  // cross_layer_interval, offset 0); adapter_fallback is the key's class default.
+  std::string_view adapter_key{};
+  int adapter_fallback = 0;
+  bool adapter_count = false;
+  int adapter_offset = 0;
   query_rule query = query_rule::none;
 };
 
@@ -174,6 +183,7 @@ struct class_rope {
   std::string_view rope_type{};  // "" = the class fills none
   double theta = 10000.0, factor = 0.0, original = 0.0, beta_fast = 0.0, beta_slow = 0.0;
   double mscale = 0.0, mscale_all_dim = 0.0, query_beta = 0.0;  // 0 = key absent
+  double low_freq = 0.0, high_freq = 0.0;  // llama3's low_freq_factor / high_freq_factor
   bool truncate = true;  // yarn's truncate (false: written into the dict)
 };
 
@@ -216,6 +226,12 @@ struct vision_window_rule {
   int side_fallback = 0;
 };
 
+// A boolean key whose `true` changes what the layer map would have to say in a way it cannot
+// (RoFormer's rotary_value rotates the values too); refused, naming the key and why.
+struct refused_flag {
+  std::string_view key{}, why{};
+};
+
 struct family {
   std::string_view name{};    // what `family` options name
   std::string_view source{};  // the code its rules are read from
@@ -243,6 +259,7 @@ struct family {
   class_rope rope_dict{};  // one dict for every layer, when the config has none
   std::string_view unread_dim_key{};  // MiniMax-M2: rotary_dim, which transformers does not read
   std::string_view no_rope_flag{};    // Falcon: alibi (true: ALiBi instead of RoPE)
+  std::array<refused_flag, 2> refused_flags{};
   std::array<std::string_view, 4> ignored_keys{};  // rope keys its checkpoints carry, unread
   std::string_view alpha_key{};    // Hunyuan: rope "alpha" (dynamic NTK-α)
   mrope_rule mrope = mrope_rule::optional;
@@ -284,6 +301,16 @@ inline constexpr head_rule kGemma4Head{.fallback = 256, .full_key = "global_head
 inline constexpr layer_rule kGemma4Layers{.sliding = sliding_rule::period, .period = 6, .last_full = true,
                                           .window_fallback = 512,
                                           .bidirectional_key = "use_bidirectional_attention"};
+
+// ModernBertConfig / ModernBertDecoderConfig: per-type θ from the global / local kwargs, full
+// attention when i % global_attn_every_n_layers == 0, sliding_window = local_attention // 2.
+inline constexpr std::array<type_default, 2> kModernBertRopes = {{
+    {.layer_type = "full_attention", .theta = 160000.0, .theta_key = "global_rope_theta"},
+    {.layer_type = "sliding_attention", .theta = 10000.0, .theta_key = "local_rope_theta"},
+}};
+inline constexpr layer_rule kModernBertLayers{
+    .sliding = sliding_rule::period, .period_key = "global_attn_every_n_layers", .period = 3,
+    .period_from_first = true, .window_fallback = 128, .window_half_key = "local_attention"};
 
 inline constexpr family kFamilies[] = {
     {.name = "llama", .source = "models/llama (LlamaConfig, modeling_llama.py)",
@@ -602,13 +629,7 @@ inline constexpr family kFamilies[] = {
      .source = "models/modernbert_decoder (ModernBertDecoderConfig, ModernBertDecoderAttention)",
      .models = "ModernBERT decoder, Ettin decoders", .model_types = {"modernbert-decoder"},
      .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 8192,
-     .rope_defaults = {{{.layer_type = "full_attention", .theta = 160000.0,
-                         .theta_key = "global_rope_theta"},
-                        {.layer_type = "sliding_attention", .theta = 10000.0,
-                         .theta_key = "local_rope_theta"}}},
-     .layers = {.sliding = sliding_rule::period, .period_key = "global_attn_every_n_layers",
-                .period = 3, .period_from_first = true, .window_fallback = 128,
-                .window_half_key = "local_attention"}},
+     .rope_defaults = kModernBertRopes, .layers = kModernBertLayers},
     {.name = "mimo_v2_flash",
      .source = "models/mimo_v2_flash (MiMoV2FlashConfig, MiMoV2FlashRotaryEmbedding)",
      .models = "MiMo-V2-Flash", .model_types = {"mimo_v2_flash"}, .head = {.fallback = 192},
@@ -702,6 +723,72 @@ inline constexpr family kFamilies[] = {
      .rope_dict = {.rope_type = "yarn", .theta = 150000.0, .factor = 32.0, .original = 4096.0,
                    .beta_fast = 32.0, .beta_slow = 1.0, .truncate = false},
      .layers = {.sliding = sliding_rule::always, .window_fallback = 128},
+     .stacks = {.encoder_only = true}},
+    // Text encoders: one bidirectional stack, every layer sees the whole sequence (or its
+    // symmetric window), positions 0 … n − 1 from the first token.
+    {.name = "modernbert",
+     .source = "models/modernbert (ModernBertConfig, ModernBertAttention, "
+               "create_bidirectional_sliding_window_mask)",
+     .models = "ModernBERT, Ettin encoders, Granite Embedding R2", .model_types = {"modernbert"},
+     .head = {.key = ""}, .rotary = kFullHead, .max_fallback = 8192,
+     .rope_defaults = kModernBertRopes, .layers = kModernBertLayers,
+     .stacks = {.encoder_only = true}},
+    {.name = "eurobert", .source = "models/eurobert (EuroBertConfig, EuroBertAttention)",
+     .models = "EuroBERT", .model_types = {"eurobert"}, .rotary = kFullHead, .max_fallback = 8192,
+     .stacks = {.encoder_only = true}},
+    {.name = "nomic_bert", .source = "models/nomic_bert (NomicBertConfig, NomicBertAttention)",
+     .models = "nomic-embed-text v1.5", .model_types = {"nomic_bert"}, .rotary = kFullHead,
+     .base = {.fallback = 1000.0}, .max_fallback = 2048, .stacks = {.encoder_only = true}},
+    {.name = "jina_embeddings_v3",
+     .source = "models/jina_embeddings_v3 (JinaEmbeddingsV3Config, JinaEmbeddingsV3Attention)",
+     .models = "jina-embeddings-v3", .model_types = {"jina_embeddings_v3"}, .rotary = kFullHead,
+     .base = {.fallback = 20000.0}, .max_fallback = 8194, .stacks = {.encoder_only = true}},
+    {.name = "chameleon", .source = "models/chameleon (ChameleonConfig, ChameleonAttention)",
+     .models = "Chameleon", .model_types = {"chameleon"}, .head = {.key = ""}, .rotary = kFullHead,
+     .max_fallback = 4096},
+    {.name = "evolla",
+     .source = "models/evolla (EvollaConfig, EvollaDecoderLayer, EvollaSequenceAlignerCrossAttention)",
+     .models = "Evolla (language model)", .model_types = {"evolla"}, .rotary = kFullHead,
+     .base = {.fallback = 500000.0}, .max_fallback = 8192,
+     .layers = {.adapter_key = "aligner_num_add_layers", .adapter_fallback = 8,
+                .adapter_count = true, .adapter_offset = 1}},
+    {.name = "idefics",
+     .source = "models/idefics (IdeficsConfig, IdeficsEmbedding, IdeficsAttention, "
+               "IdeficsModel.forward)",
+     .models = "IDEFICS", .model_types = {"idefics"}, .head = {.key = ""}, .rotary = kFullHead,
+     .base = {.fixed = true}, .max_fallback = 2048, .scalable = false,
+     .layers = {.adapter_key = "cross_layer_interval", .adapter_fallback = 1}},
+    {.name = "csm", .source = "models/csm (CsmConfig, CsmRotaryEmbedding, CsmBackboneModel)",
+     .models = "Sesame CSM (backbone)", .model_types = {"csm"}, .rotary = kFullHead,
+     .base = {.fallback = 500000.0}, .max_fallback = 2048},
+    {.name = "csm_depth_decoder",
+     .source = "models/csm (CsmDepthDecoderConfig, CsmRotaryEmbedding, CsmDepthDecoderModel)",
+     .models = "Sesame CSM (depth decoder: a position per codebook)",
+     .model_types = {"csm_depth_decoder_model"}, .rotary = kFullHead,
+     .base = {.fallback = 500000.0}, .max_fallback = 33},
+    {.name = "higgs_audio_v2",
+     .source = "models/higgs_audio_v2 (HiggsAudioV2Config, HiggsAudioV2RotaryEmbedding)",
+     .models = "Higgs Audio v2", .model_types = {"higgs_audio_v2"}, .head = {.fallback = 128},
+     .rotary = kFullHead, .base = {.fallback = 500000.0}, .max_fallback = 2048,
+     .rope_dict = {.rope_type = "llama3", .theta = 500000.0, .factor = 32.0, .original = 1024.0,
+                   .low_freq = 0.125, .high_freq = 0.5}},
+    {.name = "esm", .source = "models/esm (EsmConfig, EsmRotaryEmbedding, EsmSelfAttention)",
+     .models = "ESM-2", .model_types = {"esm"}, .head = {.key = ""}, .rotary = kFullHead,
+     .max_fallback = 1026, .scalable = false,
+     .refused_flags = {{{"is_decoder", "EsmSelfAttention is then causal; posenc reads esm as the "
+                                      "encoder its checkpoints are"}}},
+     .layers = {.rope_switch = "position_embedding_type", .rope_switch_value = "rotary"},
+     .stacks = {.encoder_only = true}},
+    {.name = "roformer",
+     .source = "models/roformer (RoFormerSinusoidalPositionalEmbedding, "
+               "RoFormerSelfAttention.apply_rotary_position_embeddings)",
+     .models = "RoFormer", .model_types = {"roformer"}, .layout = rope_layout::interleaved,
+     .head = {.key = ""}, .rotary = kFullHead, .base = {.fixed = true}, .max_fallback = 1536,
+     .scalable = false,
+     .refused_flags = {{{"rotary_value", "apply_rotary_position_embeddings rotates the values "
+                                         "too, which posenc's layer map does not describe"},
+                        {"is_decoder", "RoFormerSelfAttention is then causal; posenc reads "
+                                       "roformer as the encoder its checkpoints are"}}},
      .stacks = {.encoder_only = true}},
     {.name = "t5gemma",
      .source = "models/t5gemma (T5GemmaConfig, T5GemmaModuleConfig, T5GemmaEncoder, "
@@ -884,6 +971,19 @@ inline constexpr refusal kRefusals[] = {
      "with mrope_section (XD-RoPE, 3 or 4 axes) it splits cat(freqs, freqs) by 2 · section, so "
      "the two dims of a rotate_half pair can take angles of different axes: not a rotation "
      "posenc's kernel performs (each pair turns by one angle)"},
+    {{"blt", "blt_local_encoder", "blt_local_decoder", "blt_global_transformer", "blt_patcher"},
+     "models/blt (BltModel, BltRotaryEmbedding, BltLocalEncoder, BltGlobalTransformer, "
+     "BltLocalDecoder, BltPatcher)",
+     "four transformers in one model: the patcher over bytes, the local encoder over bytes, the "
+     "global transformer over patches and the local decoder over bytes, each with its own "
+     "rotary (adjacent pairs: repeat_interleave and a pairwise rotate_half) and its own "
+     "positions, joined by cross-attention between byte and patch positions; posenc's layer "
+     "map describes one stack of one model"},
+    {{"hrm_text"}, "models/hrm_text (HrmTextConfig, HrmTextModel.forward)",
+     "with prefix_lm (the default) the tokens whose token_type_ids are 1 attend each other both "
+     "ways and the rest causally (create_causal_mask with block_sequence_ids), and the H / L "
+     "stacks rerun their layers H_cycles · (L_cycles + 1) times: posenc's layer map has no "
+     "prefix-LM attention and no repeated layers"},
     {{"video_llama_3"}, "models/video_llama_3 (VideoLlama3Config: AutoModel of text_config)",
      "its language model is whatever text_config.model_type names (Qwen2 in the released "
      "checkpoints); this config names none: give text_config.model_type"},

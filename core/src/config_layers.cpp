@@ -74,8 +74,9 @@ std::string no_rope_reason(const text_context& c) {
   }
   if (rule.rope_switch.empty()) return "";
   const std::string key = c.p + std::string(rule.rope_switch);
-  if (c.r.text(key).value_or("") == "rope") return "";
-  return key + " is not 'rope': " + std::string(c.f.name) + " then builds no rotary (" +
+  const std::string want(rule.rope_switch_value);
+  if (c.r.text(key).value_or("") == want) return "";
+  return key + " is not '" + want + "': " + std::string(c.f.name) + " then builds no rotary (" +
          std::string(c.f.source) + ")";
 }
 
@@ -385,8 +386,8 @@ int window_of(const text_context& c) {
   if (!c.f.layers.window_half_key.empty()) {  // ModernBertDecoderConfig: local_attention // 2
     const std::string key = c.p + std::string(c.f.layers.window_half_key);
     if (c.r.is_null(key))
-      fail_argument(key, " is null: transformers then sets sliding_window = -1 on the sliding "
-                    "layers, which posenc's layer map does not describe");
+      fail_argument(key, " is null: ", c.f.source, " then gives the sliding layers no window "
+                    "(sliding_window -1, or an error), which posenc's layer map does not describe");
     const int w = c.r.integer(key, 2).value_or(c.f.layers.window_fallback) / 2;
     return w;
   }
@@ -533,6 +534,19 @@ void check_options(const config_options& options) {
 
 // An encoder layer's window as HF's bidirectional mask applies sliding_window w: keys at or
 // before the query (0 ≤ i − j < window) and after it (0 < j − i ≤ lookahead).
+// A cross-attention without RoPE beside layer i's self-attention (layer_rule::adapter_key):
+// EvollaDecoderLayer's sequence aligner when (i + 1) % max(n // aligner_num_add_layers, 1) == 0,
+// IdeficsModel's gated cross-attention block when i % cross_layer_interval == 0.
+bool adapter_at(const text_context& c, int i, int n) {
+  const layer_rule& rule = c.f.layers;
+  if (rule.adapter_key.empty()) return false;
+  const std::string key = c.p + std::string(rule.adapter_key);
+  if (c.r.is_null(key)) fail_argument(key, " is null: ", c.f.source, " divides by it");
+  const int k = c.r.integer(key, 1).value_or(rule.adapter_fallback);
+  const int step = rule.adapter_count ? std::max(n / k, 1) : k;
+  return (i + rule.adapter_offset) % step == 0;
+}
+
 std::pair<int, int> encoder_window_of(const text_context& c, int w) {
   if (c.f.stacks.window == encoder_window::split)  // sliding_window_mask_function(is_causal=False)
     return {(w + 1) / 2, w / 2};
@@ -540,7 +554,8 @@ std::pair<int, int> encoder_window_of(const text_context& c, int w) {
   return {w + 1, w};  // create_bidirectional_sliding_window_mask: |i − j| ≤ w
 }
 
-// Mistral4Config.__post_init__: `if self.rope_parameters is None: self.rope_parameters = {…}`.
+// Mistral4Config / HiggsAudioV2Config.__post_init__: `if self.rope_parameters is None:
+// self.rope_parameters = {…}`.
 hf_config with_class_rope(const hf_config& config, const class_rope& d, const std::string& key) {
   hf_config out = config;
   out[key] = config_value::object();
@@ -548,7 +563,8 @@ hf_config with_class_rope(const hf_config& config, const class_rope& d, const st
   const std::pair<const char*, double> values[] = {
       {"rope_theta", d.theta}, {"factor", d.factor}, {"original_max_position_embeddings", d.original},
       {"beta_fast", d.beta_fast}, {"beta_slow", d.beta_slow}, {"mscale", d.mscale},
-      {"mscale_all_dim", d.mscale_all_dim}, {"llama_4_scaling_beta", d.query_beta}};
+      {"mscale_all_dim", d.mscale_all_dim}, {"llama_4_scaling_beta", d.query_beta},
+      {"low_freq_factor", d.low_freq}, {"high_freq_factor", d.high_freq}};
   for (const auto& [name, v] : values)
     if (v != 0.0) out[key + "." + name] = config_value::of(v);
   if (!d.truncate) out[key + ".truncate"] = config_value::of_bool(false);
@@ -751,6 +767,8 @@ model_info model_from_config(const hf_config& config, const config_options& opti
     info.bidirectional = (c.stack == "encoder" && !st.causal_encoder) || both_ways ||
                          (c.stack == "decoder" && st.canvas_decoder);
     if (c.stack == "decoder") info.cross = c.f.stacks.cross;
+    if (detail::adapter_at(c, info.index, static_cast<int>(plan.size())))
+      info.cross = cross_attention::separate;
     if (info.attention == attention_kind::sliding)  // 'all': sliding_window = (w // 2) + 1
       info.window = both_ways ? detail::window_of(c) / 2 + 1 : detail::window_of(c);
     if (info.window && info.bidirectional)

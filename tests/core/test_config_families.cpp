@@ -120,7 +120,9 @@ std::string layers_text(const family& f) {
   const std::string reach = st.window == posenc::detail::encoder_window::split
                                 ? "(w + 1) // 2 keys at or before, w // 2 after"
                                 : "distance ≤ w both ways";
-  if (st.encoder_only) parts.push_back("encoder only: every layer bidirectional, window " + reach);
+  if (st.encoder_only)
+    parts.push_back(std::string("encoder only: every layer bidirectional") +
+                    (l.sliding == sliding_rule::none ? "" : ", window " + reach));
   if (st.canvas_decoder)
     parts.push_back("`stack` 'encoder' and 'decoder' both read `" + std::string(st.encoder) + "`: the encoder (the "
                     "prompt) causal; the decoder (the canvas) bidirectional over the cached prompt keys and the "
@@ -135,6 +137,12 @@ std::string layers_text(const family& f) {
   if (l.rope == rope_where::sliding) parts.push_back("RoPE on sliding layers only");
   if (l.rope == rope_where::sliding_if_window) parts.push_back("RoPE on sliding layers only, when windowed");
   if (!l.cross_layers.empty()) parts.push_back("`" + std::string(l.cross_layers) + "`: cross, no RoPE");
+  if (!l.adapter_key.empty()) {
+    const std::string key = "`" + std::string(l.adapter_key) + "` (else " + std::to_string(l.adapter_fallback) + ")";
+    parts.push_back("a separate cross-attention without RoPE at layer i when " +
+                    (l.adapter_offset ? "(i + " + std::to_string(l.adapter_offset) + ")" : std::string("i")) +
+                    " % " + (l.adapter_count ? "max(n // " + key + ", 1)" : key) + " == 0");
+  }
   if (!l.bidirectional_key.empty())
     parts.push_back("`" + std::string(l.bidirectional_key) + "` 'all': every layer bidirectional, sliding window "
                     "(w // 2) + 1, distance ≤ it both ways");
@@ -154,7 +162,10 @@ std::string layers_text(const family& f) {
   if (l.query == query_rule::mistral4) parts.push_back("query scale on every layer (`llama_4_scaling_beta` required)");
   if (!f.rope_dict.rope_type.empty())
     parts.push_back("class default " + std::string(f.rope_dict.rope_type) + " θ " + number(f.rope_dict.theta) +
-                    " factor " + number(f.rope_dict.factor) + " original " + number(f.rope_dict.original));
+                    " factor " + number(f.rope_dict.factor) + " original " + number(f.rope_dict.original) +
+                    (f.rope_dict.low_freq > 0 ? " low / high freq factor " + number(f.rope_dict.low_freq) +
+                                                    " / " + number(f.rope_dict.high_freq)
+                                              : std::string()));
   if (l.full_every > 0)
     parts.push_back("without `layer_types` every " + std::to_string(l.full_every) +
                     "-th layer full, the rest linear attention (no attention)");
@@ -191,7 +202,11 @@ std::string layers_text(const family& f) {
   if (l.dense_prefix)
     parts.push_back("`first_k_dense_replace` dense layers: own pattern (`prefix_dense_sliding_window_pattern`), RoPE when it is 1");
   if (l.rope == rope_where::nowhere) parts.push_back("no RoPE on any layer");
-  if (!l.rope_switch.empty()) parts.push_back("RoPE only when `" + std::string(l.rope_switch) + "` is 'rope'");
+  if (!l.rope_switch.empty())
+    parts.push_back("RoPE only when `" + std::string(l.rope_switch) + "` is '" +
+                    std::string(l.rope_switch_value) + "'");
+  for (const auto& flag : f.refused_flags)
+    if (!flag.key.empty()) parts.push_back("`" + std::string(flag.key) + "` true refused");
   if (f.rotary.factor_forced) parts.push_back("top-level `partial_rotary_factor` replaced by the class");
   if (l.needs_layer_types && l.block_pattern.empty()) parts.push_back("`layer_types` required (linear / conv blocks: no attention)");
   if (!f.indexer_dim.empty())

@@ -365,6 +365,22 @@ const FAMILIES = {
     layers: every(5, () => ['e0', 'sliding', 2049, null, null]), stacks: every(5, () => [true, 2048, null]) },
   'zaya1-8b.class-defaults.reconstructed': { family: 'zaya', encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6))],
     layers: full(40) },
+  // Text encoders (is_causal False, create_bidirectional_mask): every layer sees every key.
+  // ModernBertConfig: layer i full when i % 3 == 0 (θ global_rope_theta 160000), else sliding (θ
+  // local_rope_theta 10000) with sliding_window = local_attention // 2 = 64, and
+  // create_bidirectional_sliding_window_mask's |i − j| ≤ 64 → window 65 at or before, lookahead 64.
+  'modernbert-base.class-defaults.reconstructed': { family: 'modernbert',
+    encodings: [rotary(64, 64, 160000, 'half', plain(64, 160000)), rotary(64, 64, 10000, 'half', plain(64, 10000))],
+    layers: every(22, (i) => (i % 3 ? ['e1', 'sliding', 65, null, null] : ['e0', 'full', null, null, null])),
+    stacks: every(22, (i) => [true, i % 3 ? 64 : null, null]) },
+  // EuroBertRotaryEmbedding / NomicBertRotaryEmbedding / JinaEmbeddingsV3RotaryEmbedding: the
+  // default ladder over head_dim or hidden / heads at the class's default_theta.
+  'eurobert-210m.class-defaults.reconstructed': { family: 'eurobert', encodings: [rotary(64, 64, 10000, 'half', plain(64, 10000))],
+    layers: full(12), stacks: every(12, () => [true, null, null]) },
+  'nomic-embed-text-v1.5.class-defaults.reconstructed': { family: 'nomic_bert', encodings: [rotary(64, 64, 1000, 'half', plain(64, 1000))],
+    layers: full(12), stacks: every(12, () => [true, null, null]) },
+  'jina-embeddings-v3.class-defaults.reconstructed': { family: 'jina_embeddings_v3',
+    encodings: [rotary(64, 64, 20000, 'half', plain(64, 20000))], layers: full(24), stacks: every(24, () => [true, null, null]) },
 };
 
 // The fixtures tests/js/config.test.mjs checks rotator by rotator.
@@ -449,6 +465,8 @@ const CLASS_DEFAULTS = [
   ['ernie4_5', 'interleaved', 128, 5e5], ['glm4', 'interleaved', 64, 1e4], ['smollm3', 'half', 128, 2e6],
   ['gpt_oss', 'half', 128, 150000], ['olmo3', 'half', 128, 5e5], ['lfm2', 'half', 128, 1e6],
   ['ministral', 'half', 128, 1e4], ['dots1', 'half', 128, 1e4], ['cwm', 'half', 128, 1e6],
+  ['chameleon', 'half', 128, 1e4], ['evolla', 'half', 128, 5e5], ['roformer', 'interleaved', 128, 1e4],
+  ['csm', 'half', 128, 5e5], ['csm_depth_decoder_model', 'half', 128, 5e5],
 ];
 
 for (const [name, pe] of Object.entries(both)) {
@@ -486,6 +504,49 @@ for (const [name, pe] of Object.entries(both)) {
     assert.equal(gemma4.scaling.e1.type, 'proportional');
     scout.dispose();
     gemma4.dispose();
+  });
+
+  test(`${name}: Evolla's aligners and IDEFICS's gated blocks are cross-attentions without RoPE beside RoPE layers`, () => {
+    // EvollaDecoderLayer: an adapter when (i + 1) % max(num_hidden_layers // aligner_num_add_layers, 1) == 0.
+    for (const [n, k] of [[32, undefined], [32, 5], [6, 8]]) {
+      const c = { model_type: 'evolla', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: n,
+        ...(k === undefined ? {} : { aligner_num_add_layers: k }) };
+      const step = Math.max(Math.floor(n / (k ?? 8)), 1);
+      assertModel(pe, `evolla ${n} / ${k}`, { family: 'evolla', encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5))],
+        layers: full(n), stacks: every(n, (i) => [false, null, (i + 1) % step ? null : 'separate']) }, {}, c);
+    }
+    assertThrows(() => pe.modelFromConfig({ model_type: 'evolla', hidden_size: 4096, num_attention_heads: 32,
+      num_hidden_layers: 4, aligner_num_add_layers: null }), RangeError, /aligner_num_add_layers is null/);
+    // IdeficsModel.forward: a gated cross-attention block before layer i when i % cross_layer_interval == 0.
+    const idefics = { model_type: 'idefics', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 8, cross_layer_interval: 4 };
+    assertModel(pe, 'idefics', { family: 'idefics', encodings: [rotary(128, 128, 10000, 'half', plain(128, 10000))],
+      layers: full(8), stacks: every(8, (i) => [false, null, i % 4 ? null : 'separate']) }, {}, idefics);
+    assertThrows(() => pe.modelFromConfig({ model_type: 'hrm_text', hidden_size: 1536, num_attention_heads: 12 }),
+      RangeError, /model_type = 'hrm_text' is refused: with prefix_lm/);
+  });
+
+  test(`${name}: ESM rotates only with position_embedding_type 'rotary'; RoFormer's flags are refused by name`, () => {
+    // EsmModel: rotary_embeddings only when position_embedding_type == "rotary" (default "absolute").
+    const esm = { model_type: 'esm', hidden_size: 320, num_attention_heads: 20, num_hidden_layers: 6 };
+    assertThrows(() => pe.ropeFromConfig(esm), RangeError, /position_embedding_type is not 'rotary'/);
+    const absolute = pe.modelFromConfig(esm);
+    assert.deepEqual(absolute.layers.map((l) => l.rope), Array(6).fill(null));
+    absolute.dispose();
+    assertModel(pe, 'esm rotary', { family: 'esm', encodings: [rotary(16, 16, 10000, 'half', plain(16, 10000))],
+      layers: full(6), stacks: every(6, () => [true, null, null]) }, {}, { ...esm, position_embedding_type: 'rotary' });
+    assertThrows(() => pe.modelFromConfig({ ...esm, position_embedding_type: 'rotary', is_decoder: true }), RangeError,
+      /is_decoder = true: EsmSelfAttention is then causal/);
+    const ro = { model_type: 'roformer', hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 2 };
+    assertThrows(() => pe.ropeFromConfig({ ...ro, rotary_value: true }), RangeError, /rotary_value = true: .*rotates the values too/);
+    assertThrows(() => pe.ropeFromConfig({ ...ro, rotary_value: 1 }), TypeError, /rotary_value must be a boolean/);
+  });
+
+  test(`${name}: Higgs Audio v2 takes its class's llama3 dict when the config has none`, () => {
+    // HiggsAudioV2Config.__post_init__: llama3, factor 32, low / high 0.125 / 0.5, original 1024, θ 500000.
+    const rope = pe.ropeFromConfig({ model_type: 'higgs_audio_v2', hidden_size: 3072, num_attention_heads: 24 });
+    assertEncoding(rope, rotary(128, 128, 5e5, 'half', [hfLlama3(128, 5e5, { factor: 32, low_freq_factor: 0.125,
+      high_freq_factor: 0.5, original_max_position_embeddings: 1024 }), 1]), 'higgs_audio_v2 class dict');
+    rope.dispose();
   });
 
   test(`${name}: long-tail families: class-default rope dicts, unread keys and refusals are named`, () => {

@@ -23,7 +23,7 @@ const BUNDLED = {
   'deepseek-v3': 'deepseek-v3', 'phi-3.5-mini': 'phi-3.5-mini-instruct', 'smollm3-3b': 'smollm3-3b',
   'command-r': 'c4ai-command-r-v01', 'gpt-j-6b': 'gpt-j-6b',
   't5gemma-2-270m': 't5gemma-2-270m-270m.reconstructed', 'privacy-filter': 'openai-privacy-filter.class-defaults.reconstructed',
-  'nanochat': 'nanochat.class-defaults.reconstructed',
+  'nanochat': 'nanochat.class-defaults.reconstructed', 'modernbert-base': 'modernbert-base.class-defaults.reconstructed',
 };
 // The encoder-decoder ones: their config.json holds an `encoder` and a `decoder` (the page reads
 // the decoder unless the reader picks the encoder).

@@ -24,6 +24,7 @@ export const BUNDLED = {
   't5gemma-2-270m': ['T5Gemma 2 270M-270M (reconstructed)', () => import('../../tests/fixtures/hf-configs/t5gemma-2-270m-270m.reconstructed.json')],
   'privacy-filter': ['OpenAI Privacy Filter (class defaults)', () => import('../../tests/fixtures/hf-configs/openai-privacy-filter.class-defaults.reconstructed.json')],
   'nanochat': ['nanochat (class defaults)', () => import('../../tests/fixtures/hf-configs/nanochat.class-defaults.reconstructed.json')],
+  'modernbert-base': ['ModernBERT base (class defaults)', () => import('../../tests/fixtures/hf-configs/modernbert-base.class-defaults.reconstructed.json')],
 };
 
 /** The positions `npx posenc vectors` writes by default. */

@@ -54,7 +54,7 @@ export default {
   num: 18,
   id: 'microscope',
   params: {
-    's18.m': spec.enumOf('llama-3.1-8b', ['llama-3.1-8b', 'qwen2.5-vl-7b', 'qwen3-vl-4b', 'ministral-3-3b', 'gemma-3-27b', 'gemma-4-e2b', 'llama-4-scout', 'deepseek-v3', 'phi-3.5-mini', 'smollm3-3b', 'command-r', 'gpt-j-6b', 't5gemma-2-270m', 'privacy-filter', 'nanochat']),
+    's18.m': spec.enumOf('llama-3.1-8b', ['llama-3.1-8b', 'qwen2.5-vl-7b', 'qwen3-vl-4b', 'ministral-3-3b', 'gemma-3-27b', 'gemma-4-e2b', 'llama-4-scout', 'deepseek-v3', 'phi-3.5-mini', 'smollm3-3b', 'command-r', 'gpt-j-6b', 't5gemma-2-270m', 'privacy-filter', 'nanochat', 'modernbert-base']),
     // The stack of an encoder-decoder config (offered only for such a config).
     's18.stack': spec.enumOf('decoder', ['decoder', 'encoder']),
   },

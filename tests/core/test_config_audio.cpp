@@ -1,0 +1,72 @@
+// test_config_audio.cpp — speech language models whose decoders are Llama's: Sesame CSM's
+// backbone and depth decoder (CsmConfig / CsmDepthDecoderConfig default_theta 500000,
+// CsmRotaryEmbedding) and Higgs Audio v2 (HiggsAudioV2Config.__post_init__'s llama3 dict when
+// the config has none: factor 32, low / high freq factor 0.125 / 0.5, original 1024, θ 500000;
+// modeling_rope_utils._compute_llama3_parameters), transformers c49429ed, in float64.
+#include "posenc/config.hpp"
+#include "posenc/errors.hpp"
+#include "posenc/frequencies.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "support.hpp"
+
+#include <cmath>
+#include <numbers>
+#include <string>
+
+namespace {
+
+using posenc::config_value;
+
+posenc::hf_config shape(const std::string& type) {
+  posenc::hf_config c;
+  c["model_type"] = config_value::of_text(type);
+  c["hidden_size"] = config_value::of(3072);
+  c["num_attention_heads"] = config_value::of(24);
+  c["num_hidden_layers"] = config_value::of(4);
+  return c;
+}
+
+// _compute_llama3_parameters for one rung of the default ladder.
+double llama3(double f, double factor, double low, double high, double old) {
+  const double wavelen = 2 * std::numbers::pi / f;
+  if (wavelen < old / high) return f;
+  if (wavelen > old / low) return f / factor;
+  const double smooth = (old / wavelen - low) / (high - low);
+  return (1 - smooth) * f / factor + smooth * f;
+}
+
+}  // namespace
+
+TEST_CASE("config csm: backbone and depth decoder rotate the whole head at θ 500000", "[config][families]") {
+  for (const char* type : {"csm", "csm_depth_decoder_model"}) {
+    CAPTURE(type);
+    const posenc::rope_config r = posenc::rope_from_config(shape(type));
+    CHECK(r.head_dim == 128);
+    CHECK(r.rotary_dim == 128);
+    CHECK(r.base == 500000.0);
+    CHECK(r.scaling.type == posenc::scaling_type::none);
+  }
+}
+
+TEST_CASE("config higgs_audio_v2: the class's llama3 dict when the config has none", "[config][families]") {
+  const posenc::rope_config r = posenc::rope_from_config(shape("higgs_audio_v2"));  // head_dim 128
+  CHECK(r.head_dim == 128);
+  CHECK(r.base == 500000.0);
+  REQUIRE(r.scaling.type == posenc::scaling_type::llama3);
+  const posenc::frequencies f = posenc::inverse_frequencies(r.rotary_dim, r.base, r.scaling);
+  for (int i = 0; i < 64; ++i) {
+    const double plain = 1.0 / std::pow(500000.0, 2.0 * i / 128);
+    CHECK(f.inv_freq[static_cast<std::size_t>(i)] ==
+          Approx(llama3(plain, 32.0, 0.125, 0.5, 1024.0)).epsilon(1e-14));
+  }
+  // A rope_parameters of its own replaces the class's dict.
+  posenc::hf_config c = shape("higgs_audio_v2");
+  c["rope_parameters"] = config_value::object();
+  c["rope_parameters.rope_type"] = config_value::of_text("default");
+  c["rope_parameters.rope_theta"] = config_value::of(10000.0);
+  const posenc::rope_config own = posenc::rope_from_config(c);
+  CHECK(own.base == 10000.0);
+  CHECK(own.scaling.type == posenc::scaling_type::none);
+}
