@@ -21,12 +21,16 @@ const OPTION_KEYS = ['layout', 'seqLen', 'layerType', 'tower', 'cacheLength', 'c
   'layer', 'part', 'stack'];
 const MODEL_KEYS = ['layout', 'seqLen', 'tower', 'family', 'cacheLength', 'cacheStart', 'angles', 'stack'];
 const LAYOUTS = ['half', 'interleaved'];
-const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention', 'hybrid', 'hybrid_sliding'];
+const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention', 'hybrid', 'hybrid_sliding',
+  'compressed_sparse_attention', 'heavily_compressed_attention'];
 const TOWERS = ['text', 'vision'];
 const PARTS = ['attention', 'indexer'];
 const STACKS = ['encoder', 'decoder'];
 const CROSS = [null, 'separate', 'merged'];
-const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none', 'windowed'];
+const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none', 'windowed',
+  'compressed_sparse', 'heavily_compressed'];
+// Numbers per layer in the core's model block (wasm/src/bind_config.cpp).
+const LAYER_FIELDS = 18;
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional'];
 // A family name is a short identifier; a longer string cannot name one (the core lists them).
 const MAX_FAMILY = 64;
@@ -354,6 +358,15 @@ export function configApi({ module, heap }, rope) {
     return freeze(w);
   }
 
+  // Where a rotator sits in its heads (DeepSeek-V4's trailing slice), or null (NaN: unset).
+  function ropeSlice(head, offset) {
+    if (head !== head) return null;
+    const s = record();
+    s.head = head;
+    s.offset = offset;
+    return freeze(s);
+  }
+
   return {
     /** A rotator from a Hugging Face config.json object, as published; see index.d.ts. */
     ropeFromConfig(config, opts) {
@@ -399,8 +412,12 @@ export function configApi({ module, heap }, rope) {
         layer.lookahead = info[at + 8] === info[at + 8] ? info[at + 8] : null;
         layer.crossAttention = CROSS[info[at + 9]];
         layer.patchWindow = info[at + 10] === info[at + 10] ? patchWindow(info[at + 10], info[at + 11]) : null;
+        layer.compressRate = info[at + 12] === info[at + 12] ? info[at + 12] : null;
+        layer.ropeSlice = ropeSlice(info[at + 13], info[at + 14]);
+        layer.outputInverse = info[at + 15] === 1;
+        layer.indexerSlice = ropeSlice(info[at + 16], info[at + 17]);
         layers[i] = freeze(layer);
-        at += 12;
+        at += LAYER_FIELDS;
       }
       const encodings = record();
       const scalings = record();

@@ -215,7 +215,8 @@ val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uint
 // → [model_type (text), family (text), layer count, per layer: rope (−1 none), attention
 //    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset),
 //    bidirectional (0 | 1), lookahead (NaN unset), cross (cross_attention), patch window
-//    side and merge (NaN unset);
+//    side and merge (NaN unset), compress rate (NaN unset), rope slice head and offset (NaN
+//    unset), output inverse (0 | 1), indexer slice head and offset (NaN unset);
 //    encoding count, per encoding: its block's length, the block of append_config].
 val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                          std::size_t n_text, std::string layout, double seq_len,
@@ -238,7 +239,11 @@ val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uin
                              scaled ? l.query_scale->attn_scale : kNaN,
                              scaled ? l.query_scale->offset : kNaN, l.bidirectional ? 1.0 : 0.0,
                              or_nan(l.lookahead), static_cast<double>(l.cross),
-                             l.patches ? l.patches->side : kNaN, l.patches ? l.patches->merge : kNaN});
+                             l.patches ? l.patches->side : kNaN, l.patches ? l.patches->merge : kNaN,
+                             l.compressed ? l.compressed->rate : kNaN,
+                             l.slice ? l.slice->head : kNaN, l.slice ? l.slice->offset : kNaN,
+                             l.output_inverse ? 1.0 : 0.0,
+                             l.indexer ? l.indexer->head : kNaN, l.indexer ? l.indexer->offset : kNaN});
     }
     out.push_back(static_cast<double>(m.encodings.size()));
     for (const rope_config& c : m.encodings) {
