@@ -822,6 +822,14 @@ export interface Posenc {
    */
   queryScale(scale: QueryScale, positions: ArrayLike<number>): Float64Array;
 
+  /**
+   * The compressed keys a query sees at each position (LayerDescription.compressRate, DeepSeek-V4's
+   * compressed layers): floor((p + 1) / compressRate) — keys w = 0 … that − 1, key w rotated at
+   * position w · compressRate. compressRate an integer in [1, 2^31); positions integers in
+   * [0, 2^53), else RangeError. Exact.
+   */
+  compressedKeys(compressRate: number, positions: ArrayLike<number>): Float64Array;
+
   /** Attention logits S[m][n] = ⟨q'_m, k'_n⟩, [Tq][Tk] row-major; terms in 'additive' mode. */
   scores(options: ScoreOptions): { scores: Float32Array; terms?: ScoreTerms };
   /** max |S(m+shift, n+shift) − S(m, n)|. */

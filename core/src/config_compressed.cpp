@@ -167,7 +167,8 @@ hf_config with_compressed(const hf_config& config, const text_context& c) {
     out[c.p + std::string(rule.rates_key) + "." + std::string(rule.types[i].name)] =
         config_value::of(rates[i]);
 
-  if (!r.has(scaling) && r.is_object(main) && r.is_object(compress)) {
+  const bool scaled = r.is_object(scaling) && !r.children(scaling).empty();  // `rope_scaling or …`
+  if (!scaled && r.is_object(main) && r.is_object(compress)) {
     // Already nested: the dicts as given, standardize_rope_params' defaults filled in.
     for (const std::string& child : r.children(parameters))
       if (child != rule.main_label && child != rule.compress_label)
@@ -185,7 +186,7 @@ hf_config with_compressed(const hf_config& config, const text_context& c) {
     return out;
   }
   // Flat: `rope_scaling or rope_parameters` goes to `compress`, `main` is plain RoPE.
-  const std::string flat = r.is_object(scaling) && !r.children(scaling).empty() ? scaling : parameters;
+  const std::string flat = scaled ? scaling : parameters;
   for (const char* k : {"rope_theta", "partial_rotary_factor"}) {  // replaced by __post_init__
     const std::string own = flat + "." + k;
     const double used = k[0] == 'r' ? theta : factor;

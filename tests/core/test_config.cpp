@@ -1112,7 +1112,7 @@ void check_v4_cos_sin(const posenc::rope_config& config, const std::vector<doubl
 
 }  // namespace
 
-TEST_CASE("DeepSeek-V4: 'main' and 'compress' rotaries on the trailing 64 of 512 dims, interleaved",
+TEST_CASE("config deepseek_v4: 'main' and 'compress' rotaries on the trailing 64 of 512 dims, interleaved",
           "[config]") {
   const json v4 = load("deepseek-v4-flash.class-defaults.reconstructed.json");
   // DeepseekV4Config.__post_init__: main = default at rope_theta; compress = the rope_scaling
@@ -1143,7 +1143,7 @@ TEST_CASE("DeepSeek-V4: 'main' and 'compress' rotaries on the trailing 64 of 512
       "layer_type 'heavily_compressed_attention' is not a layer type of deepseek");
 }
 
-TEST_CASE("DeepSeek-V4: the layer map — class default pattern, compress rates, slices, de-rotation",
+TEST_CASE("config deepseek_v4: the layer map — class default pattern, compress rates, slices, de-rotation",
           "[config]") {
   const json v4 = load("deepseek-v4-flash.class-defaults.reconstructed.json");
   const posenc::model_info m = posenc::model_from_config(flat(v4));
@@ -1228,13 +1228,17 @@ TEST_CASE("DeepSeek-V4: the layer map — class default pattern, compress rates,
                                {"compress", {{"rope_type", "default"}, {"rope_theta", 40000.0}, {"partial_rotary_factor", 0.125}}}};
   check_rotator(rope_from_config(flat(nested), {.layer_type = "heavily_compressed_attention"}), 64, 64,
                 40000.0, rope_layout::interleaved, hf_default(64, 40000.0), 1.0);
+  json empty = nested;  // an empty rope_scaling is falsy: `rope_scaling or rope_parameters`
+  empty["rope_scaling"] = json::object();
+  check_rotator(rope_from_config(flat(empty), {.layer_type = "heavily_compressed_attention"}), 64, 64,
+                40000.0, rope_layout::interleaved, hf_default(64, 40000.0), 1.0);
   nested["rope_parameters"]["compress"] = {{"rope_type", "yarn"}, {"factor", 16}, {"original_max_position_embeddings", 65536}};
   require_throws<posenc::invalid_argument>(
       [&] { (void)rope_from_config(flat(nested), {.layer_type = "heavily_compressed_attention"}); },
       "rope_parameters.compress.attention_factor must be 1");
 }
 
-TEST_CASE("DeepSeek-V4: compressed keys at w · rate, seen by queries with w < (p + 1) // rate",
+TEST_CASE("config deepseek_v4: compressed keys at w · rate, seen by queries with w < (p + 1) // rate",
           "[config]") {
   // DeepseekV4HCACompressor / DeepseekV4Indexer: positions = arange(n) * compress_rate +
   // first_window_position; causal_threshold = (position_ids + 1) // compress_rate.

@@ -670,6 +670,14 @@ for (const [name, pe] of Object.entries(both)) {
     } finally {
       model.dispose();
     }
+    // DeepseekV4HCACompressor / DeepseekV4Indexer: causal_threshold = (position_ids + 1) // compress_rate.
+    const ps = [0, 2, 3, 4, 7, 127, 128, 131071, 2 ** 53 - 1];
+    for (const rate of [1, 4, 128]) {
+      assert.deepEqual(Array.from(pe.compressedKeys(rate, ps)), ps.map((p) => Number((BigInt(p) + 1n) / BigInt(rate))), `rate ${rate}`);
+    }
+    assertThrows(() => pe.compressedKeys(0, [1]), RangeError, /compressRate must be an integer in \[1, /);
+    assertThrows(() => pe.compressedKeys(4, [-1]), RangeError, /positions\[0\] must be an integer in \[0, /);
+    assertThrows(() => pe.compressedKeys(4, [2 ** 53]), RangeError, /positions\[0\]/);
     const indexer = pe.ropeFromConfig(v4, { layer: 3, part: 'indexer' });
     assertEncoding(indexer, rotary(64, 64, 160000, 'interleaved',
       hfYarn(64, 160000, { factor: 16, original_max_position_embeddings: 65536, beta_fast: 32, beta_slow: 1, attention_factor: 1 })), 'v4 indexer');

@@ -342,6 +342,22 @@ export function configApi({ module, heap }, rope) {
     return heap.take(r, 'Float64Array');
   }
 
+  // A core function of each position: the list staged as doubles, the result a Float64Array.
+  function perPosition(positions, what, call) {
+    const list = check.numberList('positions', positions, check.MAX_LIST);
+    const n = check.lengthOf(list);
+    const base = heap.acquire(8 * n, what);
+    let r;
+    try {
+      heap.put(base, list, 'Float64Array');
+      r = call(base, n);
+    } finally {
+      heap.release(base);
+    }
+    if (r === null) throwConfigError(module);
+    return heap.take(r, 'Float64Array');
+  }
+
   // One layer's query scale: a frozen record of its three numbers (pe.queryScale evaluates it).
   function queryScale(floorScale, attnScale, offset) {
     const q = record();
@@ -452,18 +468,13 @@ export function configApi({ module, heap }, rope) {
       const floorScale = check.number('scale.floorScale', q.floorScale);
       const attnScale = check.number('scale.attnScale', q.attnScale);
       const offset = q.offset === undefined ? 1 : check.number('scale.offset', q.offset);
-      const list = check.numberList('positions', positions, check.MAX_LIST);
-      const n = check.lengthOf(list);
-      const base = heap.acquire(8 * n, 'queryScale()');
-      let r;
-      try {
-        heap.put(base, list, 'Float64Array');
-        r = module.queryScales(floorScale, attnScale, offset, base, n);
-      } finally {
-        heap.release(base);
-      }
-      if (r === null) throwConfigError(module);
-      return heap.take(r, 'Float64Array');
+      return perPosition(positions, 'queryScale()', (base, n) => module.queryScales(floorScale, attnScale, offset, base, n));
+    },
+
+    /** How many compressed keys (DeepSeek-V4) the query at each position sees: Float64Array. */
+    compressedKeys(compressRate, positions) {
+      const rate = check.integer('compressRate', compressRate, 1);
+      return perPosition(positions, 'compressedKeys()', (base, n) => module.compressedKeys(rate, base, n));
     },
   };
 }

@@ -272,10 +272,26 @@ val query_scales_at(double floor_scale, double attn_scale, double offset, std::u
   });
 }
 
+// The compressed keys a query sees (DeepSeek-V4) at each position of the staged list.
+val compressed_keys_at(int rate, std::uintptr_t positions, std::size_t n) {
+  return guarded([&] {
+    const double* p = from_address<const double>(positions);
+    std::vector<double> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!(p[i] >= 0 && p[i] < static_cast<double>(max_position) && p[i] == std::floor(p[i])))
+        detail::fail_argument("positions[", i, "] must be an integer in [0, ", max_position - 1,
+                              "], got ", p[i]);
+      out[i] = static_cast<double>(compressed_keys_seen({rate}, static_cast<std::int64_t>(p[i])));
+    }
+    return hand_over(std::move(out));
+  });
+}
+
 } // namespace
 } // namespace posenc::wasm
 
 EMSCRIPTEN_BINDINGS(posenc_config) {
+  emscripten::function("compressedKeys", &posenc::wasm::compressed_keys_at);
   emscripten::function("ropeFromConfig", &posenc::wasm::rope_from_config_at);
   emscripten::function("modelFromConfig", &posenc::wasm::model_from_config_at);
   emscripten::function("queryScales", &posenc::wasm::query_scales_at);
