@@ -174,15 +174,33 @@ hf_config with_compressed(const hf_config& config, const text_context& c) {
       if (child != rule.main_label && child != rule.compress_label)
         fail_argument(parameters, ".", key_text(child), " is not read by ", c.f.name, " (",
                       c.f.source, " keeps only ", rule.main_label, " and ", rule.compress_label, ")");
+    // standardize_rope_params (Case 2) runs again inside every non-default rope init and
+    // overwrites each dict's factor with the class's, so a dict's own factor (or its absence:
+    // 1.0) holds in some rotaries and not in others: refused unless it is the class's.
+    const std::string top_original = c.p + "original_max_position_embeddings";
+    const std::string max_key = c.p + std::string(c.f.max_key);
     for (const std::string& dict : {main, compress}) {
       if (!r.has(dict + ".rope_type") && !r.has(dict + ".type"))
         out[dict + ".rope_type"] = config_value::of_text("default");
       if (!r.has(dict + ".rope_theta")) out[dict + ".rope_theta"] = config_value::of(theta);
-      if (r.has(c.p + "partial_rotary_factor"))
-        out[dict + ".partial_rotary_factor"] = config_value::of(factor);
-      else if (!r.has(dict + ".partial_rotary_factor"))  // compute_default_rope_parameters' .get(…, 1.0)
-        out[dict + ".partial_rotary_factor"] = config_value::of(1.0);
+      const std::string own = dict + ".partial_rotary_factor";
+      if (r.has(c.p + "partial_rotary_factor") || (r.has(own) && r.number(own) == factor)) {
+        out[own] = config_value::of(factor);
+      } else {
+        fail_argument(own, r.has(own) ? " differs from" : " is missing, unlike", " the class's "
+                      "partial_rotary_factor = ", factor, ": ", c.f.source, " rotates with one or "
+                      "the other depending on which rotary is built first (standardize_rope_params "
+                      "overwrites it); give ", own, " = ", factor, " or a top-level partial_rotary_factor");
+      }
+      // Case 2 takes the dict's original_max_position_embeddings, else max_position_embeddings;
+      // a top-level one is not read there.
+      const std::string type = r.text(dict + ".rope_type").value_or(r.text(dict + ".type").value_or("default"));
+      if ((type == "yarn" || type == "llama3" || type == "longrope") &&
+          !r.has(dict + ".original_max_position_embeddings"))
+        out[dict + ".original_max_position_embeddings"] =
+            config_value::of(r.integer(max_key, 1).value_or(c.f.max_fallback));
     }
+    erase_tree(out, top_original);
     return out;
   }
   // Flat: `rope_scaling or rope_parameters` goes to `compress`, `main` is plain RoPE.

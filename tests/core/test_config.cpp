@@ -1228,11 +1228,31 @@ TEST_CASE("config deepseek_v4: the layer map — class default pattern, compress
                                {"compress", {{"rope_type", "default"}, {"rope_theta", 40000.0}, {"partial_rotary_factor", 0.125}}}};
   check_rotator(rope_from_config(flat(nested), {.layer_type = "heavily_compressed_attention"}), 64, 64,
                 40000.0, rope_layout::interleaved, hf_default(64, 40000.0), 1.0);
+  // standardize_rope_params overwrites a dict's own factor in some rotaries only: refused unless
+  // it is the class's (here qk_rope_head_dim / head_dim = 0.125).
+  json own_factor = nested;
+  own_factor["rope_parameters"]["main"]["partial_rotary_factor"] = 0.25;
+  require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(own_factor)); },
+                                           "rope_parameters.main.partial_rotary_factor differs from the class's partial_rotary_factor = 0.125");
+  own_factor["rope_parameters"]["main"].erase("partial_rotary_factor");
+  require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(own_factor)); },
+                                           "rope_parameters.main.partial_rotary_factor is missing");
   json empty = nested;  // an empty rope_scaling is falsy: `rope_scaling or rope_parameters`
   empty["rope_scaling"] = json::object();
   check_rotator(rope_from_config(flat(empty), {.layer_type = "heavily_compressed_attention"}), 64, 64,
                 40000.0, rope_layout::interleaved, hf_default(64, 40000.0), 1.0);
-  nested["rope_parameters"]["compress"] = {{"rope_type", "yarn"}, {"factor", 16}, {"original_max_position_embeddings", 65536}};
+  // A nested yarn dict without original_max_position_embeddings takes max_position_embeddings
+  // (Case 2 of standardize_rope_params), not a top-level original_max_position_embeddings.
+  json nested_yarn = nested;
+  nested_yarn["rope_parameters"]["compress"] = {{"rope_type", "yarn"}, {"factor", 16}, {"attention_factor", 1},
+                                                {"partial_rotary_factor", 0.125}, {"rope_theta", 160000.0}};
+  nested_yarn["original_max_position_embeddings"] = 4096;
+  const auto [theta_max, a_max] = hf_yarn(64, 160000.0, 16.0, 1048576, 32, 1, 0, 0);
+  check_rotator(rope_from_config(flat(nested_yarn), {.layer_type = "heavily_compressed_attention"}), 64, 64,
+                160000.0, rope_layout::interleaved, theta_max, 1.0);
+  CHECK(a_max != 1.0);
+  nested["rope_parameters"]["compress"] = {{"rope_type", "yarn"}, {"factor", 16}, {"original_max_position_embeddings", 65536},
+                                           {"partial_rotary_factor", 0.125}};
   require_throws<posenc::invalid_argument>(
       [&] { (void)rope_from_config(flat(nested), {.layer_type = "heavily_compressed_attention"}); },
       "rope_parameters.compress.attention_factor must be 1");
