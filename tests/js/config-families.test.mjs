@@ -1198,7 +1198,8 @@ for (const [name, pe] of Object.entries(both)) {
   test(`${name}: a polluted Object.prototype cannot see or change the records the reader builds`, () => {
     const seen = [];
     const names = ['scaling', 'mrope', 'vision2d', 'headDim', 'rotaryDim', 'base', 'layout', 'type', 'factor',
-      'shortFactor', 'longFactor', 'section', 'interleaved', 'cacheLength', 'rope', 'queryScale'];
+      'shortFactor', 'longFactor', 'section', 'interleaved', 'cacheLength', 'rope', 'queryScale', 'compressRate',
+      'ropeSlice', 'offset', 'head', 'outputInverse', 'indexerSlice'];
     const saved = names.map((k) => [k, Object.getOwnPropertyDescriptor(Object.prototype, k)]);
     for (const k of names) {
       Object.defineProperty(Object.prototype, k, { // eslint-disable-line no-extend-native
@@ -1211,7 +1212,9 @@ for (const [name, pe] of Object.entries(both)) {
     let q3;
     let phi;
     let scout;
+    let v4;
     try {
+      v4 = pe.modelFromConfig(load('deepseek-v4-flash.class-defaults.reconstructed'));
       l31 = pe.ropeFromConfig(load('llama-3.1-8b'));
       q3 = pe.ropeFromConfig(load('qwen3-vl-4b-instruct'));
       phi = pe.ropeFromConfig(load('phi-3.5-mini-instruct'), { seqLen: 131072 });
@@ -1232,6 +1235,8 @@ for (const [name, pe] of Object.entries(both)) {
     assert.equal(scout.layers[3].rope, null);
     assert.equal(scout.layers[3].queryScale.floorScale, 8192);
     scout.dispose();
+    assert.deepEqual([v4.layers[3].compressRate, v4.layers[3].ropeSlice.offset, v4.layers[3].indexerSlice.head], [4, 448, 128]);
+    v4.dispose();
     for (const r of [l31, q3, phi]) r.dispose();
   });
 
