@@ -355,9 +355,12 @@ export interface RopeFromConfigOptions {
    * 'full_attention' (default), 'sliding_attention' (Gemma 3/4's local rotary; v5
    * per-layer-type rope_parameters) or 'chunked_attention'; Zaya's own names 'hybrid' (=
    * 'full_attention') and 'hybrid_sliding' (= 'sliding_attention') too (other families:
-   * RangeError naming layerType).
+   * RangeError naming layerType). DeepSeek-V4 has no 'full_attention': 'sliding_attention'
+   * (its 'main' rotary), 'compressed_sparse_attention' and 'heavily_compressed_attention' (its
+   * 'compress' rotary; other families: RangeError naming layerType).
    */
-  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'hybrid' | 'hybrid_sliding';
+  layerType?: 'full_attention' | 'sliding_attention' | 'chunked_attention' | 'hybrid' | 'hybrid_sliding'
+    | 'compressed_sparse_attention' | 'heavily_compressed_attention';
   /**
    * A decoder layer in [0, layers): its rotator, or null when the layer has no RoPE (Llama 4's
    * and SmolLM3's no-RoPE layers, Cohere2's and EXAONE 4's full-attention layers, Mllama's
@@ -372,7 +375,9 @@ export interface RopeFromConfigOptions {
    * its index_head_dim head, the first qk_rope_head_dim dims rotated in half layout. MiniMax-M3:
    * cos[..., :index_head_dim] of the layer's rotary, so the same rotated dims of an
    * index_head_dim head (sparse_attention_config.sparse_index_dim wins; narrower than the
-   * rotated dims: RangeError). Other families: RangeError.
+   * rotated dims: RangeError). DeepSeek-V4 (compressed_sparse_attention layers only): the
+   * 'compress' rotator, whose headDim is the rotated slice, placed on the trailing dims of an
+   * index_head_dim head (LayerDescription.indexerSlice). Other families: RangeError.
    */
   part?: 'attention' | 'indexer';
   /**
@@ -436,12 +441,15 @@ export interface LayerDescription {
    * 'windowed': a vision tower's 2-D window attention (patchWindow; Qwen2.5-VL's blocks not in
    * fullatt_block_indexes). 'sparse': indexer-selected keys (DeepSeek-V3.2's
    * deepseek_sparse_attention, MiniMax-M3's minimax_m3_sparse blocks); Zaya's 'hybrid' /
-   * 'hybrid_sliding' are 'full' / 'sliding'; 'cross':
+   * 'hybrid_sliding' are 'full' / 'sliding'; 'compressed_sparse' / 'heavily_compressed':
+   * DeepSeek-V4's compressed_sparse_attention / heavily_compressed_attention (a sliding branch of
+   * `window` keys plus compressed keys, compressRate); 'cross':
    * Mllama's cross-attention (no RoPE). No attention, so no RoPE: 'linear' (linear attention or
    * Mamba), 'conv' (LFM2's convolutions), 'none' (Nemotron-H's MoE / MLP blocks).
    */
   readonly attention:
-    'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross' | 'none' | 'windowed';
+    | 'full' | 'sliding' | 'chunked' | 'sparse' | 'linear' | 'conv' | 'cross' | 'none' | 'windowed'
+    | 'compressed_sparse' | 'heavily_compressed';
   /**
    * sliding: the keys at or before the query it sees, 0 ≤ i − j < window (causal layers:
    * sliding_window; bidirectional ones as HF's mask applies it), else null.
@@ -472,6 +480,38 @@ export interface LayerDescription {
   readonly crossAttention: 'separate' | 'merged' | null;
   /** windowed: its windows, else null. */
   readonly patchWindow: PatchWindow | null;
+  /**
+   * compressed_sparse / heavily_compressed: one compressed key per compressRate tokens
+   * (compress_rates[layer type]); compressed key w sums tokens [w·rate, (w + 1)·rate), is rotated
+   * with this layer's rotator at position w·rate, and the query at position p sees the keys
+   * w < floor((p + 1) / rate) (DeepseekV4HCACompressor / DeepseekV4Indexer). Else null.
+   */
+  readonly compressRate: number | null;
+  /**
+   * Where the rotator sits in the heads when not at dim 0 (DeepSeek-V4: the trailing slice of
+   * [nope | rope] heads), else null: the rotator (headDim = the slice) rotates dims
+   * [offset, offset + headDim) of each `head`-wide head — apply it to x.subarray(offset) with
+   * headStride `head` (tokenStride heads · head).
+   */
+  readonly ropeSlice: RopeSlice | null;
+  /**
+   * true: the attention output's rope slice is rotated back at the query positions (DeepSeek-V4,
+   * K = V: apply_rotary_pos_emb(out, cos, -sin)) — rope.apply(out, { inverse: true, positions })
+   * with the same ropeSlice strides.
+   */
+  readonly outputInverse: boolean;
+  /**
+   * compressed_sparse: the lightning indexer's queries and compressed keys rotate with this
+   * layer's rotator at this slice of its index_head_dim-wide heads (ropeFromConfig's part
+   * 'indexer'), else null.
+   */
+  readonly indexerSlice: RopeSlice | null;
+}
+
+/** A rotator's place in a wider head: dims [offset, offset + rope.headDim) of `head`. */
+export interface RopeSlice {
+  readonly head: number;
+  readonly offset: number;
 }
 
 /**
@@ -786,6 +826,14 @@ export interface Posenc {
    * attnScale + 1, in double (within 2 ulp). Positions: integers in [0, 2^53], else RangeError.
    */
   queryScale(scale: QueryScale, positions: ArrayLike<number>): Float64Array;
+
+  /**
+   * The compressed keys a query sees at each position (LayerDescription.compressRate, DeepSeek-V4's
+   * compressed layers): floor((p + 1) / compressRate) — keys w = 0 … that − 1, key w rotated at
+   * position w · compressRate. compressRate an integer in [1, 2^31); positions integers in
+   * [0, 2^53), else RangeError. Exact.
+   */
+  compressedKeys(compressRate: number, positions: ArrayLike<number>): Float64Array;
 
   /** Attention logits S[m][n] = ⟨q'_m, k'_n⟩, [Tq][Tk] row-major; terms in 'additive' mode. */
   scores(options: ScoreOptions): { scores: Float32Array; terms?: ScoreTerms };

@@ -140,8 +140,23 @@ void unread_agrees(const text_context& c, const std::string& key, const std::str
                 "or say it in ", used);
 }
 
+// DeepSeek-V4: the sliding layers' dict is `main`, the compressed layers' `compress` (the
+// config as with_compressed completed it).
+rope_source labelled_rope(const text_context& c, const std::string& layer_type) {
+  const compress_rule& rule = c.f.compress;
+  if (layer_type == rule.sliding_name)
+    return {c.p + "rope_parameters." + std::string(rule.main_label)};
+  for (const compressed_type& t : rule.types)
+    if (layer_type == t.name) return {c.p + "rope_parameters." + std::string(rule.compress_label)};
+  fail_argument("layer_type ", quoted(layer_type), " is not a layer type of ", c.f.name, " (",
+                rule.sliding_name, " with '", rule.main_label, "', ", rule.types[0].name, " and ",
+                rule.types[1].name, " with '", rule.compress_label, "': ", c.f.source,
+                "); pass layerType or layer");
+}
+
 rope_source find_rope(const text_context& c, const std::string& layer_type) {
   const reader& r = c.r;
+  if (!c.f.compress.rates_key.empty()) return labelled_rope(c, layer_type);
   const std::string scaling = c.p + "rope_scaling", parameters = c.p + "rope_parameters";
   if (r.has(scaling) && !r.is_object(scaling))
     fail_argument(scaling, " must be an object or null");
@@ -762,12 +777,24 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
   if (!src.unscaled) check_keys(c, src.dict, type);
 
   const bool indexer = options.part == "indexer";
+  const bool compressed = !c.f.compress.rates_key.empty();
   auto [head_dim, head_key] = head_dim_of(c, layer_type);
   if (head_dim < 2 || head_dim > max_dim)
     fail_argument(head_key, " gives head_dim ", head_dim, ", outside [2, ", max_dim, "]");
   std::optional<double> proportion;
   auto [rotary_dim, rotary_key] = rotary_dim_of(c, src.dict, type, head_dim, proportion);
-  if (indexer) {  // DeepSeek-V3.2's indexer: its own head, the same rotary slice
+  if (compressed) {  // the trailing slice: the rotator's head is the slice (rope_slice places it)
+    if (indexer) {
+      if (layer_type != c.f.compress.types[0].name)
+        fail_argument("part 'indexer': only ", c.f.name, "'s ", c.f.compress.types[0].name,
+                      " layers have an indexer (this is ", layer_type, ")");
+      std::tie(head_dim, head_key) = indexer_dim_of(c);
+    }
+    if (rotary_dim > head_dim)
+      fail_argument(rotary_key, " gives rotary dim ", rotary_dim, ", wider than ", head_key, " = ",
+                    head_dim, " (", c.f.source, " rotates x[..., -rotary_dim:])");
+    head_dim = rotary_dim;
+  } else if (indexer) {  // DeepSeek-V3.2's indexer: its own head, the same rotary slice
     if (c.f.indexer_dim.empty())
       fail_argument("part 'indexer' names a lightning indexer (DeepSeek-V3.2, MiniMax-M3); ",
                     c.f.name, " has none");
@@ -820,11 +847,18 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
   std::string section_key;
   const rope_axes axes = axes_of(c, src.dict, section_key);
   names.push_back({"mrope.section", section_key});
+  double attention_factor = 1.0;
   try {
-    (void)make_axis_ladder(axes, rotary_dim, base, s);  // every range check, first
+    attention_factor = make_axis_ladder(axes, rotary_dim, base, s).attention_factor;  // every range check, first
   } catch (const invalid_argument& e) {
     rethrow_named(e.what(), names);
   }
+  if (compressed && attention_factor != 1.0)  // the output's de-rotation is (cos, -sin)·factor
+    fail_argument(src.dict, ".attention_factor must be 1 for ", c.f.name, " (these rope "
+                  "parameters give ", attention_factor, "): ", c.f.source,
+                  " de-rotates the output by the same scaled cos/sin, which posenc's inverse "
+                  "(R(−p·θ) / factor) is not: give ", src.dict, ".attention_factor = 1, as "
+                  "DeepseekV4Config does for yarn");
   rope_config out;
   out.head_dim = head_dim;
   out.rotary_dim = rotary_dim;

@@ -232,6 +232,35 @@ struct refused_flag {
   std::string_view key{}, why{};
 };
 
+// A compressed layer type (DeepSeek-V4): its layer_types name, posenc's attention kind, the
+// class default of its compress_rates entry, the legacy top-level key folded into it, and the
+// value of the legacy per-layer compress_ratios list that names it.
+struct compressed_type {
+  std::string_view name{};
+  attention_kind kind = attention_kind::full;
+  int rate = 0;
+  std::string_view legacy_key{};
+  int legacy_ratio = 0;
+  bool indexer = false;  // its compressor runs the lightning indexer (part "indexer")
+};
+
+// DeepSeek-V4 (DeepseekV4Config.__post_init__): rope_parameters keyed by rope-type labels — the
+// sliding layers rotate with `main` (rope_theta), the compressed ones with `compress`
+// (theta_key; a flat rope_scaling / rope_parameters goes there, yarn with attention_factor 1) —
+// over the trailing int(head_dim · partial_rotary_factor) dims (legacy rope_dim_key / head_dim);
+// layer_types from the legacy per-layer ratios_key when absent, else two `first` layers then
+// the second and first type alternating; every layer's output de-rotated.
+struct compress_rule {
+  std::string_view rates_key{};    // "" = not a compressed-attention family
+  std::string_view ratios_key{};
+  std::string_view sliding_name{};  // the plain sliding layers' type, legacy ratio 0
+  std::array<compressed_type, 2> types{};
+  std::string_view main_label{}, compress_label{};
+  std::string_view theta_key{};
+  double theta_fallback = 0.0;
+  std::string_view rope_dim_key{};
+};
+
 struct family {
   std::string_view name{};    // what `family` options name
   std::string_view source{};  // the code its rules are read from
@@ -278,6 +307,7 @@ struct family {
   // The wrapper builds its own text model from text_config whatever text_config.model_type
   // names (Granite4VisionModel: Granite4VisionTextModel(config.text_config)).
   bool own_text_model = false;
+  compress_rule compress{};
   layer_rule layers{};
   stack_rule stacks{};
 };
@@ -417,6 +447,29 @@ inline constexpr family kFamilies[] = {
      .models = "A.X K2", .model_types = {"axk2"}, .layout = rope_layout::interleaved,
      .head = {.key = "qk_rope_head_dim", .fallback = 32}, .max_fallback = 131072,
      .indexer_dim = "index_head_dim", .layers = {.default_type = "deepseek_sparse_attention"}},
+    // DeepSeek-V4: interleaved pairs on the trailing 64 of 512 dims; sliding layers with 'main',
+    // compressed layers, their compressors and the indexer with 'compress' (yarn, factor 1).
+    {.name = "deepseek_v4",
+     .source = "models/deepseek_v4 (DeepseekV4Config.__post_init__, DeepseekV4RotaryEmbedding, "
+               "apply_rotary_pos_emb, DeepseekV4Attention, DeepseekV4HCACompressor, "
+               "DeepseekV4CSACompressor, DeepseekV4Indexer)",
+     .models = "DeepSeek-V4-Flash, DeepSeek-V4-Pro", .model_types = {"deepseek_v4"},
+     .layout = rope_layout::interleaved, .head = {.fallback = 512},
+     .rotary = {.factor_fallback = 0.125}, .max_fallback = 1048576,
+     .indexer_dim = "index_head_dim", .indexer_layout = rope_layout::interleaved,
+     .indexer_fallback = 128,
+     .compress = {.rates_key = "compress_rates", .ratios_key = "compress_ratios",
+                  .sliding_name = "sliding_attention",
+                  .types = {{{.name = "compressed_sparse_attention",
+                              .kind = attention_kind::compressed_sparse, .rate = 4,
+                              .legacy_key = "compress_rate_csa", .legacy_ratio = 4, .indexer = true},
+                             {.name = "heavily_compressed_attention",
+                              .kind = attention_kind::heavily_compressed, .rate = 128,
+                              .legacy_key = "compress_rate_hca", .legacy_ratio = 128}}},
+                  .main_label = "main", .compress_label = "compress",
+                  .theta_key = "compress_rope_theta", .theta_fallback = 160000.0,
+                  .rope_dim_key = "qk_rope_head_dim"},
+     .layers = {.window_fallback = 128}},
     {.name = "deepseek_mla", .source = "models/glm4_moe_lite, youtu, axk1 (DeepSeek-V3's MLA)",
      .models = "GLM-4.7-Flash, Youtu-LLM, A.X K1",
      .model_types = {"glm4_moe_lite", "youtu", "axk1"},
@@ -955,17 +1008,6 @@ struct refusal {
 };
 
 inline constexpr refusal kRefusals[] = {
-    {{"deepseek_v4"},
-     "models/deepseek_v4 (DeepseekV4Config, DeepseekV4Attention, DeepseekV4RotaryEmbedding, "
-     "*Compressor, DeepseekV4Indexer)",
-     "rope_parameters is keyed by rope type, not layer type: sliding_attention layers rotate "
-     "with 'main' (rope_theta, default 10000), compressed_sparse_attention and "
-     "heavily_compressed_attention layers, their compressors and the indexer with 'compress' "
-     "(compress_rope_theta, default 160000; yarn with attention_factor forced to 1), each over "
-     "the trailing int(head_dim · partial_rotary_factor) dims of the head (64 of 512) in "
-     "adjacent pairs, compressed keys at positions i · compress_rate, and the output "
-     "de-rotated by -sin; posenc's layer map has no compressed attention types and no rule for "
-     "those key positions"},
     {{"hunyuan_vl", "hunyuan_vl_text"},
      "models/hunyuan_vl (HunYuanVLRotaryEmbedding, apply_multimodal_rotary_pos_emb)",
      "with mrope_section (XD-RoPE, 3 or 4 axes) it splits cat(freqs, freqs) by 2 · section, so "

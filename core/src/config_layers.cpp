@@ -24,6 +24,8 @@ std::optional<attention_kind> attention_of(std::string_view t) {
   if (t == "sliding_attention") return attention_kind::sliding;
   if (t == "chunked_attention") return attention_kind::chunked;
   if (t == "deepseek_sparse_attention") return attention_kind::sparse;
+  if (t == "compressed_sparse_attention") return attention_kind::compressed_sparse;
+  if (t == "heavily_compressed_attention") return attention_kind::heavily_compressed;
   if (t == "linear_attention") return attention_kind::linear;
   if (t == "conv") return attention_kind::conv;
   if (t == "cross_attention") return attention_kind::cross;
@@ -40,6 +42,10 @@ std::optional<std::string> canonical_type(const family& f, const std::string& t)
     if (t == "attention") return "full_attention";
   }
   if (f.layers.hybrid_full && t == "hybrid") return "full_attention";  // Zamba2's shared block
+  const attention_kind kind = attention_of(t).value_or(attention_kind::none);
+  const bool compressed = kind >= attention_kind::compressed_sparse;
+  if (f.compress.rates_key.empty() ? compressed : !compressed && kind != attention_kind::sliding)
+    return std::nullopt;  // DeepseekV4Config.validate_layer_type: its three types only
   if (!f.type_names[0].name.empty()) {  // ZayaModel's masks know its two names only
     for (const type_alias& a : f.type_names)
       if (t == a.name) return std::string(a.as);
@@ -316,6 +322,8 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
         fail_argument(list_key, "[", i, "] = ", quoted((*listed)[i]), " is not a layer type "
                       "posenc describes for ", c.f.name, " (full_attention, sliding_attention, "
                       "chunked_attention, deepseek_sparse_attention, linear_attention, conv",
+                      c.f.compress.rates_key.empty() ? "" : ", compressed_sparse_attention, "
+                      "heavily_compressed_attention",
                       c.f.layers.legacy_types ? ", mamba, attention" : "",
                       c.f.layers.hybrid_full ? ", hybrid" : "",
                       c.f.layers.block_pattern.empty() ? ")" : ", moe, mlp)");
@@ -368,7 +376,7 @@ std::vector<layer_plan> plan_layers(const text_context& c) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     const attention_kind a = *attention_of(types[i]);
     out[i].type = types[i];
-    out[i].rope = !no_rope && rope[i] && a <= attention_kind::sparse &&
+    out[i].rope = !no_rope && rope[i] && is_self_attention(a) && a != attention_kind::windowed &&
                   (!sliding_only || a == attention_kind::sliding || forced[i]);
     if (!thetas && nope_every && (out.size() - 1 - i) % nope_every == 0)
       out[i].rope = false;  // MuseGlimmerTextConfig's default layer_rope_theta: 0 there
@@ -506,6 +514,10 @@ const type_alias* layer_type_alias(std::string_view t) {
 
 // options.layer_type as this family reads it: its own name (Zaya's "hybrid") is posenc's type.
 std::string layer_type_of(const text_context& c, const std::string& t) {
+  const bool compressed = attention_of(t).value_or(attention_kind::none) >= attention_kind::compressed_sparse;
+  if (compressed && c.f.compress.rates_key.empty())
+    fail_argument("layer_type ", quoted(t), " is not a layer type of ", c.f.name,
+                  " (full_attention, sliding_attention or chunked_attention)");
   if (!layer_type_alias(t)) return t;
   for (const type_alias& a : c.f.type_names)
     if (a.name == t) return std::string(a.as);
@@ -516,9 +528,11 @@ std::string layer_type_of(const text_context& c, const std::string& t) {
 void check_options(const config_options& options) {
   const std::string& t = options.layer_type;
   if (t != "full_attention" && t != "sliding_attention" && t != "chunked_attention" &&
+      t != "compressed_sparse_attention" && t != "heavily_compressed_attention" &&
       !layer_type_alias(t))
     fail_argument("layer_type must be 'full_attention', 'sliding_attention' or "
-                  "'chunked_attention' (Zaya: 'hybrid', 'hybrid_sliding'), got ", quoted(t));
+                  "'chunked_attention' (Zaya: 'hybrid', 'hybrid_sliding'; DeepSeek-V4: "
+                  "'compressed_sparse_attention', 'heavily_compressed_attention'), got ", quoted(t));
   if (options.seq_len) check_range("seq_len", *options.seq_len, 1, INT_MAX);
   if (options.tower != "text" && options.tower != "vision")
     fail_argument("tower must be 'text' or 'vision', got ", quoted(options.tower));
@@ -617,6 +631,7 @@ std::optional<hf_config> with_class_ropes(const hf_config& config, const config_
   const text_context c = text_context_of(r, options);
   const std::string key = c.p + "rope_parameters";
   if (c.f.layers.rope_lists) return with_rope_lists(config, c);
+  if (!c.f.compress.rates_key.empty()) return with_compressed(config, c);
   if (!c.f.rope_dict.rope_type.empty() && !r.has(key) && !r.has(c.p + "rope_scaling"))
     return with_class_rope(config, c.f.rope_dict, key);
   if (!c.f.rope_defaults[0].theta_key.empty()) return with_keyed_ropes(config, c, key);
@@ -647,6 +662,29 @@ std::string canvas_refusal(const text_context& c, std::size_t layer) {
          "canvas positions after the prompt)";
 }
 
+// DeepSeek-V4's layer record: every layer's sliding branch (sliding_window), the compressed
+// layers' rate, the rotary on the trailing slice of the head (and of the indexer's), the output
+// de-rotated (DeepseekV4Attention.forward: apply_rotary_pos_emb(attn_output, cos, -sin)).
+void place_compressed(const text_context& c, const std::string& type, layer_info& info) {
+  const compress_rule& rule = c.f.compress;
+  info.window = window_of(c);
+  const int head = c.r.integer(c.p + "head_dim", 1).value_or(c.f.head.fallback);
+  const double factor = *c.r.number(c.p + "rope_parameters." + std::string(
+      type == rule.sliding_name ? rule.main_label : rule.compress_label) + ".partial_rotary_factor");
+  const int rotated = static_cast<int>(head * factor);
+  info.slice = rope_slice{.head = head, .offset = head - rotated};
+  info.output_inverse = true;
+  for (const compressed_type& t : rule.types) {
+    if (type != t.name) continue;
+    info.compressed = compressed_keys{
+        *c.r.integer(c.p + std::string(rule.rates_key) + "." + std::string(t.name), 1)};
+    if (t.indexer) {
+      const int index_head = indexer_dim_of(c).first;
+      info.indexer = rope_slice{.head = index_head, .offset = index_head - rotated};
+    }
+  }
+}
+
 const layer_plan& plan_of(const std::vector<layer_plan>& plan, int layer, const std::string& stack) {
   if (layer < 0 || static_cast<std::size_t>(layer) >= plan.size())
     fail_argument("layer must be in [0, ", plan.size() - 1, "] (the ", stack, "'s layers), got ", layer);
@@ -667,6 +705,8 @@ std::string_view to_string(attention_kind kind) noexcept {
     case attention_kind::cross: return "cross";
     case attention_kind::none: return "none";
     case attention_kind::windowed: return "windowed";
+    case attention_kind::compressed_sparse: return "compressed_sparse";
+    case attention_kind::heavily_compressed: return "heavily_compressed";
   }
   return "full";
 }
@@ -678,6 +718,20 @@ std::string_view to_string(cross_attention kind) noexcept {
     case cross_attention::merged: return "merged";
   }
   return "none";
+}
+
+std::int64_t compressed_keys_seen(const compressed_keys& keys, std::int64_t position) {
+  if (keys.rate < 1) detail::fail_argument("rate must be ≥ 1, got ", keys.rate);
+  if (position < 0 || position >= max_position)
+    detail::fail_argument("position must be in [0, ", max_position - 1, "], got ", position);
+  return (position + 1) / keys.rate;  // (position_ids + 1) // compress_rate
+}
+
+std::int64_t compressed_key_position(const compressed_keys& keys, std::int64_t index) {
+  if (keys.rate < 1) detail::fail_argument("rate must be ≥ 1, got ", keys.rate);
+  if (index < 0 || index > max_position / keys.rate)
+    detail::fail_argument("index must be in [0, ", max_position / keys.rate, "], got ", index);
+  return index * keys.rate;  // positions * compress_rate + first_window_position
 }
 
 double query_scale_at(const query_scale& q, std::int64_t position) {
@@ -769,11 +823,13 @@ model_info model_from_config(const hf_config& config, const config_options& opti
     if (c.stack == "decoder") info.cross = c.f.stacks.cross;
     if (detail::adapter_at(c, info.index, static_cast<int>(plan.size())))
       info.cross = cross_attention::separate;
-    if (info.attention == attention_kind::sliding)  // 'all': sliding_window = (w // 2) + 1
-      info.window = both_ways ? detail::window_of(c) / 2 + 1 : detail::window_of(c);
-    if (info.window && info.bidirectional)
-      std::tie(info.window, info.lookahead) = detail::encoder_window_of(c, *info.window);
+    if (info.attention == attention_kind::sliding) {  // 'all': sliding_window = (w // 2) + 1
+      const int w = both_ways ? detail::window_of(c) / 2 + 1 : detail::window_of(c);
+      info.window = w;
+      if (info.bidirectional) std::tie(info.window, info.lookahead) = detail::encoder_window_of(c, w);
+    }
     if (info.attention == attention_kind::chunked) info.chunk = detail::chunk_of(c);
+    if (!c.f.compress.rates_key.empty()) detail::place_compressed(c, l.type, info);
     if (l.rope) {
       const std::string key = l.theta ? l.type + "@" + l.theta->key : l.type;
       auto known = by_type.begin();
@@ -790,7 +846,7 @@ model_info model_from_config(const hf_config& config, const config_options& opti
     // Llama 4 scales the queries of its no-RoPE layers, Ministral 3 of every layer.
     const bool every = c.f.layers.query == detail::query_rule::ministral3 ||
                        c.f.layers.query == detail::query_rule::mistral4;
-    if (every || (!l.rope && info.attention <= attention_kind::sparse))
+    if (every || (!l.rope && info.attention <= attention_kind::sparse))  // no compressed kind has a scale
       info.query_scale = scale;
     out.layers.push_back(info);
   }

@@ -117,6 +117,13 @@ rope_config text_rope(const text_context& c, const std::string& layer_type,
 // layer_types and the lists cut to num_hidden_layers, one rope_parameters dict per layer type.
 hf_config with_rope_lists(const hf_config& config, const text_context& c);
 
+// index_head_dim (the family's indexer_dim, or its alias when present; else its class default).
+std::pair<int, std::string> indexer_dim_of(const text_context& c);
+
+// The config as DeepseekV4Config completes it (family compress rule): legacy keys folded,
+// layer_types listed, compress_rates filled, rope_parameters keyed `main` / `compress`.
+hf_config with_compressed(const hf_config& config, const text_context& c);
+
 // The vision tower's 2-D rotary, its layer count and its layers (rope 0, bidirectional; the
 // family's vision_windows rule marks its windowed layers).
 // The key of the vision tower's config: vision_config, or thinker_config.vision_config

@@ -1137,3 +1137,193 @@ TEST_CASE("config: T5Gemma 2: Gemma 3's per-type rotaries, a split encoder windo
   CHECK(b.encodings[*b.layers[5].rope].base == 1e6);
   CHECK(b.layers[0].window == 2048);  // (4096 + 1) // 2
 }
+
+// ── DeepSeek-V4 (models/deepseek_v4, transformers c49429ed) ────────────────────────────
+
+namespace {
+
+// DeepseekV4RotaryEmbedding.forward's cos / sin (one entry per interleaved pair), expanded by
+// apply_rotary_pos_emb's repeat_interleave(2), in float64, against the rotator's HF-shaped rows.
+void check_v4_cos_sin(const posenc::rope_config& config, const std::vector<double>& theta) {
+  const posenc::rotary_cache cache(config);
+  const std::vector<std::int64_t> positions = {0, 1, 127, 128, 4095, 65535, 131071};
+  const std::size_t r = static_cast<std::size_t>(config.rotary_dim);
+  std::vector<float> cos(positions.size() * r), sin(cos.size());
+  posenc::rope_cos_sin(cache, positions, cos, sin);
+  double worst = 0;
+  for (std::size_t t = 0; t < positions.size(); ++t)
+    for (std::size_t i = 0; i < r; ++i) {
+      const double angle = static_cast<double>(positions[t]) * theta[i / 2];
+      worst = std::max({worst, std::fabs(cos[t * r + i] - std::cos(angle)),
+                        std::fabs(sin[t * r + i] - std::sin(angle))});
+    }
+  CAPTURE(worst);
+  CHECK(worst <= 4e-7);
+}
+
+}  // namespace
+
+TEST_CASE("config deepseek_v4: 'main' and 'compress' rotaries on the trailing 64 of 512 dims, interleaved",
+          "[config]") {
+  const json v4 = load("deepseek-v4-flash.class-defaults.reconstructed.json");
+  // DeepseekV4Config.__post_init__: main = default at rope_theta; compress = the rope_scaling
+  // (yarn, factor 16, original 65536) at compress_rope_theta with attention_factor 1.
+  const std::vector<double> main_theta = hf_default(64, 10000.0);
+  const auto [compress_theta, yarn_attention] = hf_yarn(64, 160000.0, 16.0, 65536, 32, 1, 0, 0);
+  CHECK(yarn_attention != 1.0);  // what the class's attention_factor = 1 replaces
+  const posenc::rope_config main = rope_from_config(flat(v4), {.layer_type = "sliding_attention"});
+  check_rotator(main, 64, 64, 10000.0, rope_layout::interleaved, main_theta, 1.0);
+  check_v4_cos_sin(main, main_theta);
+  for (const char* t : {"compressed_sparse_attention", "heavily_compressed_attention"}) {
+    const posenc::rope_config compress = rope_from_config(flat(v4), {.layer_type = t});
+    check_rotator(compress, 64, 64, 160000.0, rope_layout::interleaved, compress_theta, 1.0);
+    check_v4_cos_sin(compress, compress_theta);
+  }
+  // DeepseekV4Indexer: the 'compress' rotary on the trailing 64 of its index_head_dim = 128.
+  const posenc::rope_config indexer = rope_from_config(flat(v4), {.layer_type = "compressed_sparse_attention", .part = "indexer"});
+  check_rotator(indexer, 64, 64, 160000.0, rope_layout::interleaved, compress_theta, 1.0);
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(v4), {.layer_type = "heavily_compressed_attention", .part = "indexer"}); },
+      "part 'indexer': only deepseek_v4's compressed_sparse_attention layers have an indexer");
+  // V4 has no full-attention layer: the default layer type is refused naming it.
+  require_throws<posenc::invalid_argument>([&] { (void)rope_from_config(flat(v4)); },
+                                           "layer_type 'full_attention' is not a layer type of deepseek_v4");
+  // Another family refuses V4's names.
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(load("deepseek-v3.json")), {.layer_type = "heavily_compressed_attention"}); },
+      "layer_type 'heavily_compressed_attention' is not a layer type of deepseek");
+}
+
+TEST_CASE("config deepseek_v4: the layer map — class default pattern, compress rates, slices, de-rotation",
+          "[config]") {
+  const json v4 = load("deepseek-v4-flash.class-defaults.reconstructed.json");
+  const posenc::model_info m = posenc::model_from_config(flat(v4));
+  CHECK(m.family == "deepseek_v4");
+  REQUIRE(m.layers.size() == 43);
+  REQUIRE(m.encodings.size() == 1);  // no sliding_attention layer in the class default
+  for (const posenc::layer_info& l : m.layers) {
+    // __post_init__: ["heavily_compressed_attention"] * 2, then CSA if i % 2 else HCA over n - 2.
+    const bool hca = l.index < 2 || (l.index - 2) % 2 == 0;
+    CAPTURE(l.index);
+    CHECK(l.attention == (hca ? posenc::attention_kind::heavily_compressed
+                              : posenc::attention_kind::compressed_sparse));
+    CHECK(l.rope == std::optional<std::size_t>(0));
+    CHECK(l.window == std::optional<int>(128));
+    REQUIRE(l.compressed.has_value());
+    CHECK(l.compressed->rate == (hca ? 128 : 4));
+    REQUIRE(l.slice.has_value());
+    CHECK((l.slice->head == 512 && l.slice->offset == 448));
+    CHECK(l.output_inverse);
+    CHECK(l.indexer.has_value() == !hca);
+    if (!hca) CHECK((l.indexer->head == 128 && l.indexer->offset == 64));
+  }
+  CHECK(posenc::to_string(posenc::attention_kind::compressed_sparse) == "compressed_sparse");
+  CHECK(posenc::to_string(posenc::attention_kind::heavily_compressed) == "heavily_compressed");
+
+  // Legacy keys, folded as __post_init__ does: compress_ratios (cut to the layer count),
+  // compress_rate_csa / _hca, qk_rope_head_dim → partial_rotary_factor.
+  json legacy = v4;
+  legacy["num_hidden_layers"] = 4;
+  legacy["compress_ratios"] = {0, 4, 128, 0, 4};  // one more entry: the MTP layer
+  legacy["compress_rate_csa"] = 8;
+  legacy["qk_rope_head_dim"] = 32;
+  const posenc::model_info l4 = posenc::model_from_config(flat(legacy));
+  REQUIRE(l4.layers.size() == 4);
+  REQUIRE(l4.encodings.size() == 2);
+  CHECK(l4.layers[0].attention == posenc::attention_kind::sliding);
+  CHECK_FALSE(l4.layers[0].compressed.has_value());
+  CHECK(l4.layers[1].compressed->rate == 8);
+  CHECK(l4.layers[2].compressed->rate == 128);
+  CHECK(l4.layers[0].rope != l4.layers[1].rope);
+  CHECK(l4.layers[1].rope == l4.layers[2].rope);
+  CHECK((l4.layers[0].slice->offset == 480 && l4.layers[1].indexer->offset == 96));
+  const posenc::rope_config sliding = l4.encodings[*l4.layers[0].rope];
+  check_rotator(sliding, 32, 32, 10000.0, rope_layout::interleaved, hf_default(32, 10000.0), 1.0);
+  const auto [theta32, a32] = hf_yarn(32, 160000.0, 16.0, 65536, 32, 1, 0, 0);
+  check_rotator(l4.encodings[*l4.layers[1].rope], 32, 32, 160000.0, rope_layout::interleaved, theta32, 1.0);
+  CHECK(a32 != 1.0);
+  // layer 3 via layer: the same rotary as the sliding layer.
+  check_rotator(rope_from_config(flat(legacy), {.layer = 3}), 32, 32, 10000.0,
+                rope_layout::interleaved, hf_default(32, 10000.0), 1.0);
+
+  // Bad or null values are refused by name.
+  auto refused = [&](const std::function<void(json&)>& edit, const std::string& needle) {
+    json c = legacy;
+    edit(c);
+    require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(c)); }, needle);
+  };
+  refused([](json& c) { c["compress_ratios"] = {0, 4, 64, 0}; }, "compress_ratios[2] = 64 is not a ratio");
+  refused([](json& c) { c["compress_ratios"] = {0, 4, 128}; }, "compress_ratios must hold a ratio per layer (at least 4), got 3");
+  refused([](json& c) { c["compress_rate_hca"] = 0; }, "compress_rate_hca must be an integer in [1,");
+  refused([](json& c) { c["compress_rope_theta"] = nullptr; }, "compress_rope_theta is null");
+  refused([](json& c) { c["rope_theta"] = nullptr; }, "rope_theta is null");
+  refused([](json& c) { c["partial_rotary_factor"] = 0.5; }, "qk_rope_head_dim = 32 is not read by deepseek_v4");
+  refused([](json& c) { c["compress_rates"] = {{"sliding_attention", 4}}; }, "compress_rates.sliding_attention is not a compressed layer type");
+  refused([](json& c) { c["layer_types"] = {"sliding_attention", "full_attention", "sliding_attention", "sliding_attention"}; },
+          "layer_types[1] = 'full_attention' is not a layer type of deepseek_v4");
+  refused([](json& c) { c["rope_scaling"]["attention_factor"] = 1.25; },
+          "rope_parameters.compress.attention_factor must be 1 for deepseek_v4");
+  refused([](json& c) { c["rope_scaling"]["factor"] = "16"; }, "rope_parameters.compress.factor must be a number");
+  // Nulls transformers reads as absent: the legacy keys (kwargs.pop(…, None)).
+  json nulls = legacy;
+  nulls["qk_rope_head_dim"] = nullptr;
+  nulls["compress_rate_csa"] = nullptr;
+  const posenc::model_info n4 = posenc::model_from_config(flat(nulls));
+  CHECK((n4.layers[1].compressed->rate == 4 && n4.layers[0].slice->offset == 448));
+
+  // Nested rope_parameters (main / compress) are taken as given; yarn without attention_factor
+  // then scales cos/sin by 0.1·ln(16) + 1, which the output de-rotation cannot undo: refused.
+  json nested = v4;
+  nested.erase("rope_scaling");
+  nested["rope_parameters"] = {{"main", {{"rope_type", "default"}, {"rope_theta", 10000.0}, {"partial_rotary_factor", 0.125}}},
+                               {"compress", {{"rope_type", "default"}, {"rope_theta", 40000.0}, {"partial_rotary_factor", 0.125}}}};
+  check_rotator(rope_from_config(flat(nested), {.layer_type = "heavily_compressed_attention"}), 64, 64,
+                40000.0, rope_layout::interleaved, hf_default(64, 40000.0), 1.0);
+  // standardize_rope_params overwrites a dict's own factor in some rotaries only: refused unless
+  // it is the class's (here qk_rope_head_dim / head_dim = 0.125).
+  json own_factor = nested;
+  own_factor["rope_parameters"]["main"]["partial_rotary_factor"] = 0.25;
+  require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(own_factor)); },
+                                           "rope_parameters.main.partial_rotary_factor differs from the class's partial_rotary_factor = 0.125");
+  own_factor["rope_parameters"]["main"].erase("partial_rotary_factor");
+  require_throws<posenc::invalid_argument>([&] { (void)posenc::model_from_config(flat(own_factor)); },
+                                           "rope_parameters.main.partial_rotary_factor is missing");
+  json empty = nested;  // an empty rope_scaling is falsy: `rope_scaling or rope_parameters`
+  empty["rope_scaling"] = json::object();
+  check_rotator(rope_from_config(flat(empty), {.layer_type = "heavily_compressed_attention"}), 64, 64,
+                40000.0, rope_layout::interleaved, hf_default(64, 40000.0), 1.0);
+  // A nested yarn dict without original_max_position_embeddings takes max_position_embeddings
+  // (Case 2 of standardize_rope_params), not a top-level original_max_position_embeddings.
+  json nested_yarn = nested;
+  nested_yarn["rope_parameters"]["compress"] = {{"rope_type", "yarn"}, {"factor", 16}, {"attention_factor", 1},
+                                                {"partial_rotary_factor", 0.125}, {"rope_theta", 160000.0}};
+  nested_yarn["original_max_position_embeddings"] = 4096;
+  const auto [theta_max, a_max] = hf_yarn(64, 160000.0, 16.0, 1048576, 32, 1, 0, 0);
+  check_rotator(rope_from_config(flat(nested_yarn), {.layer_type = "heavily_compressed_attention"}), 64, 64,
+                160000.0, rope_layout::interleaved, theta_max, 1.0);
+  CHECK(a_max != 1.0);
+  nested["rope_parameters"]["compress"] = {{"rope_type", "yarn"}, {"factor", 16}, {"original_max_position_embeddings", 65536},
+                                           {"partial_rotary_factor", 0.125}};
+  require_throws<posenc::invalid_argument>(
+      [&] { (void)rope_from_config(flat(nested), {.layer_type = "heavily_compressed_attention"}); },
+      "rope_parameters.compress.attention_factor must be 1");
+}
+
+TEST_CASE("config deepseek_v4: compressed keys at w · rate, seen by queries with w < (p + 1) // rate",
+          "[config]") {
+  // DeepseekV4HCACompressor / DeepseekV4Indexer: positions = arange(n) * compress_rate +
+  // first_window_position; causal_threshold = (position_ids + 1) // compress_rate.
+  for (int rate : {1, 4, 128}) {
+    const posenc::compressed_keys keys{rate};
+    for (std::int64_t p : {0, 2, 3, 4, 7, 127, 128, 131071}) {
+      std::int64_t seen = 0;
+      while ((seen + 1) * rate <= p + 1) ++seen;  // the entries w with w < threshold
+      CHECK(posenc::compressed_keys_seen(keys, p) == seen);
+    }
+    CHECK(posenc::compressed_key_position(keys, 0) == 0);
+    CHECK(posenc::compressed_key_position(keys, 1023) == 1023 * rate);
+  }
+  require_throws<posenc::invalid_argument>([] { (void)posenc::compressed_keys_seen({0}, 1); }, "rate must be ≥ 1");
+  require_throws<posenc::invalid_argument>([] { (void)posenc::compressed_keys_seen({4}, -1); }, "position must be in");
+  require_throws<posenc::invalid_argument>([] { (void)posenc::compressed_key_position({4}, -1); }, "index must be in");
+}

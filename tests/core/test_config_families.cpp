@@ -209,6 +209,23 @@ std::string layers_text(const family& f) {
     if (!flag.key.empty()) parts.push_back("`" + std::string(flag.key) + "` true refused");
   if (f.rotary.factor_forced) parts.push_back("top-level `partial_rotary_factor` replaced by the class");
   if (l.needs_layer_types && l.block_pattern.empty()) parts.push_back("`layer_types` required (linear / conv blocks: no attention)");
+  if (const auto& k = f.compress; !k.rates_key.empty()) {
+    std::string types;
+    for (const auto& t : k.types)
+      types += ", `" + std::string(t.name) + "` (" + std::string(posenc::to_string(t.kind)) + ", `" +
+               std::string(k.rates_key) + "` else " + std::to_string(t.rate) + ", legacy `" +
+               std::string(t.legacy_key) + "`)";
+    parts.push_back("layer types `" + std::string(k.sliding_name) + "` (sliding, rope '" +
+                    std::string(k.main_label) + "': `rope_theta`)" + types + " only, compressed ones "
+                    "with rope '" + std::string(k.compress_label) + "' (`" + std::string(k.theta_key) +
+                    "` else " + number(k.theta_fallback) + ", the rope scaling, yarn attention factor 1); "
+                    "every layer sliding (`sliding_window`, else " + std::to_string(f.layers.window_fallback) +
+                    "); the rotary on the trailing dims of the head, the output de-rotated; without "
+                    "`layer_types`: legacy `" + std::string(k.ratios_key) + "` (0 / " +
+                    std::to_string(k.types[0].legacy_ratio) + " / " + std::to_string(k.types[1].legacy_ratio) +
+                    "), else two `" + std::string(k.types[1].name) + "` then alternating; legacy `" +
+                    std::string(k.rope_dim_key) + "` = head · factor");
+  }
   if (!f.indexer_dim.empty())
     parts.push_back("indexer: `" + std::string(f.indexer_dim) + "`" +
                     (f.indexer_alias.empty() ? "" : " (`" + std::string(f.indexer_alias) + "` wins)") +

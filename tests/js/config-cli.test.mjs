@@ -6,7 +6,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { repoRoot } from './support.mjs';
@@ -16,8 +16,10 @@ const FIXTURES = `${repoRoot}tests/fixtures/hf-configs/`;
 const fixture = (name) => `${FIXTURES}${name}.json`;
 const load = (name) => JSON.parse(readFileSync(fixture(name), 'utf8'));
 
+// A layer's compressed-attention fields when it has none (DeepSeek-V4's, below).
+const PLAIN = { compressRate: null, ropeSlice: null, outputInverse: false, indexerSlice: null };
 // A causal decoder layer's stack fields.
-const CAUSAL = { bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null };
+const CAUSAL = { bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null, ...PLAIN };
 
 function run(args, bin = BIN) {
   const r = spawnSync('node', [bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -92,7 +94,8 @@ test('vectors: the documented keys, in order, and HF\'s θ and cos/sin (Llama 3.
   assert.deepEqual(doc.positions, [0, 1, 4095, 131071]);
   assert.equal(doc.layers.length, 32);
   assert.deepEqual(Object.keys(doc.layers[0]), ['index', 'rope', 'attention', 'window', 'chunk', 'queryScale',
-    'bidirectional', 'lookahead', 'crossAttention', 'patchWindow']);
+    'bidirectional', 'lookahead', 'crossAttention', 'patchWindow', 'compressRate', 'ropeSlice', 'outputInverse',
+    'indexerSlice']);
   assert.deepEqual(doc.layers[5], { index: 5, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null,
     ...CAUSAL });
   const enc = doc.encodings.e0;
@@ -146,16 +149,16 @@ test('vectors: per-layer rope lists (Step 3.7) and NoPE layers (Muse Glimmer), i
   assert.equal(vectors('step-3.7-flash.reconstructed', '--scalar', ...args), step);
   const doc = JSON.parse(step);
   assert.equal(doc.layers.length, 45);
-  assert.deepEqual(doc.layers[4], { index: 4, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
-  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'sliding', window: 512, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
+  assert.deepEqual(doc.layers[4], { index: 4, rope: 'e0', attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null, ...PLAIN });
+  assert.deepEqual(doc.layers[5], { index: 5, rope: 'e1', attention: 'sliding', window: 512, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null, ...PLAIN });
   // Step3p7TextConfig: full layers int(128 · 0.5) dims at 5e6 with the llama3 rope_scaling; sliding unscaled.
   assertVectors(doc.encodings.e0, hfLlama3(64, 5e6, load('step-3.7-flash.reconstructed').text_config.rope_scaling), 1, doc.positions);
   assertVectors(doc.encodings.e1, hfDefault(128, 1e4), 1, doc.positions);
   const muse = vectors('muse-glimmer-30b.reconstructed', '--simd', ...args);
   assert.equal(vectors('muse-glimmer-30b.reconstructed', '--scalar', ...args), muse);
   const m = JSON.parse(muse);
-  assert.deepEqual(m.layers[51], { index: 51, rope: null, attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
-  assert.deepEqual(m.layers[50], { index: 50, rope: 'e0', attention: 'sliding', window: 2048, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
+  assert.deepEqual(m.layers[51], { index: 51, rope: null, attention: 'full', window: null, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null, ...PLAIN });
+  assert.deepEqual(m.layers[50], { index: 50, rope: 'e0', attention: 'sliding', window: 2048, chunk: null, queryScale: null, bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null, ...PLAIN });
   assertVectors(m.encodings.e0, hfDefault(128, 5e5), 1, m.positions);
 });
 
@@ -200,7 +203,7 @@ test('vectors: --tower vision and --family', () => {
     const full = vc.fullatt_block_indexes.includes(l.index);
     assert.deepEqual(l, { index: l.index, rope: 'e0', attention: full ? 'full' : 'windowed', window: null, chunk: null,
       queryScale: null, bidirectional: true, lookahead: null, crossAttention: null,
-      patchWindow: full ? null : { side, merge: vc.spatial_merge_size } }, `layer ${l.index}`);
+      patchWindow: full ? null : { side, merge: vc.spatial_merge_size }, ...PLAIN }, `layer ${l.index}`);
   }
   assert.equal(side, 4);
   // Qwen2.5-Omni: thinker_config.vision_config, Qwen2_5OmniVisionEncoder's windows with its class
@@ -263,7 +266,7 @@ test('vectors: --stack — OpenAI Privacy Filter\'s bidirectional yarn, T5Gemma 
   // |i − j| ≤ 128 (create_bidirectional_sliding_window_mask).
   const pf = JSON.parse(vectors('openai-privacy-filter.class-defaults.reconstructed', '--positions', '0,1,4095,131071'));
   assert.deepEqual(pf.layers[7], { index: 7, rope: 'e0', attention: 'sliding', window: 129, chunk: null, queryScale: null,
-    bidirectional: true, lookahead: 128, crossAttention: null, patchWindow: null });
+    bidirectional: true, lookahead: 128, crossAttention: null, patchWindow: null, ...PLAIN });
   const [theta, attention] = hfYarn(64, 150000, { factor: 32, original: 4096, betaFast: 32, betaSlow: 1, truncate: false });
   assert.equal(pf.encodings.e0.layout, 'interleaved');
   assertVectors(pf.encodings.e0, theta, attention, pf.positions);
@@ -272,9 +275,9 @@ test('vectors: --stack — OpenAI Privacy Filter\'s bidirectional yarn, T5Gemma 
   const enc = JSON.parse(vectors(name, '--stack', 'encoder', '--positions', '0,5,32767'));
   const dec = JSON.parse(vectors(name, '--stack', 'decoder', '--positions', '0,5,32767'));
   assert.deepEqual(enc.layers[0], { index: 0, rope: 'e0', attention: 'sliding', window: 256, chunk: null, queryScale: null,
-    bidirectional: true, lookahead: 256, crossAttention: null, patchWindow: null });
+    bidirectional: true, lookahead: 256, crossAttention: null, patchWindow: null, ...PLAIN });
   assert.deepEqual(dec.layers[5], { index: 5, rope: 'e1', attention: 'full', window: null, chunk: null, queryScale: null,
-    bidirectional: false, lookahead: null, crossAttention: 'merged', patchWindow: null });
+    bidirectional: false, lookahead: null, crossAttention: 'merged', patchWindow: null, ...PLAIN });
   for (const doc of [enc, dec]) {
     assertVectors(doc.encodings.e0, hfDefault(256, 1e4), 1, doc.positions);
     assertVectors(doc.encodings.e1, hfDefault(256, 1e6).map((f) => f / 8), 1, doc.positions); // linear ×8
@@ -307,6 +310,39 @@ test('vectors: DiffusionGemma needs --stack; its encoder is causal, a decoder wi
     const decoder = run(['vectors', file, '--stack', 'decoder']);
     assert.equal(decoder.code, 1);
     assert.match(decoder.err, /text_config\.layer_types\[0\] is sliding_attention on diffusion_gemma's decoder stack/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('vectors: DeepSeek-V4 — compressed layers, the trailing rope slice, \'main\' and \'compress\' encodings', () => {
+  // DeepseekV4Config.__post_init__ with the legacy compress_ratios [0, 4, 128] (the MTP entry cut):
+  // 'main' = default at rope_theta 10000, 'compress' = the rope_scaling yarn at compress_rope_theta
+  // 160000 with attention_factor 1, both over the trailing int(512 · 64 / 512) = 64 dims, pairs
+  // (2i, 2i + 1) (apply_rotary_pos_emb's repeat_interleave); the output de-rotated (cos, -sin).
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-v4-'));
+  try {
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ ...load('deepseek-v4-flash.class-defaults.reconstructed'), num_hidden_layers: 3,
+      compress_ratios: [0, 4, 128, 0] }));
+    const args = ['vectors', file, '--positions', '0,1,127,128,4095,65535,131071'];
+    const r = run(args);
+    assert.equal(r.code, 0, r.err);
+    const doc = JSON.parse(r.out);
+    const slice = { ropeSlice: { head: 512, offset: 448 }, outputInverse: true };
+    assert.deepEqual(doc.layers, [
+      { index: 0, rope: 'e0', attention: 'sliding', window: 128, chunk: null, queryScale: null, ...CAUSAL,
+        ...slice },
+      { index: 1, rope: 'e1', attention: 'compressed_sparse', window: 128, chunk: null, queryScale: null, ...CAUSAL,
+        compressRate: 4, ...slice, indexerSlice: { head: 128, offset: 64 } },
+      { index: 2, rope: 'e1', attention: 'heavily_compressed', window: 128, chunk: null, queryScale: null, ...CAUSAL,
+        compressRate: 128, ...slice }]);
+    for (const e of Object.values(doc.encodings)) assert.deepEqual([e.headDim, e.rotaryDim, e.layout], [64, 64, 'interleaved']);
+    assertVectors(doc.encodings.e0, hfDefault(64, 10000), 1, doc.positions);
+    const [theta] = hfYarn(64, 160000, { factor: 16, original: 65536, betaFast: 32, betaSlow: 1, truncate: true });
+    assertVectors(doc.encodings.e1, theta, 1, doc.positions);
+    assert.equal(doc.encodings.e1.scaling.type, 'yarn');
+    assert.equal(run([...args, '--scalar']).out, run([...args, '--simd']).out);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

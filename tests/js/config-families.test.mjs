@@ -363,6 +363,15 @@ const FAMILIES = {
   'muse-glimmer-30b-assistant.class-defaults.reconstructed': { family: 'muse_glimmer_assistant',
     encodings: [rotary(128, 128, 5e5, 'half', plain(128, 5e5))],
     layers: every(5, () => ['e0', 'sliding', 2049, null, null]), stacks: every(5, () => [true, 2048, null]) },
+  // DeepseekV4Config.__post_init__ (no layer_types, no compress_ratios): two
+  // heavily_compressed_attention layers, then compressed_sparse / heavily_compressed alternating,
+  // each with the sliding_window 128 branch; all rotate with 'compress' — the rope_scaling (yarn,
+  // factor 16, original 65536) at compress_rope_theta 160000 with attention_factor 1 — over
+  // int(512 · 64 / 512) = 64 dims in adjacent pairs (apply_rotary_pos_emb's repeat_interleave).
+  'deepseek-v4-flash.class-defaults.reconstructed': { family: 'deepseek_v4',
+    encodings: [rotary(64, 64, 160000, 'interleaved',
+      hfYarn(64, 160000, { factor: 16, original_max_position_embeddings: 65536, beta_fast: 32, beta_slow: 1, attention_factor: 1 }))],
+    layers: every(43, (i) => ['e0', i < 2 || i % 2 === 0 ? 'heavily_compressed' : 'compressed_sparse', 128, null, null]) },
   'zaya1-8b.class-defaults.reconstructed': { family: 'zaya', encodings: [rotary(128, 64, 5e6, 'half', plain(64, 5e6))],
     layers: full(40) },
   // Text encoders (is_causal False, create_bidirectional_mask): every layer sees every key.
@@ -497,7 +506,8 @@ for (const [name, pe] of Object.entries(both)) {
       `${block[1]}\nreturn { scout, gemma4, global, scale: pe.queryScale(scout.layers[3].queryScale, [0, 8191, 131071]) };`);
     const { scout, gemma4, global, scale } = run(pe, load('llama-4-scout-17b-16e.reconstructed'), load('gemma-4-e2b-it.reconstructed'));
     assert.deepEqual({ ...scout.layers[2] }, { index: 2, rope: 'e0', attention: 'chunked', window: null, chunk: 8192, queryScale: null,
-      bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null });
+      bidirectional: false, lookahead: null, crossAttention: null, patchWindow: null, compressRate: null, ropeSlice: null,
+      outputInverse: false, indexerSlice: null });
     assert.deepEqual([scout.layers[3].rope, { ...scout.layers[3].queryScale }], [null, { floorScale: 8192, attnScale: 0.1, offset: 1 }]);
     assert.deepEqual(Array.from(scale, (v) => v.toFixed(4)), ['1.0000', '1.0693', '1.2833']);
     assert.deepEqual([global.headDim, global.rotaryDim, global.invFreq.length, global.invFreq[64]], [512, 512, 256, 0]);
@@ -677,11 +687,89 @@ for (const [name, pe] of Object.entries(both)) {
       nano.dispose();
       llama.dispose();
     }
-    assertThrows(() => pe.modelFromConfig({ model_type: 'deepseek_v4', hidden_size: 768, num_attention_heads: 6 }), RangeError,
-      /model_type = 'deepseek_v4' is refused: rope_parameters is keyed by rope type/);
     const opted = pe.ropeFromConfig({ model_type: 'nanochat', hidden_size: 768, num_attention_heads: 6 }, { family: 'llama' });
     assert.equal(opted.headDim, 128);
     opted.dispose();
+  });
+
+  test(`${name}: DeepSeek-V4 — compress rates, the trailing rope slice, the output de-rotation, the indexer`, () => {
+    // DeepseekV4Attention: q and kv rotated on x[..., -64:] of 512-wide heads; the output's rope
+    // slice rotated back by (cos, -sin) at the query positions; the CSA compressor's indexer the
+    // same 'compress' rotary on x[..., -64:] of index_head_dim 128.
+    const v4 = load('deepseek-v4-flash.class-defaults.reconstructed');
+    const model = pe.modelFromConfig(v4);
+    try {
+      model.layers.forEach((l, i) => {
+        const hca = i < 2 || i % 2 === 0;
+        assert.equal(l.compressRate, hca ? 128 : 4, `layer ${i} compressRate`);
+        assert.deepEqual({ ...l.ropeSlice }, { head: 512, offset: 448 }, `layer ${i} ropeSlice`);
+        assert.equal(l.outputInverse, true);
+        assert.deepEqual(l.indexerSlice === null ? null : { ...l.indexerSlice }, hca ? null : { head: 128, offset: 64 });
+        assert.ok(Object.isFrozen(l.ropeSlice) && Object.getPrototypeOf(l.ropeSlice) === null);
+      });
+      // Applied as the record says — at x.subarray(448), headStride 512 — the slice turns by HF's
+      // interleaved rotation and the 448 nope dims stay; inverse at the same positions restores it.
+      const rope = model.encodings.e0;
+      const heads = 2, d = 512, positions = [0, 5, 4095, 131071];
+      const x = Float32Array.from({ length: positions.length * heads * d }, (_, i) => Math.sin(0.11 * i + 0.3));
+      const y = new Float32Array(x);
+      rope.apply(y.subarray(448), { heads, positions, headStride: d, tokenStride: heads * d });
+      const theta = hfYarn(64, 160000, { factor: 16, original_max_position_embeddings: 65536, beta_fast: 32, beta_slow: 1 })[0];
+      positions.forEach((p, t) => {
+        for (let h = 0; h < heads; h++) {
+          const at = (t * heads + h) * d;
+          for (let i = 0; i < 448; i++) assert.equal(y[at + i], x[at + i]);
+          for (let k = 0; k < 32; k++) {
+            const a = p * theta[k], x1 = x[at + 448 + 2 * k], x2 = x[at + 449 + 2 * k];
+            assert.ok(Math.abs(y[at + 448 + 2 * k] - (x1 * Math.cos(a) - x2 * Math.sin(a))) < 2e-6, `p ${p} pair ${k}`);
+            assert.ok(Math.abs(y[at + 449 + 2 * k] - (x2 * Math.cos(a) + x1 * Math.sin(a))) < 2e-6, `p ${p} pair ${k}`);
+          }
+        }
+      });
+      rope.apply(y.subarray(448), { heads, positions, headStride: d, tokenStride: heads * d, inverse: true });
+      for (let i = 0; i < x.length; i++) assert.ok(Math.abs(y[i] - x[i]) < 4e-6, `round trip ${i}`);
+    } finally {
+      model.dispose();
+    }
+    // DeepseekV4HCACompressor / DeepseekV4Indexer: causal_threshold = (position_ids + 1) // compress_rate.
+    const ps = [0, 2, 3, 4, 7, 127, 128, 131071, 2 ** 53 - 1];
+    for (const rate of [1, 4, 128]) {
+      assert.deepEqual(Array.from(pe.compressedKeys(rate, ps)), ps.map((p) => Number((BigInt(p) + 1n) / BigInt(rate))), `rate ${rate}`);
+    }
+    assertThrows(() => pe.compressedKeys(0, [1]), RangeError, /compressRate must be an integer in \[1, /);
+    assertThrows(() => pe.compressedKeys(4, [-1]), RangeError, /positions\[0\] must be an integer in \[0, /);
+    assertThrows(() => pe.compressedKeys(4, [2 ** 53]), RangeError, /positions\[0\]/);
+    const indexer = pe.ropeFromConfig(v4, { layer: 3, part: 'indexer' });
+    assertEncoding(indexer, rotary(64, 64, 160000, 'interleaved',
+      hfYarn(64, 160000, { factor: 16, original_max_position_embeddings: 65536, beta_fast: 32, beta_slow: 1, attention_factor: 1 })), 'v4 indexer');
+    indexer.dispose();
+    assertThrows(() => pe.ropeFromConfig(v4, { layer: 2, part: 'indexer' }), RangeError,
+      /part 'indexer': only deepseek_v4's compressed_sparse_attention layers have an indexer/);
+    assertThrows(() => pe.ropeFromConfig(v4), RangeError, /layerType 'full_attention' is not a layer type of deepseek_v4/);
+    assertThrows(() => pe.ropeFromConfig(load('deepseek-v3'), { layerType: 'compressed_sparse_attention' }), RangeError,
+      /layerType 'compressed_sparse_attention' is not a layer type of deepseek/);
+    // Legacy keys, folded as __post_init__ does: compress_ratios (cut to num_hidden_layers),
+    // compress_rate_csa, qk_rope_head_dim → partial_rotary_factor; 'main' on the sliding layers.
+    const legacy = { ...v4, num_hidden_layers: 3, compress_ratios: [0, 4, 128, 0], compress_rate_csa: 8, qk_rope_head_dim: 32 };
+    const m3 = pe.modelFromConfig(legacy);
+    try {
+      assert.deepEqual(m3.layers.map((l) => [l.rope, l.attention, l.window, l.compressRate, l.ropeSlice.offset]),
+        [['e0', 'sliding', 128, null, 480], ['e1', 'compressed_sparse', 128, 8, 480], ['e1', 'heavily_compressed', 128, 128, 480]]);
+      assertEncoding(m3.encodings.e0, rotary(32, 32, 10000, 'interleaved', plain(32, 10000)), 'v4 main');
+      assertEncoding(m3.encodings.e1, rotary(32, 32, 160000, 'interleaved',
+        hfYarn(32, 160000, { factor: 16, original_max_position_embeddings: 65536, beta_fast: 32, beta_slow: 1, attention_factor: 1 })), 'v4 compress');
+    } finally {
+      m3.dispose();
+    }
+    const main = pe.ropeFromConfig(legacy, { layerType: 'sliding_attention' });
+    assertEncoding(main, rotary(32, 32, 10000, 'interleaved', plain(32, 10000)), 'v4 layerType sliding_attention');
+    main.dispose();
+    // Nulls and bad values, named.
+    assertThrows(() => pe.modelFromConfig({ ...legacy, compress_rope_theta: null }), RangeError, /compress_rope_theta is null/);
+    assertThrows(() => pe.modelFromConfig({ ...legacy, compress_ratios: [0, 4, 64] }), RangeError, /compress_ratios\[2\] = 64 is not a ratio/);
+    assertThrows(() => pe.modelFromConfig({ ...legacy, partial_rotary_factor: 0.5 }), RangeError, /qk_rope_head_dim = 32 is not read by deepseek_v4/);
+    assertThrows(() => pe.modelFromConfig({ ...legacy, rope_scaling: { ...legacy.rope_scaling, attention_factor: 1.5 } }), RangeError,
+      /rope_parameters\.compress\.attention_factor must be 1 for deepseek_v4/);
   });
 
   test(`${name}: MiniMax-M3's indexer rotates cos[..., :index_head_dim], the layer's rotary dims`, () => {
@@ -1195,7 +1283,8 @@ for (const [name, pe] of Object.entries(both)) {
   test(`${name}: a polluted Object.prototype cannot see or change the records the reader builds`, () => {
     const seen = [];
     const names = ['scaling', 'mrope', 'vision2d', 'headDim', 'rotaryDim', 'base', 'layout', 'type', 'factor',
-      'shortFactor', 'longFactor', 'section', 'interleaved', 'cacheLength', 'rope', 'queryScale'];
+      'shortFactor', 'longFactor', 'section', 'interleaved', 'cacheLength', 'rope', 'queryScale', 'compressRate',
+      'ropeSlice', 'offset', 'head', 'outputInverse', 'indexerSlice'];
     const saved = names.map((k) => [k, Object.getOwnPropertyDescriptor(Object.prototype, k)]);
     for (const k of names) {
       Object.defineProperty(Object.prototype, k, { // eslint-disable-line no-extend-native
@@ -1208,7 +1297,9 @@ for (const [name, pe] of Object.entries(both)) {
     let q3;
     let phi;
     let scout;
+    let v4;
     try {
+      v4 = pe.modelFromConfig(load('deepseek-v4-flash.class-defaults.reconstructed'));
       l31 = pe.ropeFromConfig(load('llama-3.1-8b'));
       q3 = pe.ropeFromConfig(load('qwen3-vl-4b-instruct'));
       phi = pe.ropeFromConfig(load('phi-3.5-mini-instruct'), { seqLen: 131072 });
@@ -1229,6 +1320,8 @@ for (const [name, pe] of Object.entries(both)) {
     assert.equal(scout.layers[3].rope, null);
     assert.equal(scout.layers[3].queryScale.floorScale, 8192);
     scout.dispose();
+    assert.deepEqual([v4.layers[3].compressRate, v4.layers[3].ropeSlice.offset, v4.layers[3].indexerSlice.head], [4, 448, 128]);
+    v4.dispose();
     for (const r of [l31, q3, phi]) r.dispose();
   });
 

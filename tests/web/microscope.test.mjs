@@ -168,6 +168,13 @@ function checkKeys(shown, l) {
     else assert.equal(shown, 'j ≤ i');
     return;
   }
+  if (l.compressRate !== null) {  // DeepSeek-V4: the window, then the compressed keys' rule
+    const c = shown.match(/^i − ([\d\u202f]+) < j ≤ i \+ .*w < ⌊\(i \+ 1\) \/ ([\d\u202f]+)⌋/);
+    assert.ok(c, shown);
+    assert.deepEqual([num(c[1]), num(c[2])], [l.window, l.compressRate], shown);
+    assert.equal(/index|인덱서/.test(shown), l.indexerSlice !== null, shown);
+    return;
+  }
   if (l.attention !== 'sliding') return;
   const m = shown.match(/^i − ([\d\u202f]+) < j ≤ i(?: \+ ([\d\u202f]+))?$/);
   assert.ok(m, shown);
@@ -284,6 +291,14 @@ for (const lang of ['en', 'ko']) {
       await page.setInputFiles('[data-testid="scope-file"]', fixture('starcoder2-7b'));
       await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('starcoder2-7b.json'));
       await checkShown(page, JSON.parse(readFileSync(fixture('starcoder2-7b'), 'utf8')), width);
+      // Pasted: DeepSeek-V4 — compressed layers, and the rotary on the trailing 64 of 512 dims.
+      const v4 = readFileSync(fixture('deepseek-v4-flash.class-defaults.reconstructed'), 'utf8');
+      await page.fill('[data-testid="scope-paste"]', v4);
+      await page.click('[data-testid="scope-read"]');
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
+      await checkShown(page, JSON.parse(v4), width);
+      const notes = await page.$$eval('[data-testid="scope-stack-note"]', (ps) => ps.map((p) => p.textContent));
+      assert.ok(notes.some((n) => /448–511/.test(n) && /inverse: true/.test(n)), notes.join(' | '));
       // Refused: an unknown family, and a rope_type that needs a key the config lacks.
       const refused = [
         [{ model_type: 'nope_model' }, 'model_type'],

@@ -21,12 +21,16 @@ const OPTION_KEYS = ['layout', 'seqLen', 'layerType', 'tower', 'cacheLength', 'c
   'layer', 'part', 'stack'];
 const MODEL_KEYS = ['layout', 'seqLen', 'tower', 'family', 'cacheLength', 'cacheStart', 'angles', 'stack'];
 const LAYOUTS = ['half', 'interleaved'];
-const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention', 'hybrid', 'hybrid_sliding'];
+const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_attention', 'hybrid', 'hybrid_sliding',
+  'compressed_sparse_attention', 'heavily_compressed_attention'];
 const TOWERS = ['text', 'vision'];
 const PARTS = ['attention', 'indexer'];
 const STACKS = ['encoder', 'decoder'];
 const CROSS = [null, 'separate', 'merged'];
-const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none', 'windowed'];
+const ATTENTION = ['full', 'sliding', 'chunked', 'sparse', 'linear', 'conv', 'cross', 'none', 'windowed',
+  'compressed_sparse', 'heavily_compressed'];
+// Numbers per layer in the core's model block (wasm/src/bind_config.cpp).
+const LAYER_FIELDS = 18;
 const SCALING_TYPES = ['default', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope', 'proportional'];
 // A family name is a short identifier; a longer string cannot name one (the core lists them).
 const MAX_FAMILY = 64;
@@ -338,6 +342,22 @@ export function configApi({ module, heap }, rope) {
     return heap.take(r, 'Float64Array');
   }
 
+  // A core function of each position: the list staged as doubles, the result a Float64Array.
+  function perPosition(positions, what, call) {
+    const list = check.numberList('positions', positions, check.MAX_LIST);
+    const n = check.lengthOf(list);
+    const base = heap.acquire(8 * n, what);
+    let r;
+    try {
+      heap.put(base, list, 'Float64Array');
+      r = call(base, n);
+    } finally {
+      heap.release(base);
+    }
+    if (r === null) throwConfigError(module);
+    return heap.take(r, 'Float64Array');
+  }
+
   // One layer's query scale: a frozen record of its three numbers (pe.queryScale evaluates it).
   function queryScale(floorScale, attnScale, offset) {
     const q = record();
@@ -352,6 +372,15 @@ export function configApi({ module, heap }, rope) {
     w.side = side;
     w.merge = merge;
     return freeze(w);
+  }
+
+  // Where a rotator sits in its heads (DeepSeek-V4's trailing slice), or null (NaN: unset).
+  function ropeSlice(head, offset) {
+    if (head !== head) return null;
+    const s = record();
+    s.head = head;
+    s.offset = offset;
+    return freeze(s);
   }
 
   return {
@@ -399,8 +428,12 @@ export function configApi({ module, heap }, rope) {
         layer.lookahead = info[at + 8] === info[at + 8] ? info[at + 8] : null;
         layer.crossAttention = CROSS[info[at + 9]];
         layer.patchWindow = info[at + 10] === info[at + 10] ? patchWindow(info[at + 10], info[at + 11]) : null;
+        layer.compressRate = info[at + 12] === info[at + 12] ? info[at + 12] : null;
+        layer.ropeSlice = ropeSlice(info[at + 13], info[at + 14]);
+        layer.outputInverse = info[at + 15] === 1;
+        layer.indexerSlice = ropeSlice(info[at + 16], info[at + 17]);
         layers[i] = freeze(layer);
-        at += 12;
+        at += LAYER_FIELDS;
       }
       const encodings = record();
       const scalings = record();
@@ -435,18 +468,13 @@ export function configApi({ module, heap }, rope) {
       const floorScale = check.number('scale.floorScale', q.floorScale);
       const attnScale = check.number('scale.attnScale', q.attnScale);
       const offset = q.offset === undefined ? 1 : check.number('scale.offset', q.offset);
-      const list = check.numberList('positions', positions, check.MAX_LIST);
-      const n = check.lengthOf(list);
-      const base = heap.acquire(8 * n, 'queryScale()');
-      let r;
-      try {
-        heap.put(base, list, 'Float64Array');
-        r = module.queryScales(floorScale, attnScale, offset, base, n);
-      } finally {
-        heap.release(base);
-      }
-      if (r === null) throwConfigError(module);
-      return heap.take(r, 'Float64Array');
+      return perPosition(positions, 'queryScale()', (base, n) => module.queryScales(floorScale, attnScale, offset, base, n));
+    },
+
+    /** How many compressed keys (DeepSeek-V4) the query at each position sees: Float64Array. */
+    compressedKeys(compressRate, positions) {
+      const rate = check.integer('compressRate', compressRate, 1);
+      return perPosition(positions, 'compressedKeys()', (base, n) => module.compressedKeys(rate, base, n));
     },
   };
 }

@@ -32,6 +32,10 @@ function encodingJson(rope, scaling, positions) {
   };
 }
 
+function sliceJson(s) {
+  return s === null ? null : { head: s.head, offset: s.offset };
+}
+
 function layerJson(l) {
   const q = l.queryScale;
   return {
@@ -45,6 +49,10 @@ function layerJson(l) {
     lookahead: l.lookahead,
     crossAttention: l.crossAttention,
     patchWindow: l.patchWindow === null ? null : { side: l.patchWindow.side, merge: l.patchWindow.merge },
+    compressRate: l.compressRate,
+    ropeSlice: sliceJson(l.ropeSlice),
+    outputInverse: l.outputInverse,
+    indexerSlice: sliceJson(l.indexerSlice),
   };
 }
 

@@ -215,7 +215,8 @@ val rope_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uint
 // → [model_type (text), family (text), layer count, per layer: rope (−1 none), attention
 //    (attention_kind), window, chunk, floor_scale, attn_scale, offset (NaN unset),
 //    bidirectional (0 | 1), lookahead (NaN unset), cross (cross_attention), patch window
-//    side and merge (NaN unset);
+//    side and merge (NaN unset), compress rate (NaN unset), rope slice head and offset (NaN
+//    unset), output inverse (0 | 1), indexer slice head and offset (NaN unset);
 //    encoding count, per encoding: its block's length, the block of append_config].
 val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uintptr_t text,
                          std::size_t n_text, std::string layout, double seq_len,
@@ -238,7 +239,11 @@ val model_from_config_at(std::uintptr_t entries, std::size_t n_entries, std::uin
                              scaled ? l.query_scale->attn_scale : kNaN,
                              scaled ? l.query_scale->offset : kNaN, l.bidirectional ? 1.0 : 0.0,
                              or_nan(l.lookahead), static_cast<double>(l.cross),
-                             l.patches ? l.patches->side : kNaN, l.patches ? l.patches->merge : kNaN});
+                             l.patches ? l.patches->side : kNaN, l.patches ? l.patches->merge : kNaN,
+                             l.compressed ? l.compressed->rate : kNaN,
+                             l.slice ? l.slice->head : kNaN, l.slice ? l.slice->offset : kNaN,
+                             l.output_inverse ? 1.0 : 0.0,
+                             l.indexer ? l.indexer->head : kNaN, l.indexer ? l.indexer->offset : kNaN});
     }
     out.push_back(static_cast<double>(m.encodings.size()));
     for (const rope_config& c : m.encodings) {
@@ -267,10 +272,26 @@ val query_scales_at(double floor_scale, double attn_scale, double offset, std::u
   });
 }
 
+// The compressed keys a query sees (DeepSeek-V4) at each position of the staged list.
+val compressed_keys_at(int rate, std::uintptr_t positions, std::size_t n) {
+  return guarded([&] {
+    const double* p = from_address<const double>(positions);
+    std::vector<double> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!(p[i] >= 0 && p[i] < static_cast<double>(max_position) && p[i] == std::floor(p[i])))
+        detail::fail_argument("positions[", i, "] must be an integer in [0, ", max_position - 1,
+                              "], got ", p[i]);
+      out[i] = static_cast<double>(compressed_keys_seen({rate}, static_cast<std::int64_t>(p[i])));
+    }
+    return hand_over(std::move(out));
+  });
+}
+
 } // namespace
 } // namespace posenc::wasm
 
 EMSCRIPTEN_BINDINGS(posenc_config) {
+  emscripten::function("compressedKeys", &posenc::wasm::compressed_keys_at);
   emscripten::function("ropeFromConfig", &posenc::wasm::rope_from_config_at);
   emscripten::function("modelFromConfig", &posenc::wasm::model_from_config_at);
   emscripten::function("queryScales", &posenc::wasm::query_scales_at);

@@ -63,7 +63,9 @@ struct config_options {
   // Models with one rotary per attention type (Gemma 3/4, v5 per-layer-type rope_parameters):
   // "full_attention" (the global rotary, the default), "sliding_attention" (the local one)
   // or "chunked_attention"; Zaya's "hybrid" / "hybrid_sliding" are the first two (for Zaya
-  // only: another family refuses them naming layer_type).
+  // only: another family refuses them naming layer_type). DeepSeek-V4 has no full attention:
+  // "sliding_attention" ('main'), "compressed_sparse_attention" and "heavily_compressed_attention"
+  // ('compress'); other families refuse the last two naming layer_type.
   std::string layer_type = "full_attention";
   // Which rotary of a multimodal config: "text" (the language model's, the default) or
   // "vision" (the vision tower's 2-D rotary, read from `vision_config`).
@@ -116,6 +118,15 @@ struct config_options {
 //    max_position_embeddings;
 //  - options.layer: the layer type that layer has (model_from_config's layer map);
 //    options.part "indexer": DeepSeek-V3.2's indexer (index_head_dim, half layout);
+//  - DeepSeek-V4 (DeepseekV4Config.__post_init__): legacy compress_ratios / compress_rate_csa /
+//    compress_rate_hca / qk_rope_head_dim folded in (a null there is absent, as the class pops
+//    them), rope_parameters keyed 'main' (sliding layers: rope_theta, default type) and
+//    'compress' (compressed layers, their compressors and the indexer: compress_rope_theta, the
+//    flat rope_scaling / rope_parameters, yarn's attention_factor 1 by default; a factor ≠ 1 is
+//    refused, as the output's de-rotation then is not posenc's inverse); the rotator rotates the
+//    trailing int(head_dim · partial_rotary_factor) dims, so its head_dim is that slice
+//    (model_from_config's layer_info::slice places it; part "indexer": the same rotary on the
+//    trailing slice of an index_head_dim head, compressed_sparse_attention layers only);
 //  - multimodal RoPE (axes, posenc/multimodal.hpp): `mrope_section` in the rope parameters
 //    (any rope type; the legacy type "mrope" is "default", as Qwen2VLConfig maps it) gives
 //    contiguous sections (Qwen2-VL, Qwen2.5-VL: apply_multimodal_rotary_pos_emb);
@@ -162,9 +173,23 @@ std::optional<rope_config> layer_rope_from_config(const hf_config& config,
 // linear (linear attention or Mamba, Qwen3-Next / Qwen3.5 / Bamba / MiniMax), conv (LFM2's
 // convolution blocks), none (Nemotron-H's MoE / MLP blocks). windowed: a vision tower's 2-D
 // window attention (patch_window), with RoPE.
-enum class attention_kind { full, sliding, chunked, sparse, linear, conv, cross, none, windowed };
+// compressed_sparse and heavily_compressed (DeepSeek-V4's compressed_sparse_attention and
+// heavily_compressed_attention): a sliding-window branch over the recent keys plus one compressed
+// key per compress_rate tokens (compressed_sparse: those an indexer selects; heavily_compressed:
+// all of them), both rotated.
+enum class attention_kind {
+  full, sliding, chunked, sparse, linear, conv, cross, none, windowed, compressed_sparse,
+  heavily_compressed
+};
 // "full" | "sliding" | "chunked" | "sparse" | "linear" | "conv" | "cross" | "none" | "windowed"
+// | "compressed_sparse" | "heavily_compressed"
 std::string_view to_string(attention_kind kind) noexcept;
+
+// Self-attention (which may use RoPE): every kind but linear, conv, cross, none.
+constexpr bool is_self_attention(attention_kind kind) noexcept {
+  return kind <= attention_kind::sparse || kind == attention_kind::windowed ||
+         kind >= attention_kind::compressed_sparse;
+}
 
 // A position-dependent query scale: q is multiplied by
 //     scale(p) = log(floor((p + offset) / floor_scale) + 1) · attn_scale + 1
@@ -201,6 +226,30 @@ struct patch_window {
   int merge = 1;  // a merged token's side in patches (spatial_merge_size)
 };
 
+// Where a layer's rotary sits in its heads when it does not start at dim 0 (DeepSeek-V4 lays each
+// head out as [nope | rope]): the encoding, whose head_dim is the rotated slice, rotates dims
+// [offset, offset + encoding.head_dim) of each `head`-wide head and leaves the rest. A port applies
+// it at x + offset with the head stride `head` (and the token stride heads · head).
+struct rope_slice {
+  int head = 0;    // the attention head's width (DeepSeek-V4: head_dim; its indexer: index_head_dim)
+  int offset = 0;  // head − the slice: the trailing int(head_dim · partial_rotary_factor) dims
+};
+
+// The compressed keys of a compressed layer (DeepSeek-V4's HCA / CSA compressors): compressed
+// key w sums tokens [w·rate, (w + 1)·rate) and is rotated at position w·rate; the query at
+// position p sees the compressed keys w < (p + 1) // rate.
+struct compressed_keys {
+  int rate = 0;  // compress_rates[layer type], ≥ 1
+};
+
+// The number of compressed keys the query at `position` sees, (position + 1) // rate, for
+// position in [0, 2^53) and rate ≥ 1 (else posenc::invalid_argument naming `position` or
+// `rate`); exact (integer arithmetic).
+std::int64_t compressed_keys_seen(const compressed_keys& keys, std::int64_t position);
+// The position compressed key `index` is rotated at, index · rate, for index ≥ 0 and
+// index · rate ≤ 2^53 (else posenc::invalid_argument naming `index`); exact.
+std::int64_t compressed_key_position(const compressed_keys& keys, std::int64_t index);
+
 // Which keys j a query at i sees (HF's mask functions): causal layers j ≤ i, bidirectional
 // layers every j; a sliding layer further limits them to i − window < j (and, bidirectional,
 // j ≤ i + lookahead).
@@ -215,6 +264,15 @@ struct layer_info {
   std::optional<int> lookahead{};  // bidirectional sliding: keys after i seen, 0 < j − i ≤ lookahead
   cross_attention cross = cross_attention::none;  // a decoder layer's attention to the encoder
   std::optional<posenc::patch_window> patches{};  // windowed: the windows
+  // compressed_sparse / heavily_compressed: its compressed keys (rotated with this layer's rope).
+  std::optional<posenc::compressed_keys> compressed{};
+  std::optional<rope_slice> slice{};  // the rotary's place in the head; nullopt: dims [0, rotary_dim)
+  // The attention output's rope slice is rotated back at the query positions (DeepSeek-V4: K = V,
+  // so V carried the keys' rotation): rope_apply(…, inverse) there, with the same slice.
+  bool output_inverse = false;
+  // compressed_sparse: the indexer's queries and compressed keys rotate with this layer's rope at
+  // this slice of its index_head_dim-wide heads (rope_from_config's part "indexer").
+  std::optional<rope_slice> indexer{};
 };
 
 struct model_info {

@@ -32,7 +32,22 @@ function keysSeen(l, t) {
   if (l.attention === 'sliding') return `i − ${int(l.window)} < j ≤ i${after}`;
   if (l.attention === 'chunked') return `⌊j / ${int(l.chunk)}⌋ = ⌊i / ${int(l.chunk)}⌋${l.bidirectional ? '' : ', j ≤ i'}`;
   if (l.attention === 'sparse') return t('s18.seesSparse');
+  if (l.compressRate !== null) {  // DeepSeek-V4: the sliding branch plus compressed keys
+    return `i − ${int(l.window)} < j ≤ i` + t(l.indexerSlice === null ? 's18.seesCompressed' : 's18.seesCompressedSparse',
+      { rate: int(l.compressRate) });
+  }
   return null;
+}
+
+// DeepSeek-V4: where each rotary sits in the head (LayerDescription.ropeSlice), once per slice.
+function sliceNotes(m, t) {
+  const seen = new Map();
+  for (const l of m.layers) {
+    if (l.ropeSlice === null) continue;
+    const { head, offset } = l.ropeSlice;
+    seen.set(`${head}/${offset}`, t('s18.sliceNote', { n: head - offset, head, offset, end: head - 1 }));
+  }
+  return [...seen.values()];
 }
 
 // Index lists as runs: 0–15 for steps of 1, "1, 4, …, 58" for a longer constant step.
@@ -136,6 +151,7 @@ export default {
         has((l) => l.crossAttention === 'separate') && t('s18.crossNote.separate'),
         has((l) => l.crossAttention === 'merged') && t('s18.crossNote.merged'),
         m.encodings.some((e) => e.direction === 'inverse') && t('s18.inverseNote'),
+        ...sliceNotes(m, t),
       ].filter(Boolean);
       return panel(t('s18.stackTitle'), h('p', {}, rich(t('s18.stackText'))), strip,
         h('p', { class: 'hint' }, t('s18.stripKey'), has((l) => l.bidirectional || l.crossAttention !== null) ? [' ', t('s18.stripKeyMore')] : null),
