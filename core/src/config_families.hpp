@@ -851,6 +851,14 @@ inline constexpr family kFamilies[] = {
      .layers = {.sliding = sliding_rule::period, .period = 2, .window_fallback = 4096},
      .stacks = {.wrapper = "t5gemma", .encoder = "encoder.", .decoder = "decoder.",
                 .decoder_flag = "is_decoder", .cross = cross_attention::separate}},
+    {.name = "dia",
+     .source = "models/dia (DiaConfig, DiaEncoderConfig, DiaDecoderConfig, DiaRotaryEmbedding, "
+               "DiaSelfAttention, DiaCrossAttention)",
+     .models = "Dia (text-to-speech)", .model_types = {"dia", "dia_encoder", "dia_decoder"},
+     .head = {.fallback = 128}, .rotary = kFullHead,
+     .stacks = {.wrapper = "dia", .encoder = "encoder_config.", .decoder = "decoder_config.",
+                .encoder_types = {"dia_encoder"}, .decoder_types = {"dia_decoder"},
+                .cross = cross_attention::separate}},
     {.name = "t5gemma2",
      .source = "models/t5gemma2 (T5Gemma2TextConfig, T5Gemma2DecoderConfig, T5Gemma2TextEncoder, "
                "T5Gemma2MergedAttention, sliding_window_mask_function)",

@@ -70,3 +70,44 @@ TEST_CASE("config higgs_audio_v2: the class's llama3 dict when the config has no
   CHECK(own.base == 10000.0);
   CHECK(own.scaling.type == posenc::scaling_type::none);
 }
+
+TEST_CASE("config dia: a bidirectional encoder and a causal decoder, cross-attention without RoPE",
+          "[config][families]") {
+  // DiaConfig: encoder_config / decoder_config (DiaEncoderConfig, DiaDecoderConfig: head_dim 128);
+  // DiaEncoderLayer's DiaSelfAttention(is_causal=False), DiaDecoderLayer's is_causal=True and a
+  // DiaCrossAttention whose queries and keys are not rotated; DiaRotaryEmbedding at θ 10000.
+  posenc::hf_config c;
+  c["model_type"] = config_value::of_text("dia");
+  c["encoder_config"] = config_value::object();
+  c["encoder_config.model_type"] = config_value::of_text("dia_encoder");
+  c["encoder_config.hidden_size"] = config_value::of(1024);
+  c["encoder_config.num_attention_heads"] = config_value::of(16);
+  c["encoder_config.num_hidden_layers"] = config_value::of(3);
+  c["decoder_config"] = config_value::object();
+  c["decoder_config.model_type"] = config_value::of_text("dia_decoder");
+  c["decoder_config.hidden_size"] = config_value::of(2048);
+  c["decoder_config.num_attention_heads"] = config_value::of(16);
+  c["decoder_config.num_hidden_layers"] = config_value::of(4);
+  posenc::test::require_throws<posenc::invalid_argument>(
+      [&] { (void)posenc::model_from_config(c); }, "stack is required");
+  for (const std::string stack : {"encoder", "decoder"}) {
+    CAPTURE(stack);
+    const posenc::model_info m = posenc::model_from_config(c, {.stack = stack});
+    CHECK(m.family == "dia");
+    REQUIRE(m.encodings.size() == 1);
+    CHECK(m.encodings[0].head_dim == 128);
+    CHECK(m.encodings[0].base == 10000.0);
+    REQUIRE(m.layers.size() == (stack == "encoder" ? 3u : 4u));
+    for (const posenc::layer_info& l : m.layers) {
+      CHECK(l.attention == posenc::attention_kind::full);
+      CHECK(l.bidirectional == (stack == "encoder"));
+      CHECK(l.cross == (stack == "encoder" ? posenc::cross_attention::none : posenc::cross_attention::separate));
+    }
+  }
+  posenc::hf_config decoder;
+  for (const auto& [k, v] : c)
+    if (k.starts_with("decoder_config.")) decoder[k.substr(15)] = v;
+  const posenc::model_info d = posenc::model_from_config(decoder);  // a dia_decoder config is that stack
+  CHECK(d.layers.size() == 4);
+  CHECK_FALSE(d.layers[0].bidirectional);
+}

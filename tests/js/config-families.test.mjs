@@ -551,6 +551,18 @@ for (const [name, pe] of Object.entries(both)) {
     assertThrows(() => pe.ropeFromConfig({ ...ro, rotary_value: 1 }), TypeError, /rotary_value must be a boolean/);
   });
 
+  test(`${name}: Dia: a bidirectional encoder, a causal decoder with a cross-attention without RoPE`, () => {
+    // DiaConfig's encoder_config / decoder_config; DiaSelfAttention is_causal False / True; DiaCrossAttention unrotated.
+    const stack = (t, hidden, layers) => ({ model_type: t, hidden_size: hidden, num_attention_heads: 16, num_hidden_layers: layers });
+    const dia = { model_type: 'dia', encoder_config: stack('dia_encoder', 1024, 3), decoder_config: stack('dia_decoder', 2048, 4) };
+    assertThrows(() => pe.modelFromConfig(dia), RangeError, /stack is required/);
+    const enc = [rotary(128, 128, 10000, 'half', plain(128, 10000))];
+    assertModel(pe, 'dia encoder', { family: 'dia', encodings: enc, layers: full(3), stacks: every(3, () => [true, null, null]) },
+      { stack: 'encoder' }, dia);
+    assertModel(pe, 'dia decoder', { family: 'dia', encodings: enc, layers: full(4), stacks: every(4, () => [false, null, 'separate']) },
+      { stack: 'decoder' }, dia);
+  });
+
   test(`${name}: Higgs Audio v2 takes its class's llama3 dict when the config has none`, () => {
     // HiggsAudioV2Config.__post_init__: llama3, factor 32, low / high 0.125 / 0.5, original 1024, θ 500000.
     const rope = pe.ropeFromConfig({ model_type: 'higgs_audio_v2', hidden_size: 3072, num_attention_heads: 24 });
