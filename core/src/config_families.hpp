@@ -1029,6 +1029,13 @@ inline constexpr refusal kRefusals[] = {
      "rotary (adjacent pairs: repeat_interleave and a pairwise rotate_half) and its own "
      "positions, joined by cross-attention between byte and patch positions; posenc's layer "
      "map describes one stack of one model"},
+    {{"moshi", "kyutai_speech_to_text"},
+     "models/moshi, kyutai_speech_to_text (MoshiModel.forward, KyutaiSpeechToTextModel.forward; "
+     "cache_utils.get_layer_types_and_kwargs)",
+     "create_causal_mask gives every layer full causal attention while DynamicCache(config) "
+     "keeps each layer's last sliding_window - 1 keys (sliding_window is set, so every cache "
+     "layer is a sliding one): a prompt is attended in full, the tokens after it through the "
+     "window; posenc's layer map gives a layer one attention rule"},
     {{"hrm_text"}, "models/hrm_text (HrmTextConfig, HrmTextModel.forward)",
      "with prefix_lm (the default) the tokens whose token_type_ids are 1 attend each other both "
      "ways and the rest causally (create_causal_mask with block_sequence_ids), and the H / L "
