@@ -85,30 +85,8 @@ hf_config flat(const json& j) {
 
 constexpr double kPi = std::numbers::pi;
 
-// _compute_default_rope_parameters: 1 / base^(arange(0, dim, 2) / dim).
-std::vector<double> hf_default(int dim, double base) {
-  std::vector<double> inv;
-  for (int i = 0; i < dim; i += 2) inv.push_back(1.0 / std::pow(base, static_cast<double>(i) / dim));
-  return inv;
-}
-
-// _compute_llama3_parameters.
-std::vector<double> hf_llama3(int dim, double base, double factor, double low_freq_factor,
-                              double high_freq_factor, double old_context_len) {
-  std::vector<double> inv = hf_default(dim, base);
-  const double low_freq_wavelen = old_context_len / low_freq_factor;
-  const double high_freq_wavelen = old_context_len / high_freq_factor;
-  for (double& f : inv) {
-    const double wavelen = 2 * kPi / f;
-    double llama = wavelen > low_freq_wavelen ? f / factor : f;
-    const double smooth = (old_context_len / wavelen - low_freq_factor) /
-                          (high_freq_factor - low_freq_factor);
-    const double smoothed = (1 - smooth) * llama / factor + smooth * llama;
-    const bool medium = !(wavelen < high_freq_wavelen) && !(wavelen > low_freq_wavelen);
-    f = medium ? smoothed : llama;
-  }
-  return inv;
-}
+using posenc::test::hf_default;
+using posenc::test::hf_llama3;
 
 // _compute_yarn_parameters → (inv_freq, attention_factor); truncate floors / ceils the ramp's ends.
 std::pair<std::vector<double>, double> hf_yarn(int dim, double base, double factor,

@@ -11,8 +11,6 @@
 
 #include "support.hpp"
 
-#include <cmath>
-#include <numbers>
 #include <string>
 
 namespace {
@@ -20,21 +18,7 @@ namespace {
 using posenc::config_value;
 
 posenc::hf_config shape(const std::string& type) {
-  posenc::hf_config c;
-  c["model_type"] = config_value::of_text(type);
-  c["hidden_size"] = config_value::of(3072);
-  c["num_attention_heads"] = config_value::of(24);
-  c["num_hidden_layers"] = config_value::of(4);
-  return c;
-}
-
-// _compute_llama3_parameters for one rung of the default ladder.
-double llama3(double f, double factor, double low, double high, double old) {
-  const double wavelen = 2 * std::numbers::pi / f;
-  if (wavelen < old / high) return f;
-  if (wavelen > old / low) return f / factor;
-  const double smooth = (old / wavelen - low) / (high - low);
-  return (1 - smooth) * f / factor + smooth * f;
+  return posenc::test::config_shape(type, 3072, 24, 0, 4);
 }
 
 }  // namespace
@@ -56,11 +40,9 @@ TEST_CASE("config higgs_audio_v2: the class's llama3 dict when the config has no
   CHECK(r.base == 500000.0);
   REQUIRE(r.scaling.type == posenc::scaling_type::llama3);
   const posenc::frequencies f = posenc::inverse_frequencies(r.rotary_dim, r.base, r.scaling);
-  for (int i = 0; i < 64; ++i) {
-    const double plain = 1.0 / std::pow(500000.0, 2.0 * i / 128);
-    CHECK(f.inv_freq[static_cast<std::size_t>(i)] ==
-          Approx(llama3(plain, 32.0, 0.125, 0.5, 1024.0)).epsilon(1e-14));
-  }
+  const std::vector<double> want = posenc::test::hf_llama3(128, 500000.0, 32.0, 0.125, 0.5, 1024.0);
+  REQUIRE(f.inv_freq.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) CHECK(f.inv_freq[i] == Approx(want[i]).epsilon(1e-14));
   // A rope_parameters of its own replaces the class's dict.
   posenc::hf_config c = shape("higgs_audio_v2");
   c["rope_parameters"] = config_value::object();
@@ -76,18 +58,9 @@ TEST_CASE("config dia: a bidirectional encoder and a causal decoder, cross-atten
   // DiaConfig: encoder_config / decoder_config (DiaEncoderConfig, DiaDecoderConfig: head_dim 128);
   // DiaEncoderLayer's DiaSelfAttention(is_causal=False), DiaDecoderLayer's is_causal=True and a
   // DiaCrossAttention whose queries and keys are not rotated; DiaRotaryEmbedding at θ 10000.
-  posenc::hf_config c;
+  posenc::hf_config c = posenc::test::config_shape("dia_encoder", 1024, 16, 0, 3, "encoder_config.");
+  c.merge(posenc::test::config_shape("dia_decoder", 2048, 16, 0, 4, "decoder_config."));
   c["model_type"] = config_value::of_text("dia");
-  c["encoder_config"] = config_value::object();
-  c["encoder_config.model_type"] = config_value::of_text("dia_encoder");
-  c["encoder_config.hidden_size"] = config_value::of(1024);
-  c["encoder_config.num_attention_heads"] = config_value::of(16);
-  c["encoder_config.num_hidden_layers"] = config_value::of(3);
-  c["decoder_config"] = config_value::object();
-  c["decoder_config.model_type"] = config_value::of_text("dia_decoder");
-  c["decoder_config.hidden_size"] = config_value::of(2048);
-  c["decoder_config.num_attention_heads"] = config_value::of(16);
-  c["decoder_config.num_hidden_layers"] = config_value::of(4);
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::model_from_config(c); }, "stack is required");
   for (const std::string stack : {"encoder", "decoder"}) {

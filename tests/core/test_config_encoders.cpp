@@ -18,27 +18,15 @@ namespace {
 
 using posenc::config_value;
 
+// The shape keys only, head_dim left to hidden / heads.
 posenc::hf_config encoder(const std::string& type, int hidden, int heads, int layers) {
-  posenc::hf_config c;
-  c["model_type"] = config_value::of_text(type);
-  c["hidden_size"] = config_value::of(hidden);
-  c["num_attention_heads"] = config_value::of(heads);
-  c["num_hidden_layers"] = config_value::of(layers);
-  return c;
+  return posenc::test::config_shape(type, hidden, heads, 0, layers);
 }
 
-// compute_default_rope_parameters in double, rung by rung; `factor` divides every rung (linear).
+// compute_default_rope_parameters over the whole head, rung by rung; `factor` divides every
+// rung (linear).
 void check_ladder(const posenc::rope_config& r, int dims, double theta, double factor = 1.0) {
-  CHECK(r.head_dim == dims);
-  CHECK(r.rotary_dim == dims);
-  CHECK(r.base == theta);
-  CHECK(r.layout == posenc::rope_layout::half);
-  const posenc::frequencies f = posenc::inverse_frequencies(r.rotary_dim, r.base, r.scaling);
-  REQUIRE(f.inv_freq.size() == static_cast<std::size_t>(dims / 2));
-  for (int i = 0; i < dims / 2; ++i)
-    CHECK(f.inv_freq[static_cast<std::size_t>(i)] ==
-          Approx(1.0 / std::pow(theta, 2.0 * i / dims) / factor).epsilon(1e-15));
-  CHECK(f.attention_factor == 1.0);
+  posenc::test::check_default_ladder(r, dims, dims, theta, factor);
 }
 
 }  // namespace

@@ -23,12 +23,7 @@ namespace {
 using posenc::config_value;
 
 posenc::hf_config decoder(const std::string& type, int layers) {
-  posenc::hf_config c;
-  c["model_type"] = config_value::of_text(type);
-  c["hidden_size"] = config_value::of(4096);
-  c["num_attention_heads"] = config_value::of(32);
-  c["num_hidden_layers"] = config_value::of(layers);
-  return c;
+  return posenc::test::config_shape(type, 4096, 32, 0, layers);
 }
 
 // The layers EvollaDecoderLayer gives an adapter, counted the way its __init__ does.
@@ -45,14 +40,7 @@ TEST_CASE("config evolla: RoPE on every layer, a cross-attention without RoPE on
     const posenc::model_info m = posenc::model_from_config(c);
     CHECK(m.family == "evolla");
     REQUIRE(m.encodings.size() == 1);
-    const posenc::rope_config& r = m.encodings[0];
-    CHECK(r.head_dim == 128);
-    CHECK(r.rotary_dim == 128);
-    CHECK(r.base == 500000.0);
-    const posenc::frequencies f = posenc::inverse_frequencies(r.rotary_dim, r.base, r.scaling);
-    for (int i = 0; i < 64; ++i)
-      CHECK(f.inv_freq[static_cast<std::size_t>(i)] ==
-            Approx(1.0 / std::pow(500000.0, 2.0 * i / 128)).epsilon(1e-15));
+    posenc::test::check_default_ladder(m.encodings[0], 128, 128, 500000.0);
     int adapters = 0;
     for (const posenc::layer_info& l : m.layers) {
       CHECK(l.rope == std::optional<std::size_t>(0));

@@ -30,17 +30,8 @@ posenc::hf_config m3(int layers) {
   return c;
 }
 
-void check_ladder(const posenc::rope_config& r, int head_dim, int dims, double theta) {
-  CHECK(r.head_dim == head_dim);
-  CHECK(r.rotary_dim == dims);
-  CHECK(r.base == theta);
-  CHECK(r.layout == posenc::rope_layout::half);
-  const posenc::frequencies f = posenc::inverse_frequencies(r.rotary_dim, r.base, r.scaling);
-  REQUIRE(f.inv_freq.size() == static_cast<std::size_t>(dims / 2));
-  for (int i = 0; i < dims / 2; ++i)  // compute_default_rope_parameters: 1 / θ^(2i / dim)
-    CHECK(f.inv_freq[static_cast<std::size_t>(i)] ==
-          Approx(1.0 / std::pow(theta, 2.0 * i / dims)).epsilon(1e-15));
-}
+// compute_default_rope_parameters: 1 / θ^(2i / dim), rung by rung.
+using posenc::test::check_default_ladder;
 
 }  // namespace
 
@@ -52,7 +43,7 @@ TEST_CASE("config minimax_m3: sparse_attention_freq gives the sparse layers; one
   const posenc::model_info m = posenc::model_from_config(c);
   CHECK(m.family == "minimax_m3");
   REQUIRE(m.encodings.size() == 1);
-  check_ladder(m.encodings[0], 128, 64, 5e6);
+  check_default_ladder(m.encodings[0], 128, 64, 5e6);
   for (const posenc::layer_info& l : m.layers) {
     const bool sparse = l.index == 1 || l.index == 2;
     CHECK(l.attention == (sparse ? posenc::attention_kind::sparse : posenc::attention_kind::full));
@@ -85,20 +76,20 @@ TEST_CASE("config minimax_m3: the indexer rotates the layer's rotary dims of its
           "[config][families]") {
   posenc::hf_config c = m3(2);
   // index_head_dim's class default 128: cos[..., :128] is the whole 64-wide cos.
-  check_ladder(posenc::rope_from_config(c, {.part = "indexer"}), 128, 64, 5e6);
+  check_default_ladder(posenc::rope_from_config(c, {.part = "indexer"}), 128, 64, 5e6);
   c["text_config.index_head_dim"] = config_value::of(96);
-  check_ladder(posenc::rope_from_config(c, {.part = "indexer"}), 96, 64, 5e6);
+  check_default_ladder(posenc::rope_from_config(c, {.part = "indexer"}), 96, 64, 5e6);
   // The legacy sparse_attention_config.sparse_index_dim is set last: it wins.
   c["text_config.sparse_attention_config"] = config_value::object();
   c["text_config.sparse_attention_config.sparse_index_dim"] = config_value::of(64);
-  check_ladder(posenc::rope_from_config(c, {.part = "indexer"}), 64, 64, 5e6);
+  check_default_ladder(posenc::rope_from_config(c, {.part = "indexer"}), 64, 64, 5e6);
   // Narrower than the rotary: cos[..., :32] pairs different rungs — refused by name.
   c["text_config.sparse_attention_config.sparse_index_dim"] = config_value::of(32);
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::rope_from_config(c, {.part = "indexer"}); },
       "text_config.sparse_attention_config.sparse_index_dim = 32 is narrower than the 64 rotated dims");
   // The main attention is unaffected by the indexer's width.
-  check_ladder(posenc::rope_from_config(c), 128, 64, 5e6);
+  check_default_ladder(posenc::rope_from_config(c), 128, 64, 5e6);
 }
 
 TEST_CASE("config minimax_m3: rotary_dim, which transformers does not read, must agree with the factor",
@@ -110,5 +101,5 @@ TEST_CASE("config minimax_m3: rotary_dim, which transformers does not read, must
   posenc::test::require_throws<posenc::invalid_argument>(
       [&] { (void)posenc::rope_from_config(c); }, "text_config.rotary_dim is not read by transformers");
   c.erase("text_config.rotary_dim");
-  check_ladder(posenc::rope_from_config(c), 128, 128, 5e6);
+  check_default_ladder(posenc::rope_from_config(c), 128, 128, 5e6);
 }

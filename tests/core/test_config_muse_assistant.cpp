@@ -30,14 +30,7 @@ TEST_CASE("config muse_glimmer_assistant: one bidirectional stack, every layer s
   const posenc::model_info m = posenc::model_from_config(assistant(5));
   CHECK(m.family == "muse_glimmer_assistant");
   REQUIRE(m.encodings.size() == 1);
-  const posenc::rope_config& r = m.encodings[0];
-  CHECK(r.head_dim == 128);
-  CHECK(r.rotary_dim == 128);
-  CHECK(r.base == 500000.0);
-  CHECK(r.layout == posenc::rope_layout::half);
-  const posenc::frequencies f = posenc::inverse_frequencies(r.rotary_dim, r.base, r.scaling);
-  for (int i = 0; i < 64; ++i)
-    CHECK(f.inv_freq[static_cast<std::size_t>(i)] == Approx(1.0 / std::pow(5e5, i / 64.0)).epsilon(1e-15));
+  posenc::test::check_default_ladder(m.encodings[0], 128, 128, 500000.0);
   for (const posenc::layer_info& l : m.layers) {
     CHECK(l.attention == posenc::attention_kind::sliding);
     CHECK(l.bidirectional);

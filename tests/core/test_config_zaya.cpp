@@ -38,17 +38,8 @@ void put_rope(posenc::hf_config& c, const std::string& type, double theta, doubl
 
 // ZayaRotaryEmbedding.compute_default_rope_parameters in double, checked rung by rung.
 void check_ladder(const posenc::rope_config& r, double theta, int dims) {
-  CHECK(r.head_dim == 128);
-  CHECK(r.rotary_dim == dims);
-  CHECK(r.base == theta);
-  CHECK(r.layout == posenc::rope_layout::half);
   CHECK(r.scaling.type == posenc::scaling_type::none);
-  const posenc::frequencies f = posenc::inverse_frequencies(r.rotary_dim, r.base, r.scaling);
-  REQUIRE(f.inv_freq.size() == static_cast<std::size_t>(dims / 2));
-  for (int i = 0; i < dims / 2; ++i)
-    CHECK(f.inv_freq[static_cast<std::size_t>(i)] ==
-          Approx(1.0 / std::pow(theta, 2.0 * i / dims)).epsilon(1e-15));
-  CHECK(f.attention_factor == 1.0);
+  posenc::test::check_default_ladder(r, 128, dims, theta);
 }
 
 }  // namespace
