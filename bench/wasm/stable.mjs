@@ -60,13 +60,14 @@ function loopOf(rope, tokens, start) {
   const POOL = 256;
   const literals = Array.from({ length: POOL }, () => ({ tokens: 1, heads: HEADS, start: DECODE_POS, out: z }));
   const spreads = Array.from({ length: POOL }, () => ({ ...base, out: z }));
-  let i = 0, j = 0;
+  const created = new Array(POOL);  // spreadCreate's own: the pools read above stay as built
+  let i = 0, j = 0, k = 0;
   record('decode/1x32x128', {
     plainArray: () => rope.apply(array, opts),
     tensor: () => rope.apply(x, opts),
     tensorOut: () => rope.apply(y, literals[i++ & (POOL - 1)]),
     tensorOutSpread: () => rope.apply(y, spreads[j++ & (POOL - 1)]),
-    spreadCreate: () => { spreads[j++ & (POOL - 1)] = { ...base, out: z }; },
+    spreadCreate: () => { created[k++ & (POOL - 1)] = { ...base, out: z }; },
     loop: loop.run,
   }, 2000);
   for (const o of [rope, x, y, z]) o.dispose();
