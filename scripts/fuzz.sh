@@ -4,7 +4,8 @@
 # for a bounded time; fails if any target crashes, leaks, trips a sanitizer or an invariant,
 # or times out.
 #
-#   scripts/fuzz.sh                  each target 10 s (the `npm test` budget: about 1 min in all)
+#   scripts/fuzz.sh                  each target 10 s, one per core at a time (the `npm test`
+#                                    budget: about 30 s on two cores)
 #   scripts/fuzz.sh --long SECONDS   each target SECONDS (the documented longer run)
 #   scripts/fuzz.sh --only fuzz_rotary [--long 600]   one target
 #
@@ -14,7 +15,8 @@
 # build/fuzz/artifacts/<target>/; rerun it with build/asan/tests/fuzz/<target> <file>.
 # Flags: targets -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all; the library
 # -fsanitize=fuzzer-no-link,address,undefined (set in tests/fuzz/CMakeLists.txt). CXX_SANITIZE
-# names another clang (default clang++-14).
+# names another clang (default clang++-14); FUZZ_JOBS how many targets run at once (default:
+# the number of cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +26,7 @@ while (($#)); do
   case "$1" in
     --long) seconds="${2:?--long needs a number of seconds}"; shift 2 ;;
     --only) only="${2:?--only needs a target name}"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -44,21 +46,33 @@ out=build/fuzz
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
+# One target: its run's exit status goes to $out/logs/<name>.status.
+run_target() {
+  local name=$1 status=0
+  local seeds=tests/fuzz/corpus/$name work=$out/corpus/$name artifacts=$out/artifacts/$name log=$out/logs/$name.log
+  mkdir -p "$seeds" "$work" "$artifacts" "$(dirname "$log")"
+  "$tree/tests/fuzz/$name" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 \
+    -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
+  echo "$status" >"$out/logs/$name.status"
+}
+
+# Each target is one process on one core: as many run at once as there are cores (FUZZ_JOBS).
+slots=${FUZZ_JOBS:-$(nproc)}
+for name in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= slots)); do wait -n || true; done
+  printf '==> %s (%s s)\n' "$name" "$seconds"
+  run_target "$name" &
+done
+wait
+
 failed=()
 summary=()
 for name in "${targets[@]}"; do
-  seeds=tests/fuzz/corpus/$name
-  work=$out/corpus/$name
-  artifacts=$out/artifacts/$name
   log=$out/logs/$name.log
-  mkdir -p "$seeds" "$work" "$artifacts" "$(dirname "$log")"
-  printf '\n==> %s (%s s)\n' "$name" "$seconds"
-  status=0
-  "$tree/tests/fuzz/$name" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 \
-    -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
+  status=$(cat "$out/logs/$name.status")
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1 || true)
-  [[ -n "$done_line" ]] && echo "$done_line"
+  [[ -n "$done_line" ]] && echo "$name: $done_line"
   if ((status != 0)); then
     grep -E 'ERROR|runtime error|invariant violated|Test unit written|SUMMARY|exception' "$log" | head -n 20 || true
     echo "$name: FAILED (exit $status, ${runs:-?} executions) — full log: $log"
