@@ -12,6 +12,15 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = join(ROOT, 'web', 'dist');
 export const SHOTS = join(ROOT, 'build', 'screenshots');
 
+/**
+ * The page's four views (English and Korean, desktop and phone widths) as two pairs; each pair
+ * holds both languages and both widths. A behaviour that does not hang on how language and
+ * width combine runs at one pair, and the files take turns so every view is driven; the layout
+ * checks (mobile.test.mjs: nothing wider than the viewport) run every language at every width.
+ */
+export const VIEWS_A = Object.freeze([['en', 1280], ['ko', 390]]);
+export const VIEWS_B = Object.freeze([['ko', 1280], ['en', 390]]);
+
 /** worked facts (core/README.md), from the golden JSON when engineer "frequencies" has written it. */
 export function golden(name) {
   const file = join(ROOT, 'tests', 'vectors', name);

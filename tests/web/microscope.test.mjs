@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSuite, tableCells, num, ROOT, evaluateWithin } from './helpers.mjs';
+import { startSuite, tableCells, num, ROOT, evaluateWithin, VIEWS_A, VIEWS_B } from './helpers.mjs';
 import { createPosenc } from '../../wasm/dist/inline.js';
 
 const FIX = join(ROOT, 'tests', 'fixtures', 'hf-configs');
@@ -233,108 +233,108 @@ async function checkShown(page, config, width, stack) {
   assert.deepEqual(over, []);
 }
 
-for (const lang of ['en', 'ko']) {
-  for (const width of [1280, 390]) {
-    test(`${lang} ${width} px: every bundled config as pe.modelFromConfig reads it`, async () => {
-      const page = await suite.open(`#lang=${lang}&sec=18`, { width, height: 900 });
-      await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
-      for (const [key, file] of Object.entries(BUNDLED)) {
-        await page.selectOption('select[name="s18.m"]', key);
-        await page.waitForFunction((k) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(`${k}.json`), key);
-        await checkShown(page, JSON.parse(readFileSync(fixture(file), 'utf8')), width, STACKED.has(file) ? 'decoder' : undefined);
-        await checkAxes(page, file, lang);
-        if (key in MOVED) {
-          const want = MOVED[key](JSON.parse(readFileSync(fixture(file), 'utf8')));
-          const moved = (await tableCells(page, 'scope-encodings'))[0][6];
-          assert.equal(moved, want === null ? '—' : `${want} / ${key === 'deepseek-v3' ? 32 : 64}`, `${key}: rungs moved by scaling`);
-          // The same rotary unscaled is drawn beside it (a dashed series) when it is scaled.
-          const labels = await page.$$eval('#microscope .u-legend .u-label', (ls) => ls.map((l) => l.textContent));
-          assert.equal(labels.filter((l) => /without scaling|스케일링 전/.test(l)).length, want === null ? 0 : 1, labels.join(' | '));
-        }
-        // The link keeps the choice (the default is left out of it).
-        if (key !== 'llama-3.1-8b') await page.waitForFunction((k) => location.hash.includes(`s18.m=${k}`), key);
+for (const [lang, width] of VIEWS_A) {
+  test(`${lang} ${width} px: every bundled config as pe.modelFromConfig reads it`, async () => {
+    const page = await suite.open(`#lang=${lang}&sec=18`, { width, height: 900 });
+    await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
+    for (const [key, file] of Object.entries(BUNDLED)) {
+      await page.selectOption('select[name="s18.m"]', key);
+      await page.waitForFunction((k) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(`${k}.json`), key);
+      await checkShown(page, JSON.parse(readFileSync(fixture(file), 'utf8')), width, STACKED.has(file) ? 'decoder' : undefined);
+      await checkAxes(page, file, lang);
+      if (key in MOVED) {
+        const want = MOVED[key](JSON.parse(readFileSync(fixture(file), 'utf8')));
+        const moved = (await tableCells(page, 'scope-encodings'))[0][6];
+        assert.equal(moved, want === null ? '—' : `${want} / ${key === 'deepseek-v3' ? 32 : 64}`, `${key}: rungs moved by scaling`);
+        // The same rotary unscaled is drawn beside it (a dashed series) when it is scaled.
+        const labels = await page.$$eval('#microscope .u-legend .u-label', (ls) => ls.map((l) => l.textContent));
+        assert.equal(labels.filter((l) => /without scaling|스케일링 전/.test(l)).length, want === null ? 0 : 1, labels.join(' | '));
       }
-      const p = await page.problems();
-      assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
-      await page.close();
-    });
+      // The link keeps the choice (the default is left out of it).
+      if (key !== 'llama-3.1-8b') await page.waitForFunction((k) => location.hash.includes(`s18.m=${k}`), key);
+    }
+    const p = await page.problems();
+    assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
+    await page.close();
+  });
+}
 
-    test(`${lang} ${width} px: a pasted and a dropped config, and refused ones named`, async () => {
-      const page = await suite.open(`#lang=${lang}&sec=18`, { width, height: 900 });
-      await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
-      // Pasted: OLMo 2 (not bundled).
-      const olmo = readFileSync(fixture('olmo-2-7b'), 'utf8');
-      await page.fill('[data-testid="scope-paste"]', olmo);
+for (const [lang, width] of VIEWS_B) {
+  test(`${lang} ${width} px: a pasted and a dropped config, and refused ones named`, async () => {
+    const page = await suite.open(`#lang=${lang}&sec=18`, { width, height: 900 });
+    await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
+    // Pasted: OLMo 2 (not bundled).
+    const olmo = readFileSync(fixture('olmo-2-7b'), 'utf8');
+    await page.fill('[data-testid="scope-paste"]', olmo);
+    await page.click('[data-testid="scope-read"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
+    await checkShown(page, JSON.parse(olmo), width);
+    // The picker says it is the learner's own, and the bundled default can be picked again.
+    assert.equal(await page.inputValue('select[name="s18.m"]'), '');
+    await page.selectOption('select[name="s18.m"]', 'llama-3.1-8b');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('llama-3.1-8b.json'));
+    // Dropped: Qwen3-VL 4B, as a file dropped on the zone.
+    const qwen = readFileSync(fixture('qwen3-vl-4b-instruct'), 'utf8');
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], 'qwen3-vl.json', { type: 'application/json' }));
+      document.querySelector('[data-testid="scope-drop"]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, qwen);
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('qwen3-vl.json'));
+    await checkShown(page, JSON.parse(qwen), width);
+    await checkAxes(page, 'qwen3-vl-4b-instruct', lang);
+    // Pasted: Devstral Small 2 (Pixtral's vision tower).
+    await page.fill('[data-testid="scope-paste"]', readFileSync(fixture('devstral-small-2-24b-instruct'), 'utf8'));
+    await page.click('[data-testid="scope-read"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
+    await checkAxes(page, 'devstral-small-2-24b-instruct', lang);
+    // Chosen with the file input: StarCoder2.
+    await page.setInputFiles('[data-testid="scope-file"]', fixture('starcoder2-7b'));
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('starcoder2-7b.json'));
+    await checkShown(page, JSON.parse(readFileSync(fixture('starcoder2-7b'), 'utf8')), width);
+    // Pasted: DeepSeek-V4 — compressed layers, and the rotary on the trailing 64 of 512 dims.
+    const v4 = readFileSync(fixture('deepseek-v4-flash.class-defaults.reconstructed'), 'utf8');
+    await page.fill('[data-testid="scope-paste"]', v4);
+    await page.click('[data-testid="scope-read"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
+    await checkShown(page, JSON.parse(v4), width);
+    const notes = await page.$$eval('[data-testid="scope-stack-note"]', (ps) => ps.map((p) => p.textContent));
+    assert.ok(notes.some((n) => /448–511/.test(n) && /inverse: true/.test(n)), notes.join(' | '));
+    // Refused: an unknown family, and a rope_type that needs a key the config lacks.
+    const refused = [
+      [{ model_type: 'nope_model' }, 'model_type'],
+      [{ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, rope_scaling: { rope_type: 'dynamic', factor: 2 } }, 'max_position_embeddings'],
+      [{ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, rope_theta: -1 }, 'rope_theta'],
+    ];
+    for (const [config, key] of refused) {
+      let message;
+      try { pe.modelFromConfig(config); } catch (e) { message = e.message; }
+      assert.ok(message, 'the package refuses it');
+      await page.fill('[data-testid="scope-paste"]', JSON.stringify(config));
       await page.click('[data-testid="scope-read"]');
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
-      await checkShown(page, JSON.parse(olmo), width);
-      // The picker says it is the learner's own, and the bundled default can be picked again.
-      assert.equal(await page.inputValue('select[name="s18.m"]'), '');
-      await page.selectOption('select[name="s18.m"]', 'llama-3.1-8b');
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('llama-3.1-8b.json'));
-      // Dropped: Qwen3-VL 4B, as a file dropped on the zone.
-      const qwen = readFileSync(fixture('qwen3-vl-4b-instruct'), 'utf8');
-      await page.evaluate((text) => {
-        const dt = new DataTransfer();
-        dt.items.add(new File([text], 'qwen3-vl.json', { type: 'application/json' }));
-        document.querySelector('[data-testid="scope-drop"]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-      }, qwen);
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('qwen3-vl.json'));
-      await checkShown(page, JSON.parse(qwen), width);
-      await checkAxes(page, 'qwen3-vl-4b-instruct', lang);
-      // Pasted: Devstral Small 2 (Pixtral's vision tower).
-      await page.fill('[data-testid="scope-paste"]', readFileSync(fixture('devstral-small-2-24b-instruct'), 'utf8'));
-      await page.click('[data-testid="scope-read"]');
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
-      await checkAxes(page, 'devstral-small-2-24b-instruct', lang);
-      // Chosen with the file input: StarCoder2.
-      await page.setInputFiles('[data-testid="scope-file"]', fixture('starcoder2-7b'));
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('starcoder2-7b.json'));
-      await checkShown(page, JSON.parse(readFileSync(fixture('starcoder2-7b'), 'utf8')), width);
-      // Pasted: DeepSeek-V4 — compressed layers, and the rotary on the trailing 64 of 512 dims.
-      const v4 = readFileSync(fixture('deepseek-v4-flash.class-defaults.reconstructed'), 'utf8');
-      await page.fill('[data-testid="scope-paste"]', v4);
-      await page.click('[data-testid="scope-read"]');
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
-      await checkShown(page, JSON.parse(v4), width);
-      const notes = await page.$$eval('[data-testid="scope-stack-note"]', (ps) => ps.map((p) => p.textContent));
-      assert.ok(notes.some((n) => /448–511/.test(n) && /inverse: true/.test(n)), notes.join(' | '));
-      // Refused: an unknown family, and a rope_type that needs a key the config lacks.
-      const refused = [
-        [{ model_type: 'nope_model' }, 'model_type'],
-        [{ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, rope_scaling: { rope_type: 'dynamic', factor: 2 } }, 'max_position_embeddings'],
-        [{ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, rope_theta: -1 }, 'rope_theta'],
-      ];
-      for (const [config, key] of refused) {
-        let message;
-        try { pe.modelFromConfig(config); } catch (e) { message = e.message; }
-        assert.ok(message, 'the package refuses it');
-        await page.fill('[data-testid="scope-paste"]', JSON.stringify(config));
-        await page.click('[data-testid="scope-read"]');
-        await page.waitForFunction(() => document.querySelector('[data-testid="scope-error"]').textContent !== '');
-        const shown = await page.textContent('[data-testid="scope-error"]');
-        assert.ok(shown.includes(key), shown);
-        if (lang === 'en') assert.equal(shown, message.replace(/^posenc: /, ''));
-        else {
-          assert.match(shown, /[가-힣]/);
-          assert.doesNotMatch(shown, /\b(is|must|required|not a family)\b/, shown);
-        }
-        assert.equal(await page.$('[data-testid="scope-strip"]'), null);
-        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= width);
+      await page.waitForFunction(() => document.querySelector('[data-testid="scope-error"]').textContent !== '');
+      const shown = await page.textContent('[data-testid="scope-error"]');
+      assert.ok(shown.includes(key), shown);
+      if (lang === 'en') assert.equal(shown, message.replace(/^posenc: /, ''));
+      else {
+        assert.match(shown, /[가-힣]/);
+        assert.doesNotMatch(shown, /\b(is|must|required|not a family)\b/, shown);
       }
-      // Not JSON at all.
-      await page.fill('[data-testid="scope-paste"]', '{ "model_type": ');
-      await page.click('[data-testid="scope-read"]');
-      await page.waitForFunction(() => /JSON/.test(document.querySelector('[data-testid="scope-error"]').textContent));
-      // And a bundled one shows again.
-      await page.selectOption('select[name="s18.m"]', 'gpt-j-6b');
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('gpt-j-6b.json'));
-      assert.equal(await page.textContent('[data-testid="scope-error"]'), '');
-      const p = await page.problems();
-      assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
-      await page.close();
-    });
-  }
+      assert.equal(await page.$('[data-testid="scope-strip"]'), null);
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= width);
+    }
+    // Not JSON at all.
+    await page.fill('[data-testid="scope-paste"]', '{ "model_type": ');
+    await page.click('[data-testid="scope-read"]');
+    await page.waitForFunction(() => /JSON/.test(document.querySelector('[data-testid="scope-error"]').textContent));
+    // And a bundled one shows again.
+    await page.selectOption('select[name="s18.m"]', 'gpt-j-6b');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('gpt-j-6b.json'));
+    assert.equal(await page.textContent('[data-testid="scope-error"]'), '');
+    const p = await page.problems();
+    assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
+    await page.close();
+  });
 }
 
 // A config file dropped on the zone, as the browser hands it to the page.
@@ -347,61 +347,59 @@ async function dropFile(page, text, name) {
   await page.waitForFunction((n) => document.querySelector('[data-testid="scope-source"]').textContent.startsWith(n), name);
 }
 
-for (const lang of ['en', 'ko']) {
+for (const [lang, width] of VIEWS_A) {
   const word = { en: { encoder: 'encoder', decoder: 'decoder' }, ko: { encoder: '인코더', decoder: '디코더' } }[lang];
-  for (const width of [1280, 390]) {
-    test(`${lang} ${width} px: an encoder-decoder config by stack, a bidirectional window, an inverse rotator`, async () => {
-      const page = await suite.open(`#lang=${lang}&sec=18`, { width, height: 900 });
-      await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
-      assert.equal(await page.$eval('[data-testid="scope-stack-pick"]', (e) => e.hidden), true);
-      // Dropped: T5Gemma 2's wrapper config; the decoder first (the default), then the encoder.
-      const t5 = readFileSync(fixture('t5gemma-2-270m-270m.reconstructed'), 'utf8');
-      await dropFile(page, t5, 't5gemma-2.json');
-      assert.ok((await page.textContent('[data-testid="scope-source"]')).includes(word.decoder));
-      await checkShown(page, JSON.parse(t5), width, 'decoder');
-      await page.click('[data-testid="scope-stack-pick"] input[value="encoder"] + label');
-      await page.waitForFunction((w) => document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.encoder);
-      await checkShown(page, JSON.parse(t5), width, 'encoder');
-      await page.waitForFunction(() => location.hash.includes('s18.stack=encoder'));
-      if (lang === 'en' && width === 1280) {
-        // The golden vectors of the stack on show: `posenc vectors --stack encoder`.
-        const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="scope-download"]')]);
-        assert.equal(download.suggestedFilename(), 't5gemma-2.encoder.golden.json');
-        assert.equal(readFileSync(await download.path(), 'utf8'), cli(fixture('t5gemma-2-270m-270m.reconstructed'), '--stack', 'encoder'));
-      }
-      // Pasted: T5Gemma's, read with the stack picked (encoder), then its decoder's separate cross-attention.
-      const t5v1 = readFileSync(fixture('t5gemma-2b-2b.reconstructed'), 'utf8');
-      await page.fill('[data-testid="scope-paste"]', t5v1);
-      await page.click('[data-testid="scope-read"]');
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
-      await checkShown(page, JSON.parse(t5v1), width, 'encoder');
-      await page.click('[data-testid="scope-stack-pick"] input[value="decoder"] + label');
-      await page.waitForFunction((w) => document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.decoder);
-      await checkShown(page, JSON.parse(t5v1), width, 'decoder');
-      await page.click('[data-testid="scope-stack-pick"] input[value="encoder"] + label');
-      await page.waitForFunction(() => location.hash.includes('s18.stack=encoder'));
-      // A single-stack bidirectional model: no stack choice; |i − j| ≤ 128 as its window and lookahead.
-      await page.selectOption('select[name="s18.m"]', 'privacy-filter');
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('privacy-filter.json'));
-      // The link carries only what applies: no s18.stack once the config on show has no stacks.
-      await page.waitForFunction(() => !location.hash.includes('s18.stack'), undefined, { timeout: 3000 });
-      await checkShown(page, JSON.parse(readFileSync(fixture(BUNDLED['privacy-filter']), 'utf8')), width);
-      assert.equal((await tableCells(page, 'scope-stack'))[0][3], 'i − 129 < j ≤ i + 128');
-      // nanochat: its rotator turns by −p·θ, said in the table and under it.
-      await page.selectOption('select[name="s18.m"]', 'nanochat');
-      await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('nanochat.json'));
-      await checkShown(page, JSON.parse(readFileSync(fixture(BUNDLED.nanochat), 'utf8')), width);
-      assert.match((await page.$$eval('[data-testid="scope-stack-note"]', (n) => n.map((x) => x.textContent))).join(' '), /rotate_half/);
-      // The link keeps the stack: T5Gemma 2 bundled, its encoder.
-      await page.evaluate((l) => { location.hash = `#lang=${l}&sec=18&s18.m=t5gemma-2-270m&s18.stack=encoder`; }, lang);
-      await page.waitForFunction((w) => /^t5gemma-2-270m\.json/.test(document.querySelector('[data-testid="scope-source"]')?.textContent) &&
-        document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.encoder);
-      await checkShown(page, JSON.parse(t5), width, 'encoder');
-      const p = await page.problems();
-      assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
-      await page.close();
-    });
-  }
+  test(`${lang} ${width} px: an encoder-decoder config by stack, a bidirectional window, an inverse rotator`, async () => {
+    const page = await suite.open(`#lang=${lang}&sec=18`, { width, height: 900 });
+    await page.waitForSelector('[data-testid="scope-errors"]', { timeout: 20000 });
+    assert.equal(await page.$eval('[data-testid="scope-stack-pick"]', (e) => e.hidden), true);
+    // Dropped: T5Gemma 2's wrapper config; the decoder first (the default), then the encoder.
+    const t5 = readFileSync(fixture('t5gemma-2-270m-270m.reconstructed'), 'utf8');
+    await dropFile(page, t5, 't5gemma-2.json');
+    assert.ok((await page.textContent('[data-testid="scope-source"]')).includes(word.decoder));
+    await checkShown(page, JSON.parse(t5), width, 'decoder');
+    await page.click('[data-testid="scope-stack-pick"] input[value="encoder"] + label');
+    await page.waitForFunction((w) => document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.encoder);
+    await checkShown(page, JSON.parse(t5), width, 'encoder');
+    await page.waitForFunction(() => location.hash.includes('s18.stack=encoder'));
+    if (lang === 'en' && width === 1280) {
+      // The golden vectors of the stack on show: `posenc vectors --stack encoder`.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="scope-download"]')]);
+      assert.equal(download.suggestedFilename(), 't5gemma-2.encoder.golden.json');
+      assert.equal(readFileSync(await download.path(), 'utf8'), cli(fixture('t5gemma-2-270m-270m.reconstructed'), '--stack', 'encoder'));
+    }
+    // Pasted: T5Gemma's, read with the stack picked (encoder), then its decoder's separate cross-attention.
+    const t5v1 = readFileSync(fixture('t5gemma-2b-2b.reconstructed'), 'utf8');
+    await page.fill('[data-testid="scope-paste"]', t5v1);
+    await page.click('[data-testid="scope-read"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('config.json'));
+    await checkShown(page, JSON.parse(t5v1), width, 'encoder');
+    await page.click('[data-testid="scope-stack-pick"] input[value="decoder"] + label');
+    await page.waitForFunction((w) => document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.decoder);
+    await checkShown(page, JSON.parse(t5v1), width, 'decoder');
+    await page.click('[data-testid="scope-stack-pick"] input[value="encoder"] + label');
+    await page.waitForFunction(() => location.hash.includes('s18.stack=encoder'));
+    // A single-stack bidirectional model: no stack choice; |i − j| ≤ 128 as its window and lookahead.
+    await page.selectOption('select[name="s18.m"]', 'privacy-filter');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('privacy-filter.json'));
+    // The link carries only what applies: no s18.stack once the config on show has no stacks.
+    await page.waitForFunction(() => !location.hash.includes('s18.stack'), undefined, { timeout: 3000 });
+    await checkShown(page, JSON.parse(readFileSync(fixture(BUNDLED['privacy-filter']), 'utf8')), width);
+    assert.equal((await tableCells(page, 'scope-stack'))[0][3], 'i − 129 < j ≤ i + 128');
+    // nanochat: its rotator turns by −p·θ, said in the table and under it.
+    await page.selectOption('select[name="s18.m"]', 'nanochat');
+    await page.waitForFunction(() => document.querySelector('[data-testid="scope-source"]').textContent.startsWith('nanochat.json'));
+    await checkShown(page, JSON.parse(readFileSync(fixture(BUNDLED.nanochat), 'utf8')), width);
+    assert.match((await page.$$eval('[data-testid="scope-stack-note"]', (n) => n.map((x) => x.textContent))).join(' '), /rotate_half/);
+    // The link keeps the stack: T5Gemma 2 bundled, its encoder.
+    await page.evaluate((l) => { location.hash = `#lang=${l}&sec=18&s18.m=t5gemma-2-270m&s18.stack=encoder`; }, lang);
+    await page.waitForFunction((w) => /^t5gemma-2-270m\.json/.test(document.querySelector('[data-testid="scope-source"]')?.textContent) &&
+      document.querySelector('[data-testid="scope-source"]').textContent.includes(w), word.encoder);
+    await checkShown(page, JSON.parse(t5), width, 'encoder');
+    const p = await page.problems();
+    assert.deepEqual([...p.console, ...p.pageErrors, ...p.csp, ...p.foreign], []);
+    await page.close();
+  });
 }
 
 function cli(file, ...flags) {
