@@ -27,6 +27,7 @@ readme_example() {
 
 # --- 1. xsimd versions ---------------------------------------------------------------------
 versions=${POSENC_XSIMD_VERSIONS:-$root/../shared/xsimd}
+suites=()  # version:pid of each tree's suite, run in the background and collected before step 4
 # config <dir> <include dir> <version>: the package config a distribution would install.
 config() {
   mkdir -p "$1"
@@ -46,7 +47,9 @@ else
     grep -q "posenc: xsimd $v" "$dir.configure.log" || fail "the build did not use xsimd $v"
     cmake --build "$dir" -j "$jobs" --target posenc_tests >"$dir.build.log" 2>&1 ||
       { tail -n 40 "$dir.build.log"; fail "build with xsimd $v failed (log: $dir.build.log)"; }
-    "$dir/tests/core/posenc_tests" --use-colour no | tail -n 2
+    # The suite is one process: it runs while the next tree (or step 2, 3) compiles.
+    "$dir/tests/core/posenc_tests" --use-colour no >"$dir.test.log" 2>&1 &
+    suites+=("$v:$!")
   done
 fi
 for v in 7.0.0 15.0.0; do
@@ -105,6 +108,13 @@ for how in subdirectory fetchcontent; do
   cmake --build "$dir/build" -j "$jobs" >/dev/null
   "$dir/build/readme_example"
 done
+step "xsimd versions: the Catch2 suites' results"
+for suite in "${suites[@]}"; do
+  v=${suite%%:*}
+  wait "${suite#*:}" || { tail -n 60 "build/xsimd-$v.test.log"; fail "the Catch2 suite with xsimd $v failed (log: build/xsimd-$v.test.log)"; }
+  echo "xsimd $v: $(grep -E "^(All tests passed|test cases:)" "build/xsimd-$v.test.log" | tail -n 1)"
+done
+
 # --- 4. scalar references --------------------------------------------------------------------
 step "scalar build (POSENC_SCALAR): angles, rotary, cos/sin and sinusoidal tests"
 dir=build/native-scalar
