@@ -56,7 +56,7 @@ step "browser tests (Chromium): the package in a plain page and a worker, the de
 # Two files at a time: a page test waits on the browser as much as it computes. The longest
 # files start first, so both slots finish together.
 web=()
-for f in microscope page-interact rows-b schema-edges pairs-counter kv-shift articles-a page-facts; do
+for f in page-interact microscope rows-b multiaxis schema-edges mobile articles-a pairs-counter kv-shift; do
   web+=("tests/web/$f.test.mjs")
 done
 for f in tests/web/*.test.mjs; do [[ " ${web[*]} " == *" $f "* ]] || web+=("$f"); done
