@@ -51,6 +51,7 @@ run_target() {
   local name=$1 status=0
   local seeds=tests/fuzz/corpus/$name work=$out/corpus/$name artifacts=$out/artifacts/$name log=$out/logs/$name.log
   mkdir -p "$seeds" "$work" "$artifacts" "$(dirname "$log")"
+  rm -f "$out/logs/$name.status"
   "$tree/tests/fuzz/$name" "$work" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1 || status=$?
   echo "$status" >"$out/logs/$name.status"
