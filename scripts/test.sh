@@ -21,6 +21,16 @@ if command -v ccache >/dev/null; then
   export CCACHE_DIR=$PWD/build/ccache CCACHE_BASEDIR=$PWD CCACHE_MAXSIZE=2G CMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 
+# first_then_rest <files…> -- <all…>: sets `ordered` to the named files, then the rest of
+# <all…> once each (test files started longest first, so two slots finish together).
+first_then_rest() {
+  ordered=()
+  while [[ $1 != -- ]]; do ordered+=("$1"); shift; done
+  shift
+  local f
+  for f in "$@"; do [[ " ${ordered[*]} " == *" $f "* ]] || ordered+=("$f"); done
+}
+
 step "native build and ctest"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j "$jobs"
@@ -46,19 +56,15 @@ step "the packed package (tarball, CommonJS consumer, clean clone, git dependenc
 # Two files at a time: the clean-clone file waits on npm and single-threaded links a third of
 # its time, so the bundler matrix runs beside it (concurrent packs of this checkout are safe:
 # scripts/build-wasm.sh holds a lock and every output is renamed into place).
-packed=(tests/packaging/clone.test.mjs)
-for f in tests/bundlers/*.test.mjs tests/packaging/*.test.mjs; do [[ " ${packed[*]} " == *" $f "* ]] || packed+=("$f"); done
-node --test --test-concurrency=2 "${packed[@]}"
+first_then_rest tests/packaging/clone.test.mjs -- tests/bundlers/*.test.mjs tests/packaging/*.test.mjs
+node --test --test-concurrency=2 "${ordered[@]}"
 
 step "demo page build (web/dist)"
 bash scripts/build-web.sh
 step "browser tests (Chromium): the package in a plain page and a worker, the demo page"
 # Two files at a time: a page test waits on the browser as much as it computes. The longest
 # files start first, so both slots finish together.
-web=()
-for f in page-interact microscope rows-b multiaxis schema-edges mobile articles-a pairs-counter kv-shift; do
-  web+=("tests/web/$f.test.mjs")
-done
-for f in tests/web/*.test.mjs; do [[ " ${web[*]} " == *" $f "* ]] || web+=("$f"); done
-node --test --test-concurrency=2 "${web[@]}"
+first_then_rest tests/web/{page-interact,microscope,rows-b,multiaxis,schema-edges,mobile,articles-a,pairs-counter,kv-shift}.test.mjs \
+  -- tests/web/*.test.mjs
+node --test --test-concurrency=2 "${ordered[@]}"
 step "all tests passed"
