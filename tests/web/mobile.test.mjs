@@ -40,11 +40,13 @@ function overflowing() {
 
 for (const lang of ['en', 'ko']) {
   for (const width of [320, 390, 430]) {
-    test(`${lang} at ${width} px: no element wider than the viewport`, async () => {
+    test(`${lang} at ${width} px: no element wider than the viewport, no error`, async () => {
       const page = await suite.open(`#lang=${lang}`, { width, height: 800 });
       const r = await page.evaluate(overflowing);
       assert.equal(r.scroll, r.vw, `page scrolls sideways: ${r.scroll} > ${r.vw}\n${r.out.join('\n')}`);
       assert.deepEqual(r.out, [], `${r.count} elements stick out`);
+      const p = await page.problems();
+      assert.deepEqual([...p.console, ...p.csp, ...p.foreign, ...p.pageErrors], []);
       await page.close();
     });
   }
