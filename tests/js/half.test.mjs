@@ -137,6 +137,43 @@ for (const [name, pe] of Object.entries(both)) {
     }
   });
 
+  // The SIMD binary rotates float16 rows in blocks of up to 2048 float32 values (rows past
+  // that take the fused kernel); a row with a special value is redone on its own. Many heads
+  // (several blocks), one row per block, rows past 2048 and rows with a tail of fewer than 8
+  // values, specials in a late block only, in place and out of place (the dims past
+  // rotaryDim copied): each output the 16-bit rounding of the float32 apply.
+  test(`${name}: 16-bit apply across head blocks, long rows and tails = the rounding of the float32 apply`, () => {
+    const tokens = 3;
+    const positions = Int32Array.from({ length: tokens }, (_, t) => t * 7 + 2);
+    for (const dtype of ['float16', 'bfloat16']) {
+      const { value, round } = FORMATS[dtype];
+      const inf = dtype === 'float16' ? 0x7c00 : 0x7f80;
+      const special = dtype === 'float16' ? [0x7e00, 0xfc00, 0x0001, 0x8000] : [0x7fc0, 0xff80, 0x0001, 0x8000];
+      for (const [headDim, rotaryDim, heads, layout, outOfPlace] of [[128, 128, 40, 'half', false],
+        [128, 96, 37, 'interleaved', true], [2048, 2048, 3, 'half', true], [1040, 1036, 5, 'interleaved', false],
+        [4112, 4100, 2, 'half', true], [24, 20, 90, 'half', false]]) {
+        const rope = pe.rope({ headDim, rotaryDim, base: 10000, layout, cacheLength: 32,
+          scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, attentionFactor: 1.25 } });
+        const x = randomHalf(tokens * heads * headDim, dtype);
+        const lateHead = (tokens * heads - 2) * headDim;  // the last token's next-to-last head
+        for (let k = 0; k < special.length; k++) x[lateHead + 3 * k] = special[k];
+        const before = x.slice();
+        const out = outOfPlace ? new Uint16Array(x.length).fill(0x1234) : x;
+        rope.apply(x, { heads, positions, dtype, ...(outOfPlace && { out }) });
+        const wide = Float32Array.from(before, value);
+        rope.apply(wide, { heads, positions });
+        for (let i = 0; i < x.length; i++) {
+          const where = `${dtype} ${headDim}/${rotaryDim} × ${heads} ${layout}: element ${i} → ${wide[i]}, got 0x${out[i].toString(16)}`;
+          if (Number.isNaN(wide[i])) assert.ok(Number.isNaN(value(out[i])), where);
+          else if (!Number.isFinite(wide[i])) assert.equal(out[i], wide[i] < 0 ? inf | 0x8000 : inf, where);
+          else assert.equal(out[i], round(wide[i]), where);
+        }
+        if (outOfPlace) assert.deepEqual(x, before, 'the input is unchanged');
+        rope.dispose();
+      }
+    }
+  });
+
   test(`${name}: refused 16-bit combinations name the argument; nothing written`, () => {
     const rope = pe.rope({ headDim: 8 });
     const f = new Float32Array(16).fill(0.25);

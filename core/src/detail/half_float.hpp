@@ -200,40 +200,6 @@ inline v128_t narrow_bf16(v128_t x) noexcept {
   return rounded;
 }
 
-// Eight float16 values at p, split (split8) and widened: the float32 bits of the even ones
-// and of the odd ones. One 16-bit compare of all eight tests for Inf / NaN, the rare case.
-inline void widen8_f16(const std::uint16_t* p, v128_t& even, v128_t& odd) noexcept {
-  const v128_t v = wasm_v128_load(p);
-  const v128_t em = wasm_v128_and(v, wasm_i16x8_splat(0x7fff));
-  if (wasm_v128_any_true(wasm_i16x8_gt(em, wasm_i16x8_splat(0x7bff)))) [[unlikely]] {
-    rare_path();
-    split8(p, even, odd);
-    even = widen_f16(even);
-    odd = widen_f16(odd);
-    return;
-  }
-  // All finite; the odd values straight from v's high halves (widen_f16_finite's mask
-  // clears the even ones' bits).
-  even = widen_f16_finite(wasm_i32x4_shl(v, 16));
-  odd = widen_f16_finite(v);
-}
-
-// Eight float32 bit patterns (the even and the odd values, as split8 gives them) → eight
-// float16 values stored at p, f32_to_f16 of each; one range test for all eight.
-inline void narrow8_f16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
-  const v128_t ne = normal_f16(wasm_v128_and(even, wasm_i32x4_splat(0x7fffffff)));
-  const v128_t no = normal_f16(wasm_v128_and(odd, wasm_i32x4_splat(0x7fffffff)));
-  const auto outside = [](v128_t n) {  // sign bits set where n is not in [0x400, 0x7c00] (see narrow_f16)
-    return wasm_v128_or(wasm_i32x4_sub(wasm_i32x4_splat(0x7c00), n), wasm_i32x4_sub(n, wasm_i32x4_splat(0x400)));
-  };
-  if (any_negative(wasm_v128_or(outside(ne), outside(no)))) [[unlikely]] {
-    rare_path();
-    return merge8<true>(narrow_f16_full(even), narrow_f16_full(odd), p);
-  }
-  const auto sign = [](v128_t x) { return wasm_v128_and(wasm_u32x4_shr(x, 16), wasm_i32x4_splat(0x8000)); };
-  merge8<true>(wasm_v128_or(ne, sign(even)), wasm_v128_or(no, sign(odd)), p);
-}
-
 // Eight float32 bit patterns (the even and the odd values) → eight bfloat16 values stored at
 // p, f32_to_bf16 of each (narrow_bf16's steps); one NaN test for all eight.
 inline void narrow8_bf16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
@@ -243,6 +209,51 @@ inline void narrow8_bf16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
     return merge8<false>(narrow_bf16(even), narrow_bf16(odd), p);
   }
   merge8<false>(round_bf16(even), round_bf16(odd), p);
+}
+
+// Whole rows for the staged float16 kernel (half_kernels.hpp): n values (a multiple of 8),
+// in order, with one range test per row; each returns false when some value needed its
+// rare path, and then the row is redone by the *_each version, which tests each batch of
+// four (widen_f16, narrow_f16) so that only those take the full path.
+
+// float16 at p → float32 at f, every value taken as finite; false if one was Inf or NaN.
+inline bool widen_row_f16(const std::uint16_t* p, std::size_t n, float* f) noexcept {
+  const v128_t zero = wasm_i32x4_splat(0);
+  v128_t top = zero;  // the largest em (value without its sign) seen, per 16-bit lane
+  for (std::size_t j = 0; j < n; j += 8) {
+    const v128_t v = wasm_v128_load(p + j);
+    top = wasm_i16x8_max(top, wasm_v128_and(v, wasm_i16x8_splat(0x7fff)));
+    wasm_v128_store(f + j, widen_f16_finite(wasm_i16x8_shuffle(zero, v, 0, 8, 1, 9, 2, 10, 3, 11)));
+    wasm_v128_store(f + j + 4, widen_f16_finite(wasm_i16x8_shuffle(zero, v, 4, 12, 5, 13, 6, 14, 7, 15)));
+  }
+  return !wasm_v128_any_true(wasm_i16x8_gt(top, wasm_i16x8_splat(0x7bff)));
+}
+
+inline void widen_row_f16_each(const std::uint16_t* p, std::size_t n, float* f) noexcept {
+  for (std::size_t j = 0; j < n; j += 4) wasm_v128_store(f + j, widen_f16(load_high4(p + j)));
+}
+
+// float32 at f → float16 at p by normal_f16; false if some result was not a normal float16
+// (f32_to_f16's other cases), the test narrow_f16 makes, on the row's least and largest.
+inline bool narrow_row_f16(const float* f, std::size_t n, std::uint16_t* p) noexcept {
+  const v128_t abs_mask = wasm_i32x4_splat(0x7fffffff);
+  v128_t least = wasm_i16x8_splat(-1), largest = wasm_i16x8_splat(0);
+  for (std::size_t j = 0; j < n; j += 8) {
+    const v128_t x0 = wasm_v128_load(f + j), x1 = wasm_v128_load(f + j + 4);
+    // Results ≥ 2^16 saturate to 0xffff, outside [0x400, 0x7c00] as they were.
+    const v128_t m = wasm_u16x8_narrow_i32x4(normal_f16(wasm_v128_and(x0, abs_mask)),
+                                             normal_f16(wasm_v128_and(x1, abs_mask)));
+    least = wasm_u16x8_min(least, m);
+    largest = wasm_u16x8_max(largest, m);
+    const v128_t sign = wasm_i16x8_narrow_i32x4(wasm_i32x4_shr(x0, 16), wasm_i32x4_shr(x1, 16));
+    wasm_v128_store(p + j, wasm_v128_or(m, wasm_v128_and(sign, wasm_i16x8_splat(static_cast<short>(0x8000)))));
+  }
+  return !wasm_v128_any_true(wasm_v128_or(wasm_u16x8_lt(least, wasm_i16x8_splat(0x400)),
+                                          wasm_u16x8_gt(largest, wasm_i16x8_splat(0x7c00))));
+}
+
+inline void narrow_row_f16_each(const float* f, std::size_t n, std::uint16_t* p) noexcept {
+  for (std::size_t j = 0; j < n; j += 4) store16x4<false>(narrow_f16(wasm_v128_load(f + j)), p + j);
 }
 
 }  // namespace wasm_half

@@ -16,9 +16,10 @@
 // consecutive values per batch:
 //   - SSE2 (x86-64's baseline): four values per batch, by the integer conversions of
 //     half_float.hpp (bit-identical to the scalar ones).
-//   - WebAssembly SIMD128 (xsimd's sse2 arch under Emscripten): split (2 × 4 values per
-//     step) in the interleaved layout, four per batch in the half layout, by the WebAssembly
-//     conversions of half_float.hpp (bit-identical too).
+//   - WebAssembly SIMD128 (xsimd's sse2 arch under Emscripten): bfloat16 split (2 × 4 values
+//     per step) in the interleaved layout, four per batch in the half layout, by the
+//     WebAssembly conversions of half_float.hpp (bit-identical too); float16 staged through
+//     a float32 block and the float32 kernel (rotate_token_staged below).
 //   - AVX2: bfloat16 split, 2 × 8 values per step (and a 2 × 4 tail), by integer steps;
 //     float16 eight per batch by F16C (exact widening, round-to-nearest-even narrowing that
 //     quiets NaNs as f32_to_f16 does; one instruction each way). Built in the AVX2
@@ -165,9 +166,9 @@ struct half_storage {
         const v128_t v = wasm_half::load_high4(p);
         return __m128(BF ? v : wasm_half::widen_f16(v));  // bfloat16: already the float32 bits
       } else {
+        static_assert(BF, "WebAssembly float16 is staged (rotate_token_staged), not split");
         v128_t even, odd;
-        if constexpr (BF) wasm_half::split8(p, even, odd);
-        else wasm_half::widen8_f16(p, even, odd);
+        wasm_half::split8(p, even, odd);
         return {__m128(even), __m128(odd)};
       }
 #else
@@ -197,9 +198,7 @@ struct half_storage {
         if constexpr (BF) wasm_half::store16x4<true>(wasm_half::narrow_bf16(x), p);
         else wasm_half::store16x4<false>(wasm_half::narrow_f16(x), p);
       } else {
-        const v128_t even = v128_t(__m128(v.even)), odd = v128_t(__m128(v.odd));
-        if constexpr (BF) wasm_half::narrow8_bf16(even, odd, p);
-        else wasm_half::narrow8_f16(even, odd, p);
+        wasm_half::narrow8_bf16(v128_t(__m128(v.even)), v128_t(__m128(v.odd)), p);
       }
 #else
       const __m128i h = sse2_half::narrow4(_mm_castps_si128(v), BF);
@@ -239,12 +238,76 @@ inline constexpr bool kWasmSplit = false;
 template <class Arch, bool BF, bool Interleaved>
 inline constexpr bool splits = std::is_same_v<Arch, xsimd::sse2> ? kWasmSplit && Interleaved : BF;
 
+#ifdef __wasm_simd128__
+// WebAssembly float16, staged: the rotated dims of up to kStagedFloats / r head rows at a
+// time widened into a float32 block on the stack (wasm_half::widen_row_f16), rotated there
+// by the float32 kernel, narrowed back (narrow_row_f16); a row with a rare value is redone
+// by the conversions that test each batch. The same exact widening, float32 operations and
+// rounding as the fused kernel, so the same bits (a NaN's payload aside); but three short
+// loops, which engines compile without the fused loop's spills, and one range test per row.
+// Measured (bench/results/decisions.md): float16 0.55–0.69× the fused kernel's time,
+// bfloat16 (whose conversions are a shift and an add) 1.1–1.4×, so bfloat16 stays fused.
+// Rows longer than the block (no model's) take the scalar reference.
+inline constexpr std::size_t kStagedFloats = 2048;
+
+// One body for the four entries: `rotate` is the float32 kernel of the layout and scale,
+// `scalar` the layout's 16-bit reference.
+inline void rotate_token_staged(const token_rows<float, std::uint16_t>& job,
+                                void (*rotate)(const token_rows<float>&) noexcept,
+                                void (*scalar)(const token_rows<float, std::uint16_t>&) noexcept) noexcept {
+  const std::size_t r = 2 * job.half, whole = r - r % 8;
+  if (r > kStagedFloats) return scalar(job);
+  const std::int64_t per_block = static_cast<std::int64_t>(kStagedFloats / r);
+  alignas(16) float block[kStagedFloats];
+  for (std::int64_t h0 = 0; h0 < job.heads; h0 += per_block) {
+    const std::int64_t heads = std::min(per_block, job.heads - h0);
+    for (std::int64_t h = 0; h < heads; ++h) {
+      const std::uint16_t* in = job.in + (h0 + h) * job.in_head_stride;
+      float* f = block + h * r;
+      if (!wasm_half::widen_row_f16(in, whole, f)) [[unlikely]] wasm_half::widen_row_f16_each(in, whole, f);
+      for (std::size_t j = whole; j < r; ++j) f[j] = f16_to_f32(in[j]);
+    }
+    const auto stride = static_cast<std::int64_t>(r);
+    rotate({job.cos, job.sin, job.lane_cos, job.lane_sin, job.half, job.sign, job.g, block, block,
+            stride, stride, heads, stride, heads});
+    for (std::int64_t h = 0; h < heads; ++h) {
+      const std::uint16_t* in = job.in + (h0 + h) * job.in_head_stride;
+      std::uint16_t* out = job.out + (h0 + h) * job.out_head_stride;
+      const float* f = block + h * r;
+      if (!wasm_half::narrow_row_f16(f, whole, out)) [[unlikely]] wasm_half::narrow_row_f16_each(f, whole, out);
+      for (std::size_t j = whole; j < r; ++j) out[j] = f32_to_f16(f[j]);
+      if (in != out) std::copy(in + r, in + job.dim, out + r);  // the dims past r pass through
+    }
+  }
+}
+
+template <bool Interleaved, bool Scaled>
+void rotate_token_staged(const token_rows<float, std::uint16_t>& job) noexcept {
+  rotate_token_staged(job, &rotate_token<xsimd::sse2, float, Interleaved, Scaled>,
+                      &rotate_token_scalar<float, Interleaved, half_storage<false>>);
+}
+inline constexpr bool kWasmStaged = true;
+#else
+inline constexpr bool kWasmStaged = false;
+#endif
+// Where Arch's 16-bit kernels are staged: WebAssembly float16.
+template <class Arch, bool BF>
+inline constexpr bool staged = kWasmStaged && !BF && std::is_same_v<Arch, xsimd::sse2>;
+
 // One entry of the table of Arch.
 template <class Arch, bool BF, bool Interleaved, bool Scaled>
-inline constexpr half_kernel_table::apply_fn half_kernel =
-    &rotate_token<Arch, float, Interleaved, Scaled, half_storage<BF, splits<Arch, BF, Interleaved>>>;
+constexpr half_kernel_table::apply_fn half_kernel_entry() noexcept {
+#ifdef __wasm_simd128__
+  if constexpr (staged<Arch, BF>) return &rotate_token_staged<Interleaved, Scaled>;
+  else
+#endif
+    return &rotate_token<Arch, float, Interleaved, Scaled, half_storage<BF, splits<Arch, BF, Interleaved>>>;
+}
+template <class Arch, bool BF, bool Interleaved, bool Scaled>
+inline constexpr half_kernel_table::apply_fn half_kernel = half_kernel_entry<Arch, BF, Interleaved, Scaled>();
 template <class Arch, bool BF, bool Interleaved>
-inline constexpr std::size_t half_lane_group = half_storage<BF, splits<Arch, BF, Interleaved>>::template lane_group<Arch>;
+inline constexpr std::size_t half_lane_group =
+    staged<Arch, BF> ? 0 : half_storage<BF, splits<Arch, BF, Interleaved>>::template lane_group<Arch>;
 
 // The table of one arch: its rotate_token instantiations where it has 16-bit loads and
 // stores (sse2, fma3<avx2>, avx512bw), else the scalar references.
