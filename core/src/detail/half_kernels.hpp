@@ -226,17 +226,20 @@ inline half_kernel_table half_kernels_scalar() noexcept {
 }
 
 #if !POSENC_SCALAR_ONLY
+#ifdef __wasm_simd128__
+inline constexpr bool kWasm = true;
+#else
+inline constexpr bool kWasm = false;
+#endif
 // Where Arch's kernels split (the measurements: bench/results/decisions.md): AVX2 bfloat16
 // in both layouts (its packed conversions need lane shuffles; float16 converts by F16C,
-// packed); WebAssembly in the interleaved layout, where the split also saves the pair swap;
-// the WebAssembly half layout and native SSE2 stay packed.
-#ifdef __wasm_simd128__
-inline constexpr bool kWasmSplit = true;
-#else
-inline constexpr bool kWasmSplit = false;
-#endif
+// packed); WebAssembly bfloat16 in the interleaved layout, where the split also saves the
+// pair swap; the WebAssembly half layout and native SSE2 stay packed.
 template <class Arch, bool BF, bool Interleaved>
-inline constexpr bool splits = std::is_same_v<Arch, xsimd::sse2> ? kWasmSplit && Interleaved : BF;
+inline constexpr bool splits = std::is_same_v<Arch, xsimd::sse2> ? kWasm && BF && Interleaved : BF;
+// Where Arch's 16-bit kernels are staged (rotate_token_staged): WebAssembly float16.
+template <class Arch, bool BF>
+inline constexpr bool staged = kWasm && !BF && std::is_same_v<Arch, xsimd::sse2>;
 
 #ifdef __wasm_simd128__
 // WebAssembly float16, staged: the rotated dims of up to kStagedFloats / r head rows at a
@@ -286,13 +289,7 @@ void rotate_token_staged(const token_rows<float, std::uint16_t>& job) noexcept {
   rotate_token_staged(job, &rotate_token<xsimd::sse2, float, Interleaved, Scaled>,
                       &rotate_token_scalar<float, Interleaved, half_storage<false>>);
 }
-inline constexpr bool kWasmStaged = true;
-#else
-inline constexpr bool kWasmStaged = false;
 #endif
-// Where Arch's 16-bit kernels are staged: WebAssembly float16.
-template <class Arch, bool BF>
-inline constexpr bool staged = kWasmStaged && !BF && std::is_same_v<Arch, xsimd::sse2>;
 
 // One entry of the table of Arch.
 template <class Arch, bool BF, bool Interleaved, bool Scaled>
