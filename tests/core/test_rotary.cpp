@@ -450,6 +450,61 @@ TEST_CASE("out of place equals in place; a start equals explicit positions", "[r
       for (std::int64_t j = 0; j < 64; ++j) REQUIRE(b.at(t, h, j) == c.at(t, h, j));
 }
 
+// The kernel a call takes depends on its size and on whether its rows sit on 64-byte lines
+// (AVX-512 CPUs take AVX2 kernels for some calls with a row off a line), and the library is
+// compiled without implicit fused multiply-adds so that every arch's kernel computes the same
+// bits: the same data at each of the 16 float offsets of a line, in place (at a start and at
+// explicit positions), out of place and through rope_apply_qk beside an aligned q, rotates to
+// the same bits. Shapes in cache and
+// past 64 KiB (the streaming tier), both layouts, the attention factor 1 and ≠ 1, positions
+// before the cache (rows computed on the fly) and in it.
+TEST_CASE("a result does not depend on where the tensor sits (every kernel the same bits)", "[rotary]") {
+  const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
+  const double factor = GENERATE(1.0, 4.0);
+  // 15 × 16 × 64 (60 KiB; rotary 48: a 16-lane batch and an 8-lane tail on AVX-512, three
+  // 8-lane batches on AVX2), 48 × 8 × 128 (192 KiB; rotary 112).
+  const bool small = GENERATE(true, false);
+  const std::int64_t tokens = small ? 15 : 48, heads = small ? 16 : 8, dim = small ? 64 : 128;
+  posenc::scaling yarn{};
+  if (factor != 1.0) {
+    yarn.type = posenc::scaling_type::yarn;
+    yarn.factor = factor;
+    yarn.original_max_position_embeddings = 64;
+  }
+  const rotary_cache cache({.head_dim = static_cast<int>(dim), .rotary_dim = small ? 48 : 112, .layout = layout, .scaling = yarn}, 0, 64);
+  const auto n = static_cast<std::size_t>(tokens * heads * dim);
+  std::vector<float> x(n);
+  std::mt19937 rng(7);
+  fill(x, rng);
+  const auto view_at = [&](std::vector<float>& buffer, std::size_t offset) {
+    return tensor_view::dense(buffer.data() + offset, n, tokens, heads, dim);
+  };
+  std::vector<float> want(x.size() + 16), in(x.size() + 16), out(x.size() + 16), q(x.size() + 16);
+  std::copy(x.begin(), x.end(), want.begin());
+  posenc::rope_apply(cache, view_at(want, 0), std::int64_t{-4});
+  const auto same = [&](const std::vector<float>& got, std::size_t offset) {
+    return std::equal(got.begin() + static_cast<std::ptrdiff_t>(offset),
+                      got.begin() + static_cast<std::ptrdiff_t>(offset + n), want.begin());
+  };
+  for (std::size_t offset = 0; offset < 16; ++offset) {
+    CAPTURE(offset);
+    std::copy(x.begin(), x.end(), in.begin() + static_cast<std::ptrdiff_t>(offset));
+    posenc::rope_apply(cache, posenc::const_tensor_view(view_at(in, offset)), view_at(out, 15 - offset),
+                       std::int64_t{-4});
+    CHECK(same(out, 15 - offset));
+    posenc::rope_apply(cache, view_at(in, offset), std::int64_t{-4});
+    CHECK(same(in, offset));
+    std::copy(x.begin(), x.end(), in.begin() + static_cast<std::ptrdiff_t>(offset));
+    posenc::rope_apply(cache, view_at(in, offset), to_int32(iota_positions(-4, tokens)));
+    CHECK(same(in, offset));
+    std::copy(x.begin(), x.end(), in.begin() + static_cast<std::ptrdiff_t>(offset));
+    std::copy(x.begin(), x.end(), q.begin());
+    posenc::rope_apply_qk(cache, view_at(q, 0), view_at(in, offset), to_int32(iota_positions(-4, tokens)));
+    CHECK(same(q, 0));
+    CHECK(same(in, offset));
+  }
+}
+
 // One token's view of x (token t alone), for applying it at a start.
 tensor_view token_view(tensor& x, std::int64_t t) {
   tensor_view v = x.view();
