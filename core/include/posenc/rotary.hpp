@@ -216,6 +216,8 @@ private:
 //    ≤ 4e−7·f·(|a| + |b|) for |p| ≤ 2^24 (cos/sin error 3e−7 plus 2 float roundings). Past
 //    2^24 the bound is not promised, but the angle p·θ_i is still formed and reduced in
 //    double (never in float32), so cos/sin stay those of the correctly rounded product.
+//  - The same bits whichever kernel the CPU, the call's size or its rows' alignment selects,
+//    in place or out of place, at a start or at the same explicit positions.
 // Invalid arguments throw posenc::invalid_argument / length_error naming the argument
 // (x, in, out, q, k, positions, start, x.dim, …) before anything is written.
 void rope_apply(const rotary_cache& cache, tensor_view x,

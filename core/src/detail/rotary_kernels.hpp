@@ -8,8 +8,8 @@
 //     a' = g·(a·c_i − b·s_i),   b' = g·(b·c_i + a·s_i)          (R(α)·(a, b), scaled)
 // with exactly these operations in this order, in the row's precision T: float for
 // rope_apply, double for rope_shift (a, b widened, the result rounded to float once). So
-// the SIMD kernel reproduces the reference bit for bit where the compiler does not contract
-// a·c − b·s into a fused multiply-add, and to ≤ 1 ulp of max(|a'|, |b'|) where it does.
+// the SIMD kernel reproduces the reference bit for bit: the library is compiled with
+// -ffp-contract=off, so no compiler fuses a·c − b·s into a multiply-add on any arch.
 // Pairs: half layout (x[i], x[i + half]); interleaved layout (x[2i], x[2i + 1]).
 // Dims [r, dim) pass through (copied when out ≠ in). `in` and `out` rows are either the same
 // memory (in place) or do not overlap.
