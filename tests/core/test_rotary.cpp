@@ -455,9 +455,8 @@ TEST_CASE("out of place equals in place; a start equals explicit positions", "[r
 // compiled without implicit fused multiply-adds so that every arch's kernel computes the same
 // bits: the same data at each of the 16 float offsets of a line, in place (at a start and at
 // explicit positions), out of place and through rope_apply_qk beside an aligned q, rotates to
-// the same bits. Shapes in cache and
-// past 64 KiB (the streaming tier), both layouts, the attention factor 1 and ≠ 1, positions
-// before the cache (rows computed on the fly) and in it.
+// the same bits. Shapes in cache and past 64 KiB (the streaming tier), both layouts, the
+// attention factor 1 and ≠ 1, positions before the cache (rows computed on the fly) and in it.
 TEST_CASE("a result does not depend on where the tensor sits (every kernel the same bits)", "[rotary]") {
   const auto layout = GENERATE(rope_layout::half, rope_layout::interleaved);
   const double factor = GENERATE(1.0, 4.0);
@@ -471,7 +470,8 @@ TEST_CASE("a result does not depend on where the tensor sits (every kernel the s
     yarn.factor = factor;
     yarn.original_max_position_embeddings = 64;
   }
-  const rotary_cache cache({.head_dim = static_cast<int>(dim), .rotary_dim = small ? 48 : 112, .layout = layout, .scaling = yarn}, 0, 64);
+  const rotary_cache cache(
+      {.head_dim = static_cast<int>(dim), .rotary_dim = small ? 48 : 112, .layout = layout, .scaling = yarn}, 0, 64);
   const auto n = static_cast<std::size_t>(tokens * heads * dim);
   std::vector<float> x(n);
   std::mt19937 rng(7);
