@@ -111,13 +111,11 @@ inline void split8(const std::uint16_t* p, v128_t& even, v128_t& odd) noexcept {
   odd = wasm_v128_and(v, wasm_i32x4_splat(static_cast<int>(0xffff0000u)));
 }
 
-// split8's inverse: the even and odd values, each in the low half of its lanes (Low) or in
-// the high half (the low half then ignored), merged and stored as eight 16-bit values at p.
-template <bool Low>
+// split8's inverse: the even and odd values, each in the high half of its lanes (the low
+// half ignored), merged and stored as eight 16-bit values at p.
 inline void merge8(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
   const v128_t mask = wasm_i32x4_splat(static_cast<int>(0xffff0000u));
-  wasm_v128_store(p, Low ? wasm_v128_or(even, wasm_i32x4_shl(odd, 16))
-                         : wasm_v128_or(wasm_u32x4_shr(even, 16), wasm_v128_and(odd, mask)));
+  wasm_v128_store(p, wasm_v128_or(wasm_u32x4_shr(even, 16), wasm_v128_and(odd, mask)));
 }
 
 // float16 values in the high halves of the lanes → their float32 bits where they are finite:
@@ -189,7 +187,7 @@ inline v128_t round_bf16(v128_t x) noexcept {
 }
 
 // Four float32 bit patterns → their bfloat16 values in the high 16 bits of the lanes
-// (store with store16x4<true> or merge8<false>).
+// (store with store16x4<true> or merge8).
 inline v128_t narrow_bf16(v128_t x) noexcept {
   const v128_t rounded = round_bf16(x);
   const v128_t is_nan = wasm_f32x4_ne(x, x);
@@ -206,9 +204,9 @@ inline void narrow8_bf16(v128_t even, v128_t odd, std::uint16_t* p) noexcept {
   const v128_t nan_e = wasm_f32x4_ne(even, even), nan_o = wasm_f32x4_ne(odd, odd);
   if (any_negative(wasm_v128_or(nan_e, nan_o))) [[unlikely]] {
     rare_path();
-    return merge8<false>(narrow_bf16(even), narrow_bf16(odd), p);
+    return merge8(narrow_bf16(even), narrow_bf16(odd), p);
   }
-  merge8<false>(round_bf16(even), round_bf16(odd), p);
+  merge8(round_bf16(even), round_bf16(odd), p);
 }
 
 // Whole rows for the staged float16 kernel (half_kernels.hpp): n values (a multiple of 8),

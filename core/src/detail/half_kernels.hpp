@@ -162,11 +162,10 @@ struct half_storage {
     {
       static_assert(std::is_same_v<arch, xsimd::sse2>, "16-bit kernels: sse2, fma3<avx2>, avx512bw");
 #ifdef __wasm_simd128__
+      static_assert(BF, "WebAssembly float16 is staged (rotate_token_staged)");
       if constexpr (!Split) {
-        const v128_t v = wasm_half::load_high4(p);
-        return __m128(BF ? v : wasm_half::widen_f16(v));  // bfloat16: already the float32 bits
+        return __m128(wasm_half::load_high4(p));  // bfloat16: already the float32 bits
       } else {
-        static_assert(BF, "WebAssembly float16 is staged (rotate_token_staged), not split");
         v128_t even, odd;
         wasm_half::split8(p, even, odd);
         return {__m128(even), __m128(odd)};
@@ -194,9 +193,7 @@ struct half_storage {
     {
 #ifdef __wasm_simd128__
       if constexpr (!Split) {
-        const v128_t x = v128_t(__m128(v));
-        if constexpr (BF) wasm_half::store16x4<true>(wasm_half::narrow_bf16(x), p);
-        else wasm_half::store16x4<false>(wasm_half::narrow_f16(x), p);
+        wasm_half::store16x4<true>(wasm_half::narrow_bf16(v128_t(__m128(v))), p);
       } else {
         wasm_half::narrow8_bf16(v128_t(__m128(v.even)), v128_t(__m128(v.odd)), p);
       }
